@@ -1,0 +1,111 @@
+// Shared shapes: the requirement catalogue, one observed HTTP exchange, the result
+// of one requirement, and the whole run report (what reporters/ write).
+
+export type Level = 'MUST' | 'SHOULD';
+export type Profile = 'certify' | 'health';
+export const PROFILES: readonly Profile[] = ['certify', 'health'];
+
+/** One entry of spec/requirements.yaml. */
+export interface Requirement {
+  id: string;
+  level: Level;
+  area: string;
+  operation: string;
+  title: string;
+  /** The sentence of the API description this requirement proves. */
+  source: string;
+  profiles: Profile[];
+  /** Where the description leaves a choice open: what the check accepts and why. */
+  accepts?: string;
+}
+
+/**
+ * passed: the behaviour was shown; failed: the server violated it; error: the
+ * check could not be carried out (timeout, network error, deadline);
+ * skipped: not run (profile, deadline of the operation, nothing configured);
+ * inconclusive: run, but the server's data did not allow a verdict.
+ */
+export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive';
+
+/** One request and what came back, with every secret already redacted. */
+export interface ExchangeRecord {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    /** The body was cut at the size cap. */
+    truncated: boolean;
+  };
+  /** Set when no complete response arrived (timeout, reset, refused, body too large). */
+  error?: string;
+  durationMs: number;
+  /** Retries are not made yet; kept so reports can say how many attempts a request took. */
+  attempt?: number;
+  /** A reproducing curl command line with the key shown as $API_KEY. */
+  curl: string;
+}
+
+export interface RequirementResult {
+  id: string;
+  level: Level;
+  area: string;
+  operation: string;
+  title: string;
+  source: string;
+  outcome: Outcome;
+  message?: string;
+  notes: string[];
+  durationMs: number;
+  /** The exchanges that show the outcome; for a failure, the violating one first. */
+  evidence: ExchangeRecord[];
+}
+
+export type Verdict = 'compliant' | 'non-compliant' | 'aborted';
+
+export interface Counts {
+  total: number;
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+  inconclusive: number;
+  /** MUST requirements that failed or could not be carried out. */
+  mustViolations: number;
+  /** SHOULD requirements that failed or could not be carried out. */
+  shouldViolations: number;
+}
+
+export interface AreaReport {
+  area: string;
+  verdict: Verdict;
+  counts: Counts;
+}
+
+export interface RunReport {
+  tool: { name: string; version: string };
+  spec: { title: string; version: string };
+  target: {
+    /** production, staging, or embedded (the reference server started by the run). */
+    environment: 'production' | 'staging' | 'embedded';
+    baseUrl: string;
+    quickstartBaseUrl?: string;
+  };
+  profile: Profile;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  exitCode: 0 | 1 | 2;
+  /** Why the run was aborted (exit code 2). */
+  abortReason?: string;
+  requestCount: number;
+  counts: Counts;
+  areas: AreaReport[];
+  requirements: RequirementResult[];
+}
