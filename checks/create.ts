@@ -1,0 +1,66 @@
+// createPet: the animals the run created (one per status, one without, and the
+// filling ones) are judged for status, shape, echo and unique ids; the negative
+// bodies are generated from the NewPet schema, one requirement per kind of defect.
+import { check } from '../harness/registry.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { negativeNewPets } from '../harness/bodies.js';
+import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
+import { fail } from '../harness/outcome.js';
+import type { CheckContext } from '../harness/context.js';
+
+check('CREATE-OK', async (ctx) => {
+  const created = await ctx.fixtures.created();
+  for (const c of created) {
+    const what = `createPet with ${showJson(c.sent)}`;
+    expectStatus(c.exchange, [201], what);
+    const pet = expectSchema(ctx.spec, c.exchange, 'Pet', what);
+    if (!isInteger(pet.id)) fail(`${what}: id ${showJson(pet.id)} is not an integer`, c.exchange);
+  }
+  ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
+  ctx.note(`${created.length} animals created`);
+});
+
+check('CREATE-ECHO', async (ctx) => {
+  const created = await ctx.fixtures.created();
+  for (const c of created) {
+    if (!c.pet) continue; // not created: CREATE-OK reports it
+    for (const [field, value] of Object.entries(c.sent)) {
+      if (!sameJson(c.pet[field], value)) {
+        fail(`${c.exchange.summary}: ${field} was sent as ${showJson(value)} but came back as ${c.pet[field] === undefined ? '(absent)' : showJson(c.pet[field])}`, c.exchange);
+      }
+    }
+    if (!('status' in c.sent) && c.pet.status !== undefined && !ctx.spec.statuses.includes(c.pet.status)) {
+      fail(`${c.exchange.summary}: status was omitted and came back as ${showJson(c.pet.status)}, not a PetStatus`, c.exchange);
+    }
+  }
+  const withoutStatus = created.find((c) => !('status' in c.sent) && c.pet);
+  if (withoutStatus) ctx.note(`status omitted on creation came back as ${withoutStatus.pet!.status === undefined ? '(absent)' : showJson(withoutStatus.pet!.status)}`);
+  ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
+});
+
+check('CREATE-ID-UNIQUE', async (ctx) => {
+  const created = (await ctx.fixtures.created()).filter((c) => c.pet && isInteger(c.pet.id));
+  const byId = new Map<string, typeof created[number]>();
+  for (const c of created) {
+    const id = integerText(c.pet!.id);
+    const earlier = byId.get(id);
+    if (earlier) fail(`two animals got id ${id}: ${earlier.exchange.summary} and ${c.exchange.summary}`, c.exchange, earlier.exchange);
+    byId.set(id, c);
+  }
+  ctx.note(`${byId.size} distinct ids`);
+});
+
+/** Sends every negative body of one kind; each must get 400. */
+async function rejects(ctx: CheckContext, requirementId: string): Promise<void> {
+  const bodies = negativeNewPets(ctx.spec, `${ctx.runPrefix}-invalid`)[requirementId];
+  await eachProbe(bodies, async (body) => {
+    const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
+    if (ex.status >= 200 && ex.status < 300) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
+    expectStatus(ex, [400], `createPet where ${body.label}`);
+  });
+}
+
+for (const id of ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER',
+  'CREATE-NOT-OBJECT', 'CREATE-EMPTY-BODY', 'CREATE-MALFORMED-JSON']) {
+  check(id, (ctx) => rejects(ctx, id));
+}

@@ -1,0 +1,61 @@
+// Error bodies, judged on every error response of the animal store the run
+// observed. When the run saw no error of a documented status (as when these
+// checks run alone), one probe provokes it.
+import { check } from '../harness/registry.js';
+import type { CheckContext } from '../harness/context.js';
+import type { Exchange } from '../harness/http.js';
+import { Inconclusive, fail } from '../harness/outcome.js';
+
+/** Every exchange with the animal store that got a response. */
+export function storeExchanges(ctx: CheckContext): Exchange[] {
+  const base = ctx.session.options.target.baseUrl;
+  return ctx.session.client.exchanges.filter((ex) => ex.status > 0 && ex.request.url.startsWith(base));
+}
+
+/** A valid int64 far above every id the run has seen: no animal should have it. */
+export async function absentId(ctx: CheckContext): Promise<string> {
+  const ids = [...(await ctx.fixtures.knownPets()).keys()].map(BigInt);
+  const highest = ids.reduce((a, b) => (b > a ? b : a), 0n);
+  const candidate = highest + 1_000_000_000n;
+  const INT64_MAX = 2n ** 63n - 1n;
+  return (candidate > INT64_MAX ? INT64_MAX : candidate).toString();
+}
+
+async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
+  const documented: Record<number, () => Promise<Exchange>> = {
+    401: () => ctx.call('listPets', { auth: 'none' }),
+    400: () => ctx.call('createPet', { json: {} }),
+    404: async () => ctx.call('getPet', { params: { petId: await absentId(ctx) } }),
+  };
+  const seen = new Set(storeExchanges(ctx).map((ex) => ex.status));
+  await Promise.all(Object.entries(documented).filter(([status]) => !seen.has(Number(status))).map(([, probe]) => probe()));
+  return storeExchanges(ctx).filter((ex) => ex.status >= 400);
+}
+
+function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total: number, what: string): void {
+  if (offenders.length === 0) return;
+  const shown = offenders.slice(0, 3).map((o) => `${o.ex.summary}: ${o.why}`).join(' | ');
+  fail(`${offenders.length} of ${total} error responses ${what}: ${shown}`, ...offenders.map((o) => o.ex));
+}
+
+check('ERR-BODY-SHAPE', async (ctx) => {
+  const errors = await observedErrors(ctx);
+  const offenders = errors.flatMap((ex) => {
+    if (ex.json === undefined) return [{ ex, why: `body is not JSON: ${ex.text.slice(0, 80) || '(empty)'}` }];
+    const problems = ctx.spec.errors('Error', ex.json);
+    return problems.length ? [{ ex, why: problems.slice(0, 3).join('; ') }] : [];
+  });
+  reportOffenders(offenders, errors.length, 'are not an Error body (code, message, status)');
+  ctx.note(`${errors.length} error responses judged`);
+}, { observer: true });
+
+check('ERR-STATUS-MATCHES', async (ctx) => {
+  const errors = await observedErrors(ctx);
+  const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
+  if (judged.length === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
+  const offenders = judged
+    .filter((ex) => (ex.json as any).status !== ex.status)
+    .map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
+  reportOffenders(offenders, judged.length, 'carry a status field that differs from the HTTP status');
+  ctx.note(`${judged.length} error responses judged`);
+}, { observer: true });

@@ -1,0 +1,74 @@
+// getPet: deprecated, not removed. Until its removal date (x-removal-date in the
+// spec) it must work; after it, these checks are skipped with that reason.
+// Deprecation and Sunset headers are reported when present, never required.
+import { check } from '../harness/registry.js';
+import type { CheckContext } from '../harness/context.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { pageItems } from '../harness/fixtures.js';
+import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
+import { Inconclusive, Skip, fail } from '../harness/outcome.js';
+import { absentId } from './errors.js';
+
+function skipWhenRemoved(ctx: CheckContext): void {
+  const { removalDate } = ctx.spec.operation('getPet');
+  if (removalDate && ctx.now >= new Date(removalDate)) {
+    throw new Skip(`getPet was to be removed on ${removalDate} (x-removal-date); it is ${ctx.now.toISOString().slice(0, 10)}`);
+  }
+}
+
+/** The animals to fetch, with the fields they must come back with. */
+async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; expected: Record<string, unknown>; from: string }>> {
+  if (ctx.profile === 'certify') {
+    return (await ctx.fixtures.samples())
+      .filter((c) => c.pet && isInteger(c.pet.id))
+      .map((c) => ({ id: integerText(c.pet!.id), expected: c.sent, from: 'created' }));
+  }
+  // health: animals the list showed, compared on the documented fields
+  return (pageItems(await ctx.fixtures.preflight()) ?? [])
+    .filter((p) => p && isInteger(p.id))
+    .slice(0, 3)
+    .map((p) => ({
+      id: integerText(p.id),
+      expected: Object.fromEntries(['name', 'categoryId', 'status'].filter((k) => k in p).map((k) => [k, p[k]])),
+      from: 'listed',
+    }));
+}
+
+check('GET-OK', async (ctx) => {
+  skipWhenRemoved(ctx);
+  const animals = await animalsToFetch(ctx);
+  if (animals.length === 0) throw new Inconclusive('no animal to fetch: none was created and the list is empty');
+  const headers = new Set<string>();
+  await eachProbe(animals, async ({ id, expected, from }) => {
+    const ex = await ctx.call('getPet', { params: { petId: id } });
+    const what = `getPet for the ${from} animal ${id}`;
+    expectStatus(ex, [200], what);
+    const pet = expectSchema(ctx.spec, ex, 'Pet', what);
+    if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}`, ex);
+    for (const [field, value] of Object.entries(expected)) {
+      if (!sameJson(pet[field], value)) fail(`${what}: ${field} is ${showJson(pet[field]) ?? '(absent)'}, expected ${showJson(value)}`, ex);
+    }
+    for (const header of ['deprecation', 'sunset', 'link']) {
+      if (ex.headers[header]) headers.add(`${header}: ${ex.headers[header]}`);
+    }
+  });
+  for (const h of headers) ctx.note(`deprecation signalled: ${h}`);
+});
+
+check('GET-NOT-FOUND', async (ctx) => {
+  skipWhenRemoved(ctx);
+  const id = await absentId(ctx);
+  const ex = await ctx.call('getPet', { params: { petId: id } });
+  if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
+    throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
+  }
+  expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
+});
+
+check('GET-INVALID-ID', async (ctx) => {
+  skipWhenRemoved(ctx);
+  await eachProbe(['abc', '1.5'], async (petId) => {
+    const ex = await ctx.call('getPet', { params: { petId } });
+    expectStatus(ex, [400, 404], `getPet with petId=${petId}`);
+  });
+});

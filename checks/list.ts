@@ -1,0 +1,125 @@
+// listPets: the bare array, page bounds from the spec's limit parameter, the status
+// filter. Most checks judge the shared list pages (fetched once, after the run's
+// animals exist); the out-of-range probes are their own.
+import { check } from '../harness/registry.js';
+import type { CheckContext } from '../harness/context.js';
+import type { Exchange } from '../harness/http.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { pageItems } from '../harness/fixtures.js';
+import { integerText, isInteger } from '../harness/json.js';
+import { Inconclusive, fail } from '../harness/outcome.js';
+
+/** A 200 page that is a valid Pets array; anything else fails the calling check. */
+function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
+  ctx.cite(ex);
+  expectStatus(ex, [200], what);
+  return expectSchema(ctx.spec, ex, 'Pets', what);
+}
+
+function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: string): void {
+  const items = validPage(ctx, ex, what);
+  if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
+}
+
+check('LIST-OK', async (ctx) => {
+  const pages = await ctx.fixtures.pages();
+  for (const [label, ex] of [['no parameters', pages.default], ['limit=min', pages.min], ['limit=max', pages.max]] as const) {
+    validPage(ctx, ex, `listPets with ${label}`);
+  }
+});
+
+check('LIST-LIMIT-DEFAULT', async (ctx) => {
+  expectAtMost(ctx, (await ctx.fixtures.pages()).default, ctx.spec.limit.default, 'listPets without limit');
+});
+
+check('LIST-LIMIT-MIN', async (ctx) => {
+  const { min } = ctx.spec.limit;
+  expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
+});
+
+check('LIST-LIMIT-MAX', async (ctx) => {
+  const { max } = ctx.spec.limit;
+  expectAtMost(ctx, (await ctx.fixtures.pages()).max, max, `listPets with limit=${max}`);
+});
+
+check('LIST-PAGE-FULL', async (ctx) => {
+  const { min, max, default: pageDefault } = ctx.spec.limit;
+  const pages = await ctx.fixtures.pages();
+  const storeHasAtLeast = (await ctx.fixtures.knownPets()).size;
+  const cases = ([[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const)
+    .filter(([, limit]) => storeHasAtLeast >= limit);
+  if (cases.length === 0) throw new Inconclusive(`the store holds at least ${storeHasAtLeast} animals, too few to fill a page of ${min}`);
+  for (const [ex, limit] of cases) {
+    const items = validPage(ctx, ex, `listPets (limit ${limit})`);
+    if (items.length < limit) {
+      fail(`${ex.summary}: ${items.length} animals on a page of ${limit}, though the store holds at least ${storeHasAtLeast}`, ex);
+    }
+  }
+  ctx.note(`store holds at least ${storeHasAtLeast} animals; judged pages of ${cases.map(([, l]) => l).join(', ')}`);
+});
+
+/**
+ * A limit the description does not allow: 400, or 200 with a valid page of at most
+ * `most` animals (the server clamped or fell back to the default). Never a 5xx.
+ */
+async function outOfRangeLimit(ctx: CheckContext, values: Array<string | number>, most: number): Promise<void> {
+  await eachProbe(values, async (limit) => {
+    const ex = await ctx.call('listPets', { query: { limit } });
+    const what = `listPets with limit=${limit}`;
+    expectStatus(ex, [400, 200], what);
+    if (ex.status === 200) expectAtMost(ctx, ex, most, `${what} (answered 200, so it must be a valid page)`);
+  });
+}
+
+check('LIST-LIMIT-BELOW-MIN', (ctx) => {
+  const { min, default: pageDefault } = ctx.spec.limit;
+  return outOfRangeLimit(ctx, [...new Set([min - 1, -1])], pageDefault);
+});
+
+check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
+  const { max } = ctx.spec.limit;
+  await outOfRangeLimit(ctx, [max + 1], max);
+  const known = (await ctx.fixtures.knownPets()).size;
+  if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
+});
+
+check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, ['abc', '1.5'], ctx.spec.limit.default));
+
+check('LIST-STATUS-FILTER', async (ctx) => {
+  const { byStatus } = await ctx.fixtures.pages();
+  for (const [status, ex] of byStatus) {
+    const items = validPage(ctx, ex, `listPets with status=${status}`);
+    const others = items.filter((pet) => pet.status !== status);
+    if (others.length) {
+      const shown = others.slice(0, 3).map((p) => `id ${p.id} has status ${p.status === undefined ? '(none)' : JSON.stringify(p.status)}`);
+      fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${status}: ${shown.join(', ')}`, ex);
+    }
+  }
+});
+
+check('LIST-STATUS-COMPLETE', async (ctx) => {
+  const { max } = ctx.spec.limit;
+  const { byStatus } = await ctx.fixtures.pages();
+  const known = [...(await ctx.fixtures.knownPets()).values()];
+  const judged: string[] = [];
+  const full: string[] = [];
+  for (const [status, ex] of byStatus) {
+    const items = validPage(ctx, ex, `listPets with status=${status}`);
+    if (items.length >= max) { full.push(status); continue; }
+    const present = new Set(items.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
+    const missing = known.filter((p) => p.status === status && !present.has(integerText(p.id)));
+    if (missing.length) {
+      fail(`${ex.summary}: the page holds ${items.length} animals (fewer than the limit ${max}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).map((p) => integerText(p.id)).join(', ')}`, ex);
+    }
+    judged.push(status);
+  }
+  if (judged.length === 0) throw new Inconclusive(`every status page was full (${max} animals): the store may hold more of each than one page`);
+  if (full.length) ctx.note(`inconclusive for ${full.join(', ')}: those pages were full`);
+});
+
+check('LIST-STATUS-UNKNOWN', async (ctx) => {
+  const status = 'not-a-status';
+  const ex = await ctx.call('listPets', { query: { status } });
+  expectStatus(ex, [400, 200], `listPets with status=${status}`);
+  if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
+});

@@ -1,0 +1,15 @@
+// Media type, judged on every response of the animal store the run observed.
+import { check } from '../harness/registry.js';
+import { fail } from '../harness/outcome.js';
+import { storeExchanges } from './errors.js';
+
+check('MEDIA-JSON', async (ctx) => {
+  if (storeExchanges(ctx).length === 0) await ctx.call('listPets'); // run alone: observe one answer
+  const withBody = storeExchanges(ctx).filter((ex) => ex.text.length > 0);
+  const offenders = withBody.filter((ex) => ex.mediaType !== 'application/json');
+  if (offenders.length) {
+    const shown = offenders.slice(0, 3).map((ex) => `${ex.summary} has Content-Type ${ex.headers['content-type'] ?? '(none)'}`);
+    fail(`${offenders.length} of ${withBody.length} responses are not application/json: ${shown.join(' | ')}`, ...offenders);
+  }
+  ctx.note(`${withBody.length} responses judged`);
+}, { observer: true });

@@ -1,0 +1,76 @@
+// The command line: certify a target (or the embedded reference server when none
+// is configured), print progress and a summary, write the reports, exit 0/1/2.
+import { ConfigError, SETTINGS, parseCommandLine, resolveConfig, type RunConfig } from '../harness/config.js';
+import { runConformance } from '../harness/engine.js';
+import { Redactor } from '../harness/redact.js';
+import { startTarget } from '../harness/target.js';
+import { TOOL } from '../harness/tool.js';
+import type { RequirementResult, RunReport } from '../harness/types.js';
+import { writeComplianceJson } from '../reporters/compliance-json.js';
+import { writeJunit } from '../reporters/junit.js';
+import { formatProgress, formatSummary } from './output.js';
+
+const NAME = 'animal-store-conformance';
+
+export function usage(): string {
+  const rows = Object.values(SETTINGS).map((s) =>
+    `  --${s.flag} <value>`.padEnd(34) + `${s.env.padEnd(22)}${s.help}${'default' in s ? ` (default: ${s.default})` : ''}`);
+  return [
+    `Usage: ${NAME} [options]`,
+    '',
+    'Certifies an Animal Store server against its API description and writes',
+    'REPORT_DIR/compliance.json and REPORT_DIR/junit.xml. With no BASE_URL, the',
+    'embedded reference server is started on 127.0.0.1 and certified.',
+    '',
+    'Options (each also as an environment variable or in .env; flags win):',
+    ...rows,
+    '  --dotenv <path>'.padEnd(34) + 'ENV_FILE'.padEnd(22) + 'Read settings from this file (default: .env, if present).',
+    '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
+    '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
+    '',
+    'Exit codes: 0 compliant (every MUST passed), 1 not compliant, 2 the run could not be made.',
+  ].join('\n');
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: RunConfig;
+  try {
+    const args = parseCommandLine(argv);
+    if (args.help) { console.log(usage()); return 0; }
+    if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
+    config = resolveConfig(args, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`${NAME}: ${err.message} (see --help)`);
+    return 2;
+  }
+
+  const { target, server } = await startTarget(config);
+  const redactor = new Redactor([
+    { value: target.apiKey, label: '$API_KEY' },
+    { value: target.quickstartApiKey ?? '', label: '$QUICKSTART_API_KEY' },
+  ]);
+  const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
+  if (server) say(`No BASE_URL configured: certifying the embedded reference server at ${target.baseUrl}`);
+  say(`Certifying ${target.baseUrl} (${config.profile} profile)${target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : ''}`);
+
+  let report: RunReport;
+  try {
+    report = await runConformance({
+      target,
+      profile: config.profile,
+      timeoutMs: config.timeoutMs,
+      deadlineMs: config.deadlineMs,
+      concurrency: config.concurrency,
+      now: config.now,
+      onResult: (r: RequirementResult) => { if (!r.message?.startsWith('not run:')) say(formatProgress(r)); },
+    });
+  } finally {
+    await server?.close();
+  }
+
+  const paths = await Promise.all([writeComplianceJson(report, config.reportDir), writeJunit(report, config.reportDir)]);
+  process.stdout.write(`${redactor.redact(formatSummary(report, paths))}\n`);
+  return report.exitCode;
+}
+

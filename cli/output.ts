@@ -1,0 +1,37 @@
+// What the CLI prints: a line per requirement as it completes, and the summary.
+import type { RequirementResult, RunReport } from '../harness/types.js';
+
+const MARK: Record<RequirementResult['outcome'], string> = {
+  passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',
+};
+
+export function formatProgress(r: RequirementResult): string {
+  const line = `  ${MARK[r.outcome].padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
+  return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
+}
+
+export function formatSummary(report: RunReport, reportPaths: string[]): string {
+  const c = report.counts;
+  const lines = [
+    '',
+    `Verdict: ${report.verdict.toUpperCase()} (exit code ${report.exitCode})`,
+    `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
+  ];
+  if (report.abortReason) lines.push(`The run could not be made: ${report.abortReason}`);
+  lines.push(
+    `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
+    ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
+    `Requests: ${report.requestCount} in ${(report.durationMs / 1000).toFixed(2)} s`,
+    `Areas: ${report.areas.map((a) => `${a.area} ${a.verdict}`).join(', ')}`,
+  );
+  const violations = report.requirements.filter((r) => r.outcome === 'failed' || r.outcome === 'error');
+  if (violations.length) {
+    lines.push('', 'Violations (reproduce with API_KEY set in your shell):');
+    for (const r of violations) {
+      lines.push(`  ${r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
+      if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);
+    }
+  }
+  lines.push('', `Reports: ${reportPaths.join(', ')}`);
+  return lines.join('\n');
+}

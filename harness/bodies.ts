@@ -1,0 +1,133 @@
+// Request bodies generated from the NewPet schema of the spec: one valid body, and
+// negative bodies that each differ from it in exactly one respect. Every negative
+// body is validated against the schema before it is sent, so a 400 proves that
+// respect is validated and a generator bug cannot fail a correct server.
+import type { AnimalStoreSpec } from './spec.js';
+
+type Json = unknown;
+type Schema = Record<string, any>;
+
+export interface NegativeBody {
+  /** What makes it invalid, for messages: e.g. "categoryId is a string". */
+  label: string;
+  /** A JSON value to serialise, or raw text to send as is. */
+  json?: Json;
+  raw?: string;
+}
+
+/** A value valid for a property schema, named after the run where it is a string. */
+function sampleValue(schema: Schema, name: string): Json {
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  switch (schema.type) {
+    case 'string': return name;
+    case 'integer': return Math.min(Math.max(schema.minimum ?? 1, 1), schema.maximum ?? Infinity);
+    case 'number': return schema.minimum ?? 1;
+    case 'boolean': return true;
+    case 'array': return [];
+    case 'object': return {};
+    default: throw new Error(`cannot generate a value for schema ${JSON.stringify(schema)}`);
+  }
+}
+
+export function newPetProperties(spec: AnimalStoreSpec): Record<string, Schema> {
+  const schema = spec.schema('NewPet');
+  return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, v]) => [k, spec.deref(v)]));
+}
+
+/** A valid NewPet: every required property, plus the given ones (e.g. status). */
+export function validNewPet(spec: AnimalStoreSpec, name: string, extra: Record<string, Json> = {}): Record<string, Json> {
+  const props = newPetProperties(spec);
+  const body: Record<string, Json> = {};
+  for (const key of spec.schema('NewPet').required ?? []) {
+    body[key] = key === 'name' ? name : sampleValue(props[key], name);
+  }
+  Object.assign(body, extra);
+  const errors = spec.errors('NewPet', body);
+  if (errors.length) throw new Error(`generated NewPet is invalid: ${errors.join('; ')}`);
+  return body;
+}
+
+/** One value of each JSON type, for wrong-type probes. Numeric strings are left to non-integer probes. */
+const VALUE_OF_TYPE: Record<string, Json> = {
+  string: 'not-a-number',
+  number: 42,
+  boolean: true,
+  object: {},
+  array: [],
+  null: null,
+};
+
+function allowsType(schema: Schema, type: string, value: Json): boolean {
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.length === 0) return true;
+  if (types.includes(type)) return true;
+  return type === 'number' && types.includes('integer') && Number.isInteger(value);
+}
+
+/** Negative bodies by requirement id, each checked to be invalid against NewPet. */
+export function negativeNewPets(spec: AnimalStoreSpec, name: string): Record<string, NegativeBody[]> {
+  const base = validNewPet(spec, name);
+  const props = newPetProperties(spec);
+  const required: string[] = spec.schema('NewPet').required ?? [];
+  const withField = (key: string, value: Json) => ({ ...base, [key]: value });
+
+  const missing = required.map((key) => {
+    const { [key]: _omitted, ...rest } = base;
+    return { label: `${key} is missing`, json: rest };
+  });
+
+  const wrongType: NegativeBody[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    for (const [type, value] of Object.entries(VALUE_OF_TYPE)) {
+      // null for an optional field is often read as "absent", a reasonable choice (see catalogue)
+      if (type === 'null' && !required.includes(key)) continue;
+      if (!allowsType(schema, type, value)) wrongType.push({ label: `${key} is ${type === 'null' ? 'null' : `a JSON ${type}`}`, json: withField(key, value) });
+    }
+  }
+
+  const outsideEnum: NegativeBody[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    if (!schema.enum) continue;
+    const upper = String(schema.enum[0]).toUpperCase();
+    for (const value of ['not-a-status', upper].filter((v) => !schema.enum.includes(v))) {
+      outsideEnum.push({ label: `${key} is "${value}", outside the enumeration`, json: withField(key, value) });
+    }
+  }
+
+  const nonInteger: NegativeBody[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    if (schema.type !== 'integer') continue;
+    nonInteger.push({ label: `${key} is 1.5`, json: withField(key, 1.5) });
+    nonInteger.push({ label: `${key} is the numeric string "${base[key] ?? 7}"`, json: withField(key, String(base[key] ?? 7)) });
+  }
+
+  const text = JSON.stringify(base);
+  const bodies: Record<string, NegativeBody[]> = {
+    'CREATE-MISSING-REQUIRED': missing,
+    'CREATE-WRONG-TYPE': wrongType,
+    'CREATE-STATUS-ENUM': outsideEnum,
+    'CREATE-NON-INTEGER': nonInteger,
+    'CREATE-NOT-OBJECT': [
+      { label: 'the body is an array holding a valid NewPet', json: [base] },
+      { label: 'the body is a JSON string', json: 'not an object' },
+      { label: 'the body is a JSON number', json: 42 },
+      { label: 'the body is JSON null', json: null },
+    ],
+    'CREATE-EMPTY-BODY': [{ label: 'the body is empty', raw: '' }],
+    'CREATE-MALFORMED-JSON': [{ label: 'the body is malformed JSON (a valid NewPet without its closing brace)', raw: text.slice(0, -1) }],
+  };
+  for (const list of Object.values(bodies)) for (const body of list) assertInvalid(spec, body);
+  return bodies;
+}
+
+function assertInvalid(spec: AnimalStoreSpec, body: NegativeBody): void {
+  if (body.raw !== undefined) {
+    let parsed: Json;
+    try { parsed = JSON.parse(body.raw); } catch { return; }
+    if (spec.errors('NewPet', parsed).length) return;
+  } else if (spec.errors('NewPet', body.json).length) {
+    return;
+  }
+  throw new Error(`generator bug: the negative body "${body.label}" is valid against NewPet`);
+}

@@ -1,0 +1,26 @@
+// The requirement catalogue (spec/requirements.yaml), read and checked for shape.
+import { join } from 'node:path';
+import { readSpecDocument } from './spec.js';
+import { SPEC_DIR } from './paths.js';
+import { PROFILES, type Requirement } from './types.js';
+
+/** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
+export const AREAS = ['auth', 'errors', 'media', 'list', 'create', 'get', 'orders', 'quickstart'] as const;
+
+export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requirement[] {
+  const doc = readSpecDocument(file);
+  const seen = new Set<string>();
+  for (const r of doc.requirements as Requirement[]) {
+    const problem =
+      !/^[A-Z]+(-[A-Z0-9]+)+$/.test(r.id) ? 'id must be UPPER-KEBAB with an area prefix'
+      : seen.has(r.id) ? 'duplicate id'
+      : !['MUST', 'SHOULD'].includes(r.level) ? 'level must be MUST or SHOULD'
+      : !(AREAS as readonly string[]).includes(r.area) ? `area must be one of ${AREAS.join(', ')}`
+      : !r.title || !r.source || !r.operation ? 'title, source and operation are required'
+      : !r.profiles?.length || r.profiles.some((p) => !PROFILES.includes(p)) ? `profiles must be among ${PROFILES.join(', ')}`
+      : undefined;
+    if (problem) throw new Error(`requirements.yaml: ${r.id ?? '(no id)'}: ${problem}`);
+    seen.add(r.id);
+  }
+  return doc.requirements;
+}

@@ -1,0 +1,153 @@
+// One typed, validated configuration from CLI flags, the environment and a .env
+// file, in that order of precedence. Every setting has an environment variable and
+// a flag; a bad value is a ConfigError (one line, exit code 2).
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parse as parseDotenv } from 'dotenv';
+import { PROFILES, type Profile } from './types.js';
+
+export class ConfigError extends Error {}
+
+export interface RunConfig {
+  /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
+  environment: 'production' | 'staging' | 'embedded';
+  baseUrl?: string;
+  apiKey?: string;
+  quickstartBaseUrl?: string;
+  quickstartApiKey?: string;
+  profile: Profile;
+  reportDir: string;
+  timeoutMs: number;
+  deadlineMs: number;
+  concurrency: number;
+  /** The clock the checks use (deprecation dates); settable for tests. */
+  now: Date;
+}
+
+interface Setting {
+  flag: string;
+  env: string;
+  help: string;
+  default?: string;
+  secret?: boolean;
+}
+
+/** Every setting, as flag and environment variable; --help is printed from this table. */
+export const SETTINGS = {
+  baseUrl: { flag: 'base-url', env: 'BASE_URL', help: 'Production base address, ending in /v1. Unset: the embedded reference server is certified.' },
+  stagingBaseUrl: { flag: 'staging-base-url', env: 'STAGING_BASE_URL', help: 'Staging base address, ending in /v1.' },
+  target: { flag: 'target', env: 'TARGET', help: 'production or staging: which base address to certify.', default: 'production' },
+  apiKey: { flag: 'api-key', env: 'API_KEY', help: 'The bearer API key (prefer the environment: flags show in process lists).', secret: true },
+  quickstartBaseUrl: { flag: 'quickstart-base-url', env: 'QUICKSTART_BASE_URL', help: 'Base address of the quickstart message service. Unset: its checks are skipped.' },
+  quickstartApiKey: { flag: 'quickstart-api-key', env: 'QUICKSTART_API_KEY', help: 'Key for the quickstart service (default: API_KEY).', secret: true },
+  profile: { flag: 'profile', env: 'PROFILE', help: 'certify (may create data) or health (read-only, for production).', default: 'certify' },
+  reportDir: { flag: 'report-dir', env: 'REPORT_DIR', help: 'Where compliance.json and junit.xml are written.', default: 'reports' },
+  timeoutMs: { flag: 'timeout-ms', env: 'REQUEST_TIMEOUT_MS', help: 'Timeout of one request, whole body included.', default: '10000' },
+  deadlineMs: { flag: 'deadline-ms', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run.', default: '120000' },
+  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '8' },
+  now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
+} satisfies Record<string, Setting>;
+
+type Key = keyof typeof SETTINGS;
+
+export interface ParsedArgs {
+  help: boolean;
+  version: boolean;
+  envFile?: string;
+  values: Partial<Record<Key, string>>;
+}
+
+export function parseCommandLine(argv: string[]): ParsedArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+    // not --env-file: Node 20 takes that flag for itself even after the script name
+    dotenv: { type: 'string' },
+  };
+  for (const s of Object.values(SETTINGS)) options[s.flag] = { type: 'string' };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  } catch (err) {
+    throw new ConfigError((err as Error).message.split('\n')[0]);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const values: ParsedArgs['values'] = {};
+  for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
+    if (typeof v[s.flag] === 'string') values[key] = v[s.flag] as string;
+  }
+  return { help: Boolean(v.help), version: Boolean(v.version), envFile: v.dotenv as string | undefined, values };
+}
+
+function readEnvFile(path: string, explicit: boolean): Record<string, string> {
+  try {
+    if (!explicit && !statSync(path, { throwIfNoEntry: false })) return {};
+    return parseDotenv(readFileSync(path));
+  } catch (err) {
+    throw new ConfigError(`cannot read env file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function baseAddress(name: string, value: string, requireV1: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL: ${value}`);
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`${name} must be a plain base address without query, fragment or credentials`);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (requireV1 && !path.endsWith('/v1')) throw new ConfigError(`${name} must end in the path segment /v1, as the API description's base addresses do: ${value}`);
+  return `${url.origin}${path}`;
+}
+
+function positiveInteger(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError(`${name} must be a positive integer, got ${value}`);
+  return Number(value);
+}
+
+/** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
+export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
+  const envFile = args.envFile ?? env.ENV_FILE;
+  const fileEnv = readEnvFile(envFile ?? `${cwd}/.env`, envFile !== undefined);
+  const get = (key: Key): string | undefined => {
+    const s: Setting = SETTINGS[key];
+    const value = args.values[key] ?? env[s.env] ?? fileEnv[s.env];
+    return value === undefined || value === '' ? s.default : value;
+  };
+
+  const profile = get('profile') as Profile;
+  if (!PROFILES.includes(profile)) throw new ConfigError(`PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
+  const targetRaw = args.values.target ?? env.TARGET ?? fileEnv.TARGET;
+  const target = get('target');
+  if (target !== 'production' && target !== 'staging') throw new ConfigError(`TARGET must be production or staging, got ${target}`);
+
+  const base = target === 'staging' ? get('stagingBaseUrl') : get('baseUrl');
+  const baseName = target === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
+  if (!base && targetRaw) throw new ConfigError(`TARGET=${target} but ${baseName} is not set`);
+  const now = get('now');
+  if (now !== undefined && Number.isNaN(Date.parse(now))) throw new ConfigError(`CONFORMANCE_NOW is not a date: ${now}`);
+
+  const config: RunConfig = {
+    environment: base ? target : 'embedded',
+    profile,
+    reportDir: get('reportDir')!,
+    timeoutMs: positiveInteger('REQUEST_TIMEOUT_MS', get('timeoutMs')!),
+    deadlineMs: positiveInteger('RUN_DEADLINE_MS', get('deadlineMs')!),
+    concurrency: positiveInteger('CONCURRENCY', get('concurrency')!),
+    now: now ? new Date(now) : new Date(),
+  };
+  const qsBase = get('quickstartBaseUrl');
+  if (qsBase) config.quickstartBaseUrl = baseAddress('QUICKSTART_BASE_URL', qsBase, false);
+  if (base) {
+    config.baseUrl = baseAddress(baseName, base, true);
+    config.apiKey = get('apiKey');
+    if (!config.apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
+  }
+  if (config.quickstartBaseUrl) {
+    config.quickstartApiKey = get('quickstartApiKey') ?? get('apiKey');
+    if (!config.quickstartApiKey) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
+  }
+  return config;
+}

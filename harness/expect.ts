@@ -1,0 +1,36 @@
+// Assertions the checks share. Each throws a Violation naming the exchange.
+import type { Exchange } from './http.js';
+import type { ApiDescription } from './spec.js';
+import { CheckError, Inconclusive, Violation, fail } from './outcome.js';
+
+const describeStatus = (ex: Exchange) =>
+  ex.status >= 500 ? `${ex.summary} (a server error)` : ex.summary;
+
+export function expectStatus(ex: Exchange, allowed: number[], what: string): void {
+  if (!allowed.includes(ex.status)) fail(`${what}: expected ${allowed.join(' or ')}, got ${describeStatus(ex)}`, ex);
+}
+
+/** The body parsed as JSON and valid against a component schema of the spec. */
+export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
+  const body = ex.json;
+  if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.text.slice(0, 120) || '(empty)'}`, ex);
+  const errors = spec.errors(schema, body);
+  if (errors.length) fail(`${what}: the body of ${ex.summary} is not a valid ${schema}: ${errors.slice(0, 3).join('; ')}`, ex);
+  return body;
+}
+
+/**
+ * Runs one probe per item concurrently; when probes end badly, throws one error
+ * listing them all, of the gravest kind among them (a violation outranks a probe
+ * that could not be carried out, which outranks an inconclusive one).
+ */
+export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>): Promise<void> {
+  const settled = await Promise.allSettled(items.map(probe));
+  const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason);
+  if (rejected.length === 0) return;
+  const crash = rejected.find((e) => !(e instanceof Violation || e instanceof CheckError || e instanceof Inconclusive));
+  if (crash || rejected.length === 1) throw crash ?? rejected[0];
+  const Kind = [Violation, CheckError, Inconclusive].find((K) => rejected.some((e) => e instanceof K))!;
+  const message = `${rejected.length} of ${items.length} probes: ${rejected.map((e) => e.message).join(' | ')}`;
+  throw new Kind(message, rejected.flatMap((e) => e.evidence));
+}

@@ -1,0 +1,154 @@
+// Data the checks share, prepared once per run and reused: the preflight list, the
+// animals the run creates (certify), the list pages after creation, one sent
+// message. Each is memoised, so concurrent checks wait for the same requests.
+import type { Exchange } from './http.js';
+import { validNewPet } from './bodies.js';
+import { isInteger, integerText } from './json.js';
+import type { Session } from './session.js';
+
+export interface CreatedPet {
+  sent: Record<string, unknown>;
+  exchange: Exchange;
+  /** The body of a 2xx answer, when it is an object. */
+  pet?: Record<string, any>;
+}
+
+export interface ListPages {
+  /** No limit: the default page size. */
+  default: Exchange;
+  /** limit = the minimum. */
+  min: Exchange;
+  /** limit = the maximum; fetched before the status pages. */
+  max: Exchange;
+  /** status = S, limit = the maximum, for each PetStatus S. */
+  byStatus: Map<string, Exchange>;
+}
+
+export interface SentMessage {
+  sent: { message: string };
+  exchange: Exchange;
+}
+
+/** The items of a list answer, when it is 200 with a JSON array. */
+export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined {
+  return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
+}
+
+export class Fixtures {
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly session: Session) {}
+
+  private once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    if (!this.memo.has(key)) this.memo.set(key, make());
+    return this.memo.get(key) as Promise<T>;
+  }
+
+  private get store() { return this.session.specs.store; }
+  private get target() { return this.session.options.target; }
+
+  private list(query: Record<string, string | number> = {}): Promise<Exchange> {
+    const op = this.store.operation('listPets');
+    return this.session.send(this.target.baseUrl + op.path, op.method, { query }, this.target.apiKey);
+  }
+
+  /** The authenticated list with no parameters that opens every run. */
+  preflight(): Promise<Exchange> {
+    return this.once('preflight', () => this.list());
+  }
+
+  /**
+   * certify: creates one animal per PetStatus and one without status (the CREATE
+   * checks judge these), then enough more that the store holds more animals than
+   * the largest page, so that page bounds are really tested. health: creates nothing.
+   */
+  created(): Promise<CreatedPet[]> {
+    return this.once('created', async () => {
+      if (this.session.options.profile !== 'certify') return [];
+      const { max, default: pageDefault } = this.store.limit;
+      const prefix = this.session.runPrefix;
+      const samples = [
+        ...this.store.statuses.map((status) => validNewPet(this.store, `${prefix}-${status}`, { status })),
+        validNewPet(this.store, `${prefix}-no-status`),
+      ];
+      const preflight = pageItems(await this.preflight());
+      const before = preflight && preflight.length < pageDefault
+        ? preflight.length // a short default page is the whole store
+        : pageItems(await this.list({ limit: max }))?.length ?? 0;
+      const fill = Math.max(0, max + 1 - before - samples.length);
+      const statuses = this.store.statuses;
+      const bodies = [
+        ...samples,
+        ...Array.from({ length: fill }, (_, i) =>
+          validNewPet(this.store, `${prefix}-seed-${i + 1}`, { status: statuses[i % statuses.length] })),
+      ];
+      const op = this.store.operation('createPet');
+      return Promise.all(bodies.map(async (sent) => {
+        const exchange = await this.session.send(this.target.baseUrl + op.path, op.method, { json: sent }, this.target.apiKey);
+        const body = exchange.json;
+        const pet = exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
+          ? body as Record<string, any> : undefined;
+        return { sent, exchange, pet };
+      }));
+    });
+  }
+
+  /** The sample animals (one per status, one without) the run created. */
+  async samples(): Promise<CreatedPet[]> {
+    return (await this.created()).slice(0, this.store.statuses.length + 1);
+  }
+
+  /** The list pages every list check judges, fetched after the run's animals exist. */
+  pages(): Promise<ListPages> {
+    return this.once('pages', async () => {
+      await this.created();
+      const { min, max } = this.store.limit;
+      // health creates nothing, so the preflight already is the default page
+      const [pageDefault, pageMin, pageMax] = await Promise.all([
+        this.session.options.profile === 'health' ? this.preflight() : this.list(),
+        this.list({ limit: min }),
+        this.list({ limit: max }),
+      ]);
+      // status pages come after the unfiltered ones, so an animal seen unfiltered
+      // already existed when its status page was asked for
+      const byStatus = new Map(await Promise.all(this.store.statuses.map(
+        async (status) => [status, await this.list({ status, limit: max })] as const)));
+      return { default: pageDefault, min: pageMin, max: pageMax, byStatus };
+    });
+  }
+
+  /**
+   * Animals known to exist, by id: those the run created (as the server answered)
+   * and those the unfiltered pages showed.
+   */
+  async knownPets(): Promise<Map<string, Record<string, any>>> {
+    const known = new Map<string, Record<string, any>>();
+    for (const c of await this.created()) {
+      if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+    }
+    const pages = await this.pages();
+    for (const ex of [pages.default, pages.min, pages.max]) {
+      for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
+    }
+    return known;
+  }
+
+  /** An id that exists, for probes on getPet that must not fail for want of one. */
+  async someId(): Promise<string> {
+    const created = (await this.created()).find((c) => c.pet && isInteger(c.pet.id));
+    if (created) return integerText(created.pet!.id);
+    const listed = (pageItems(await this.preflight()) ?? []).find((p) => p && isInteger(p.id));
+    return listed ? integerText(listed.id) : '1';
+  }
+
+  /** certify: one valid message sent to the quickstart service. */
+  message(): Promise<SentMessage> {
+    return this.once('message', async () => {
+      const sent = { message: `${this.session.runPrefix} hello` };
+      const op = this.session.specs.quickstart.operation('sendMessage');
+      const key = this.target.quickstartApiKey ?? this.target.apiKey;
+      const exchange = await this.session.send(this.target.quickstartBaseUrl + op.path, op.method, { json: sent }, key);
+      return { sent, exchange };
+    });
+  }
+}

@@ -1,0 +1,172 @@
+// One conformance run against one target: the HTTP client, the shared fixtures, and
+// running a requirement's check into a result. The CLI, the Vitest suites and the
+// self-tests all run checks through a Session.
+import { randomBytes } from 'node:crypto';
+import { HttpClient, type Exchange } from './http.js';
+import { CheckContext, type CallOptions } from './context.js';
+import { Fixtures } from './fixtures.js';
+import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
+import { Redactor } from './redact.js';
+import { CHECKS } from './registry.js';
+import type { Specs } from './spec.js';
+import type { Outcome, Profile, Requirement, RequirementResult } from './types.js';
+import { TOOL } from './tool.js';
+
+export interface Target {
+  environment: 'production' | 'staging' | 'embedded';
+  baseUrl: string;
+  apiKey: string;
+  quickstartBaseUrl?: string;
+  quickstartApiKey?: string;
+}
+
+export interface SessionOptions {
+  target: Target;
+  profile: Profile;
+  timeoutMs: number;
+  deadlineMs: number;
+  concurrency: number;
+  now: Date;
+  maxBodyBytes?: number;
+}
+
+/** The run cannot be made (target unreachable, key rejected): exit code 2. */
+export class RunAborted extends Error {}
+
+const MAX_EVIDENCE = 8;
+
+export class Session {
+  readonly client: HttpClient;
+  readonly redactor: Redactor;
+  readonly fixtures: Fixtures;
+  /** Names everything the run creates, so its data is recognisable in the store. */
+  readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  private readonly deadline = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(readonly options: SessionOptions, readonly specs: Specs) {
+    const { target } = options;
+    this.redactor = new Redactor([
+      { value: target.apiKey, label: '$API_KEY' },
+      ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey
+        ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
+    ]);
+    this.client = new HttpClient({
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      concurrency: options.concurrency,
+      signal: this.deadline.signal,
+      userAgent: `${TOOL.name}/${TOOL.version}`,
+      redactor: this.redactor,
+    });
+    this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
+    this.timer.unref();
+    this.fixtures = new Fixtures(this);
+  }
+
+  get deadlinePassed(): boolean {
+    return this.deadline.signal.aborted;
+  }
+
+  async send(url: string, method: string, options: CallOptions, key: string): Promise<Exchange> {
+    const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = options.auth ?? 'valid';
+    if (auth === 'valid') headers.authorization = `Bearer ${key}`;
+    else if (auth !== 'none') headers.authorization = auth.header;
+    let body: string | undefined;
+    if (options.raw !== undefined || options.json !== undefined) {
+      body = options.raw ?? JSON.stringify(options.json);
+      if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    return this.client.send({ method, url: query ? `${url}?${query}` : url, headers, body });
+  }
+
+  /**
+   * Checks that the target answers and accepts the key: an authenticated list.
+   * Throws RunAborted when nothing answers or the key itself is rejected, instead
+   * of reporting dozens of failures that only say that.
+   */
+  async preflight(): Promise<void> {
+    let ex: Exchange;
+    try {
+      ex = await this.fixtures.preflight();
+    } catch (err) {
+      throw new RunAborted(`target unreachable: ${(err as Error).message}`);
+    }
+    if (ex.status === 401) {
+      throw new RunAborted(`the configured API key was rejected: ${ex.summary} (check API_KEY and TARGET)`);
+    }
+  }
+
+  private readonly running = new Set<Promise<RequirementResult>>();
+
+  /** Runs one requirement's check and turns how it ended into a result. */
+  run(requirement: Requirement): Promise<RequirementResult> {
+    const result = this.execute(requirement);
+    if (!CHECKS.get(requirement.id)?.observer) {
+      this.running.add(result);
+      void result.finally(() => this.running.delete(result));
+    }
+    return result;
+  }
+
+  /** Resolves when every check now running (observers aside) has ended. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async execute(requirement: Requirement): Promise<RequirementResult> {
+    const started = performance.now();
+    const definition = CHECKS.get(requirement.id);
+    const ctx = new CheckContext(this, requirement);
+    let outcome: Outcome = 'passed';
+    let message: string | undefined;
+    let cited: Exchange[] = [];
+    try {
+      if (!definition) throw new Error(`no check is registered for ${requirement.id}`);
+      const skip = this.skipReason(requirement);
+      if (skip) throw new Skip(skip);
+      await definition.run(ctx);
+    } catch (err) {
+      const end = err instanceof Violation ? 'failed'
+        : err instanceof Inconclusive ? 'inconclusive'
+        : err instanceof Skip ? 'skipped'
+        : 'error';
+      outcome = end;
+      message = (err as Error).message;
+      if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;
+      if (end === 'error' && this.deadlinePassed) message = `run deadline passed: ${message}`;
+      if (end === 'error' && !(err instanceof CheckError)) message = `check crashed: ${(err as Error).stack ?? message}`;
+    }
+    const evidence = [...cited, ...ctx.evidence.filter((e) => !cited.includes(e))].slice(0, MAX_EVIDENCE);
+    return {
+      id: requirement.id,
+      level: requirement.level,
+      area: requirement.area,
+      operation: requirement.operation,
+      title: requirement.title,
+      source: requirement.source,
+      outcome,
+      ...(message !== undefined && { message: this.redactor.redact(message) }),
+      notes: ctx.notes.map((n) => this.redactor.redact(n)),
+      durationMs: Math.round(performance.now() - started),
+      evidence: evidence.map((e) => e.record()),
+    };
+  }
+
+  private skipReason(requirement: Requirement): string | undefined {
+    if (!requirement.profiles.includes(this.options.profile)) {
+      return `not run in the ${this.options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
+    }
+    if (requirement.area === 'quickstart' && !this.options.target.quickstartBaseUrl) {
+      return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
+    }
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.client.close();
+  }
+}

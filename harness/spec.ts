@@ -1,0 +1,141 @@
+// The OpenAPI descriptions, read at run time: operations, security, parameter
+// bounds, enums and schemas all come from here, so a changed spec changes the checks.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { forValidation } from './json.js';
+import { SPEC_DIR } from './paths.js';
+
+type Schema = Record<string, any>;
+
+// ajv-formats is CommonJS: Node hands its default export over as the module object,
+// a bundler (Vitest) as the function itself
+const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
+
+export interface Operation {
+  id: string;
+  method: string;
+  /** Path template relative to the base address, e.g. /pets/{petId}. */
+  path: string;
+  secured: boolean;
+  hasBody: boolean;
+  deprecated: boolean;
+  /** x-removal-date of a deprecated operation (YYYY-MM-DD). */
+  removalDate?: string;
+}
+
+/** One OpenAPI document with its schemas compiled once. */
+export class ApiDescription {
+  readonly doc: Schema;
+  readonly operations: Operation[];
+  private readonly ajv: Ajv2020;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(doc: Schema) {
+    this.doc = doc;
+    this.operations = readOperations(doc);
+    this.ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
+  }
+
+  get title(): string { return this.doc.info.title; }
+  get version(): string { return this.doc.info.version; }
+
+  operation(id: string): Operation {
+    const op = this.operations.find((o) => o.id === id);
+    if (!op) throw new Error(`operation ${id} is not in the spec`);
+    return op;
+  }
+
+  /** A component schema with every $ref to another component resolved (not deep into allOf). */
+  schema(name: string): Schema {
+    const schema = this.doc.components?.schemas?.[name];
+    if (!schema) throw new Error(`schema ${name} is not in the spec`);
+    return this.deref(schema);
+  }
+
+  deref(schema: Schema): Schema {
+    const ref: string | undefined = schema?.$ref;
+    if (!ref) return schema;
+    const name = ref.replace('#/components/schemas/', '');
+    return this.schema(name);
+  }
+
+  /** A query parameter's schema, e.g. bounds of limit. */
+  parameter(operationId: string, name: string): Schema {
+    const op = this.operation(operationId);
+    const params: Schema[] = this.doc.paths[op.path][op.method.toLowerCase()].parameters ?? [];
+    const param = params.find((p) => p.name === name);
+    if (!param) throw new Error(`${operationId} has no parameter ${name}`);
+    return this.deref(param.schema);
+  }
+
+  /** Validation errors of a value against a component schema, or [] when it is valid. */
+  errors(schemaName: string, value: unknown): string[] {
+    let validate = this.validators.get(schemaName);
+    if (!validate) {
+      validate = this.ajv.getSchema(`api#/components/schemas/${schemaName}`);
+      if (!validate) throw new Error(`schema ${schemaName} is not in the spec`);
+      this.validators.set(schemaName, validate);
+    }
+    if (validate(forValidation(value))) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+  }
+}
+
+function readOperations(doc: Schema): Operation[] {
+  const globalSecurity = doc.security ?? [];
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const op = item[method];
+      if (!op) continue;
+      const security = op.security ?? globalSecurity;
+      ops.push({
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        secured: security.length > 0,
+        hasBody: Boolean(op.requestBody),
+        deprecated: Boolean(op.deprecated),
+        removalDate: op['x-removal-date'],
+      });
+    }
+  }
+  return ops;
+}
+
+/** The animal store's description with the facts the checks use named. */
+export class AnimalStoreSpec extends ApiDescription {
+  /** limit bounds and default of listPets. */
+  get limit(): { min: number; max: number; default: number } {
+    const s = this.parameter('listPets', 'limit');
+    return { min: s.minimum, max: s.maximum, default: s.default };
+  }
+
+  /** The PetStatus values, as the status filter of listPets takes them. */
+  get statuses(): string[] {
+    return this.parameter('listPets', 'status').enum;
+  }
+}
+
+export interface Specs {
+  store: AnimalStoreSpec;
+  quickstart: ApiDescription;
+}
+
+export function readSpecDocument(file: string): Schema {
+  return parseYaml(readFileSync(file, 'utf8'));
+}
+
+/** Loads spec/openapi.yaml and spec/quickstart.yaml (or the given documents). */
+export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): Specs {
+  return {
+    store: new AnimalStoreSpec(docs.store ?? readSpecDocument(join(SPEC_DIR, 'openapi.yaml'))),
+    quickstart: new ApiDescription(docs.quickstart ?? readSpecDocument(join(SPEC_DIR, 'quickstart.yaml'))),
+  };
+}

@@ -1,0 +1,34 @@
+// The target of a run: the configured server, or the embedded reference server
+// (started on 127.0.0.1 with a fresh random key) when no BASE_URL is configured.
+import { randomBytes } from 'node:crypto';
+import type { RunConfig } from './config.js';
+import type { Target } from './session.js';
+import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
+
+export async function startTarget(config: RunConfig): Promise<{ target: Target; server?: ReferenceServer }> {
+  if (config.environment !== 'embedded') {
+    return {
+      target: {
+        environment: config.environment,
+        baseUrl: config.baseUrl!,
+        apiKey: config.apiKey!,
+        quickstartBaseUrl: config.quickstartBaseUrl,
+        quickstartApiKey: config.quickstartApiKey,
+      },
+    };
+  }
+  const apiKey = randomBytes(18).toString('base64url');
+  const server = await startReferenceServer({ apiKey });
+  return {
+    server,
+    target: {
+      environment: 'embedded',
+      baseUrl: server.baseUrl,
+      apiKey,
+      // a configured quickstart service is certified; otherwise the embedded one
+      quickstartBaseUrl: config.quickstartBaseUrl ?? server.quickstartBaseUrl,
+      quickstartApiKey: config.quickstartBaseUrl ? config.quickstartApiKey : apiKey,
+    },
+  };
+}
+

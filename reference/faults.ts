@@ -1,0 +1,134 @@
+// Deliberate violations the reference server can be started with. Each breaks
+// exactly one documented behaviour, and `expect` names the requirement ids that
+// must certainly fail in the certify profile against a server that is otherwise
+// correct and starts empty (the run then creates 101 animals: about a third per
+// status, and one without). Checks that may also fail by chance are not listed.
+//
+// Faults that accept an invalid body normalise it before storing (1.5 -> 1,
+// 42 -> "42", an unknown status dropped, ...) so that the animal they store is a
+// valid Pet: otherwise it could land in a list page and fail the list checks too,
+// depending on how requests interleave.
+//
+// `prefill`: the number of animals the store must hold from the start for the
+// fault to show at all (the run's own animals may arrive after the probe).
+
+export interface FaultSpec {
+  breaks: string;
+  expect: readonly string[];
+  prefill?: number;
+}
+
+export const FAULTS = {
+  // ------------------------------------------------------------ authentication
+  'no-auth-on-list': { breaks: 'GET /pets answers without a key', expect: ['AUTH-MISSING-HEADER'] },
+  'orders-unauthenticated': {
+    breaks: 'GET /store/orders answers whatever the credential',
+    expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
+  },
+  'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
+  'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
+  'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
+  'auth-403': {
+    breaks: 'a credential that is present but wrong gets 403 instead of 401',
+    expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
+  },
+  'validate-before-auth': {
+    breaks: 'POST /pets validates the body before the credential (an invalid body without a key gets 400)',
+    expect: ['AUTH-BEFORE-VALIDATION'],
+  },
+  // ------------------------------------------------------------ errors and media
+  'plain-text-errors': { breaks: 'error bodies are plain text (text/plain)', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
+  'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
+  'error-status-as-string': { breaks: 'the Error status field is a string ("401")', expect: ['ERR-BODY-SHAPE'] },
+  'error-status-mismatch': { breaks: 'the Error status field is always 400, whatever the HTTP status', expect: ['ERR-STATUS-MATCHES'] },
+  'wrong-content-type': { breaks: 'successful responses are served as text/plain', expect: ['MEDIA-JSON'] },
+  // ------------------------------------------------------------ list
+  'list-envelope': {
+    breaks: 'the list is wrapped in an envelope {items: [...]}',
+    expect: ['LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-PAGE-FULL', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
+  },
+  'limit-ignored': {
+    breaks: 'limit is ignored: every animal is returned',
+    expect: ['LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX'],
+  },
+  'limit-off-by-one': {
+    breaks: 'a page holds limit+1 animals',
+    expect: ['LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX'],
+  },
+  'page-short': { breaks: 'a page holds limit-1 animals though more exist', expect: ['LIST-PAGE-FULL'] },
+  'wrong-default': { breaks: 'the default page size is 30 instead of 20', expect: ['LIST-LIMIT-DEFAULT'] },
+  'no-maximum': {
+    breaks: 'limit above the maximum is honoured (limit=101 returns 101 animals)',
+    expect: ['LIST-LIMIT-ABOVE-MAX'],
+    prefill: 101,
+  },
+  'limit-above-max-500': { breaks: 'limit above the maximum gives 500', expect: ['LIST-LIMIT-ABOVE-MAX'] },
+  'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['LIST-LIMIT-BELOW-MIN'] },
+  'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['LIST-LIMIT-NOT-INTEGER'] },
+  'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
+  'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
+  'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },
+  'unknown-status-500': { breaks: 'an unknown status value gives 500', expect: ['LIST-STATUS-UNKNOWN'] },
+  // ------------------------------------------------------------ create
+  'created-200': { breaks: 'POST /pets answers 200 instead of 201', expect: ['CREATE-OK'] },
+  'string-ids': {
+    breaks: 'ids are JSON strings',
+    // every Pet is invalid, so every check that validates a page fails; GET-OK and
+    // LIST-PAGE-FULL find no integer id to work with and are inconclusive
+    expect: ['CREATE-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
+  },
+  'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK'] },
+  'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK'] },
+  'status-dropped': { breaks: 'a supplied status is not stored', expect: ['CREATE-ECHO', 'GET-OK'] },
+  'status-changed': { breaks: 'a supplied status is stored as the next status of the enumeration', expect: ['CREATE-ECHO', 'GET-OK'] },
+  'not-persisted': {
+    breaks: 'created animals are not stored (getPet 404, not listed)',
+    expect: ['GET-OK', 'LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'],
+  },
+  'invalid-body-422': {
+    breaks: 'a body that fails validation gets 422 instead of 400',
+    expect: ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER', 'CREATE-NOT-OBJECT'],
+  },
+  'coerce-numeric-strings': { breaks: 'a numeric string categoryId ("7") is coerced and accepted', expect: ['CREATE-NON-INTEGER'] },
+  'accept-fractional-integer': { breaks: 'a fractional categoryId (1.5) is truncated and accepted', expect: ['CREATE-NON-INTEGER'] },
+  'accept-wrong-type-name': { breaks: 'a name that is not a string is accepted (stored as its JSON text)', expect: ['CREATE-WRONG-TYPE'] },
+  'accept-unknown-status': { breaks: 'a status string outside the enumeration is accepted (and dropped)', expect: ['CREATE-STATUS-ENUM'] },
+  'accept-missing-name': { breaks: 'a body without name is accepted (name "")', expect: ['CREATE-MISSING-REQUIRED'] },
+  'accept-missing-category': { breaks: 'a body without categoryId is accepted (categoryId 0)', expect: ['CREATE-MISSING-REQUIRED'] },
+  'accept-array-body': { breaks: 'an array holding one NewPet is accepted as that NewPet', expect: ['CREATE-NOT-OBJECT'] },
+  'empty-body-500': { breaks: 'an empty body gives 500', expect: ['CREATE-EMPTY-BODY'] },
+  'malformed-json-500': { breaks: 'malformed JSON gives 500', expect: ['CREATE-MALFORMED-JSON'] },
+  // ------------------------------------------------------------ get
+  'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK'] },
+  'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND'] },
+  'get-always-404': { breaks: 'getPet is already removed: 404 for every well-formed id', expect: ['GET-OK'] },
+  'get-invalid-id-500': { breaks: 'a non-integer petId gives 500', expect: ['GET-INVALID-ID'] },
+  'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID'] },
+  'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND'] },
+  // ------------------------------------------------------------ orders
+  'orders-missing': { breaks: 'GET /store/orders does not exist (404)', expect: ['ORDERS-EXISTS'] },
+  // ------------------------------------------------------------ quickstart
+  'qs-local-offset': { breaks: 'createdAt carries a +02:00 offset instead of UTC', expect: ['QS-CREATED-AT-UTC'] },
+  'qs-epoch-created-at': { breaks: 'createdAt is an epoch number', expect: ['QS-OK', 'QS-CREATED-AT-UTC'] },
+  'qs-no-echo': { breaks: 'the response message is not the message sent', expect: ['QS-ECHO'] },
+  'qs-missing-id': { breaks: 'the response has no id', expect: ['QS-OK'] },
+  'qs-no-auth': { breaks: 'a message without an Authorization header is accepted', expect: ['QS-AUTH-MISSING'] },
+  'qs-invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['QS-AUTH-INVALID-KEY'] },
+  'qs-raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['QS-AUTH-MALFORMED'] },
+  'qs-any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Token, Basic)', expect: ['QS-AUTH-MALFORMED'] },
+  'qs-bare-bearer-accepted': { breaks: '"Bearer" with nothing after it is accepted', expect: ['QS-AUTH-MALFORMED'] },
+  'qs-invalid-json-accepted': { breaks: 'invalid JSON is accepted (201, the text as the message)', expect: ['QS-INVALID-JSON'] },
+  'qs-invalid-json-500': { breaks: 'invalid JSON gives 500', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
+  'qs-missing-message-accepted': { breaks: 'a body without message is accepted (message "")', expect: ['QS-MISSING-MESSAGE'] },
+  'qs-missing-content-type-accepted': { breaks: 'a body without Content-Type is accepted', expect: ['QS-MISSING-CONTENT-TYPE'] },
+  'qs-non-string-message-accepted': { breaks: 'a message that is not a string is accepted (as its JSON text)', expect: ['QS-NON-STRING-MESSAGE'] },
+} as const satisfies Record<string, FaultSpec>;
+
+export type FaultName = keyof typeof FAULTS;
+
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+/** One fault's entry, typed so that the optional prefill can be read. */
+export function faultSpec(name: FaultName): FaultSpec {
+  return FAULTS[name];
+}

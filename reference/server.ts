@@ -1,0 +1,537 @@
+// The embedded reference server: a small in-memory Animal Store that follows the
+// API description (animal-store-api.md), plus the quickstart message service on
+// its own port. Faults (faults.ts) break one documented behaviour each and are
+// consulted where that behaviour lives; variants (variants.ts) pick another reading
+// where the description leaves a choice open.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
+import type { FaultName } from './faults.js';
+import type { VariantName } from './variants.js';
+
+// ajv-formats is CommonJS: Node hands its default export over as the module object,
+// a bundler (Vitest) as the function itself
+const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
+
+export interface ReferenceOptions {
+  /** The valid bearer key. */
+  apiKey: string;
+  /** Key of the quickstart service; defaults to apiKey. */
+  quickstartApiKey?: string;
+  /** Deliberate violations, see faults.ts. */
+  faults?: FaultName[];
+  /** Allowed alternative readings, see variants.ts. */
+  variants?: VariantName[];
+  /** Page size bounds of GET /pets; default 1/100/20. */
+  limits?: { min: number; max: number; default: number };
+  /** PetStatus values; default available, pending, sold. */
+  statuses?: string[];
+  /** JSON Schema (2020-12) for NewPet; default the documented one. */
+  newPetSchema?: object;
+  /** Animals already in the store at start, spread over every status (default 0). */
+  prefill?: number;
+}
+
+export interface ReferenceServer {
+  /** http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  /** http://127.0.0.1:PORT2 */
+  quickstartBaseUrl: string;
+  petCount(): number;
+  messageCount(): number;
+  close(): Promise<void>;
+}
+
+type Json = unknown;
+type Fields = Record<string, Json>;
+
+interface Pet {
+  id: bigint;
+  fields: Fields;
+  createdAt: string;
+}
+
+interface Problem {
+  status: number;
+  code: string;
+  message: string;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+const INTEGER = /^-?\d+$/;
+const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
+
+export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
+  const faults = new Set<string>(opts.faults ?? []);
+  const variants = new Set<string>(opts.variants ?? []);
+  const has = (fault: FaultName) => faults.has(fault);
+  const variant = (name: VariantName) => variants.has(name);
+
+  const apiKey = opts.apiKey;
+  const quickstartApiKey = opts.quickstartApiKey ?? opts.apiKey;
+  const limits = opts.limits ?? { min: 1, max: 100, default: 20 };
+  const statuses = opts.statuses ?? ['available', 'pending', 'sold'];
+  const newPetSchema = (opts.newPetSchema ?? {
+    type: 'object',
+    required: ['name', 'categoryId'],
+    properties: {
+      name: { type: 'string' },
+      categoryId: { type: 'integer', format: 'int64' },
+      status: { type: 'string', enum: statuses },
+    },
+  }) as Record<string, any>;
+  const properties: Record<string, any> = newPetSchema.properties ?? {};
+  const required: string[] = newPetSchema.required ?? [];
+
+  const ajv = new Ajv2020({ allErrors: true, strict: false }); // no coerceTypes: "7" is not an integer
+  addFormats(ajv);
+  const validateNewPet = ajv.compile(newPetSchema);
+
+  const pets: Pet[] = [];
+  const messages: Array<Record<string, Json>> = [];
+  const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
+  let nextId = firstId;
+
+  // ---------------------------------------------------------------- responses
+
+  function sendJson(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
+    const text = toJson(body);
+    const type = has('wrong-content-type') && status < 400 ? 'text/plain'
+      : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
+    res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  function sendError(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
+    const { status, message } = problem;
+    if (status === 401 && variant('www-authenticate')) headers = { ...headers, 'www-authenticate': 'Bearer' };
+    if (has('plain-text-errors')) {
+      const text = `${status} ${message}`;
+      res.writeHead(status, { ...headers, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+    const body: Record<string, Json> = {
+      code: variant('problem-free-codes') ? problem.code.toUpperCase() : problem.code,
+      message,
+      status: has('error-status-mismatch') ? 400 : has('error-status-as-string') ? String(status) : status,
+    };
+    if (has('error-without-code')) delete body.code;
+    if (variant('error-extra-fields')) body.details = [];
+    sendJson(res, status, body, headers);
+  }
+
+  const invalid = (message: string): Problem => ({ status: 400, code: 'invalid_request', message });
+  const notFound = (message = 'The requested resource could not be found'): Problem => ({ status: 404, code: 'not_found', message });
+  const crash = (message: string): Problem => ({ status: 500, code: 'internal_error', message });
+  const isProblem = (value: unknown): value is Problem =>
+    typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
+
+  // ---------------------------------------------------------------- authentication
+
+  /**
+   * What an Authorization header amounts to. RFC 9110: the scheme is
+   * case-insensitive and is separated from the token by one or more spaces.
+   */
+  function credential(header: string | undefined, key: string):
+    'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
+    if (header === undefined || header === '') return 'missing';
+    const m = /^(\S+) +(\S+)$/.exec(header);
+    if (!m) return header === key ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
+    const [, scheme, token] = m;
+    if (scheme.toLowerCase() !== 'bearer') return token === key ? 'wrong-scheme' : 'invalid';
+    return token === key ? 'ok' : 'wrong-key';
+  }
+
+  /** The animal store's credential check; undefined when the request may proceed. */
+  function storeAuth(req: IncomingMessage, operation: string): Problem | undefined {
+    const kind = credential(req.headers.authorization, apiKey);
+    if (kind === 'ok') return undefined;
+    if (operation === 'listOrders' && has('orders-unauthenticated')) return undefined;
+    if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
+    if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
+    if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
+    if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
+    if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };
+    return {
+      status: 401,
+      code: 'unauthorized',
+      message: kind === 'missing' ? 'Missing API key: send Authorization: Bearer <API_KEY>' : 'Invalid API key or Authorization header',
+    };
+  }
+
+  function quickstartAuth(req: IncomingMessage): Problem | undefined {
+    const kind = credential(req.headers.authorization, quickstartApiKey);
+    if (kind === 'ok') return undefined;
+    if (kind === 'missing' && has('qs-no-auth')) return undefined;
+    if (kind === 'wrong-key' && has('qs-invalid-key-accepted')) return undefined;
+    if (kind === 'raw-key' && has('qs-raw-key-accepted')) return undefined;
+    if (kind === 'wrong-scheme' && has('qs-any-scheme-accepted')) return undefined;
+    if (kind === 'bare-bearer' && has('qs-bare-bearer-accepted')) return undefined;
+    return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
+  }
+
+  // ---------------------------------------------------------------- the store
+
+  function newId(): bigint {
+    const id = nextId;
+    nextId += 1n;
+    return has('duplicate-ids') ? firstId : id;
+  }
+
+  function addPet(fields: Fields): Pet {
+    const pet = { id: newId(), fields, createdAt: new Date().toISOString() };
+    pets.push(pet);
+    return pet;
+  }
+
+  function petJson(pet: Pet): Json {
+    return {
+      id: has('string-ids') ? pet.id.toString() : pet.id,
+      ...pet.fields,
+      ...(variant('extra-fields') && { createdAt: pet.createdAt, tags: [] }),
+    };
+  }
+
+  // ---------------------------------------------------------------- GET /pets
+
+  /** The page size asked for, or the problem with it. */
+  function pageSize(raw: string | null): number | Problem {
+    const { min, max } = limits;
+    const pageDefault = has('wrong-default') ? 30 : limits.default;
+    if (raw === null) return pageDefault;
+    let n: number;
+    if (INTEGER.test(raw)) n = Number(raw);
+    else if (has('limit-not-integer-500')) return crash(`cannot compute a page of ${raw}`);
+    else if (variant('truncate-limit') && /^-?\d+\.\d+$/.test(raw)) n = Math.trunc(Number(raw));
+    else if (variant('default-limit-on-invalid')) return pageDefault;
+    else return invalid(`limit must be an integer from ${min} to ${max}`);
+    if (n === 0 && has('limit-zero-500')) return crash('division by zero');
+    if (n > max && has('limit-above-max-500')) return crash('page too large');
+    if (n > max && has('no-maximum')) return n;
+    if (n < min || n > max) {
+      return variant('clamp-limit') ? Math.min(Math.max(n, min), max) : invalid(`limit must be an integer from ${min} to ${max}`);
+    }
+    return n;
+  }
+
+  function listPets(url: URL): [number, Json] | Problem {
+    const limit = pageSize(url.searchParams.get('limit'));
+    if (isProblem(limit)) return limit;
+    let items = [...pets];
+    const status = url.searchParams.get('status');
+    if (status !== null && !statuses.includes(status)) {
+      if (has('unknown-status-500')) return crash(`no such status: ${status}`);
+      if (variant('unknown-status-empty')) items = [];
+      else if (!variant('unknown-status-ignored')) return invalid(`status must be one of ${statuses.join(', ')}`);
+    } else if (status !== null && !has('status-filter-ignored')) {
+      const others = items.filter((p) => p.fields.status !== status);
+      items = items.filter((p) => p.fields.status === status);
+      if (has('status-filter-incomplete')) items.pop(); // the most recent one
+      if (has('status-filter-mixed') && others.length) items.unshift(others[0]);
+    }
+    if (variant('newest-first')) items.reverse();
+    const count = has('limit-ignored') ? items.length
+      : has('limit-off-by-one') ? limit + 1
+      : has('page-short') ? limit - 1
+      : limit;
+    const page = items.slice(0, Math.max(0, count)).map(petJson);
+    return [200, has('list-envelope') ? { items: page } : page];
+  }
+
+  // ---------------------------------------------------------------- POST /pets
+
+  /**
+   * The faults that accept an invalid body: each lets one kind of defect through,
+   * normalised so that the stored animal is still a valid Pet (see faults.ts).
+   */
+  function lenient(body: Fields): Fields {
+    const out = { ...body };
+    for (const [key, schema] of Object.entries(properties)) {
+      if (schema?.type !== 'integer') continue;
+      const v = out[key];
+      if (has('coerce-numeric-strings') && typeof v === 'string' && INTEGER.test(v)) out[key] = Number(v);
+      if (has('accept-fractional-integer') && typeof v === 'number' && !Number.isInteger(v)) out[key] = Math.trunc(v);
+    }
+    if (has('accept-wrong-type-name') && 'name' in out && typeof out.name !== 'string') out.name = toJson(out.name);
+    const statusEnum: Json[] | undefined = properties.status?.enum;
+    if (has('accept-unknown-status') && typeof out.status === 'string' && statusEnum && !statusEnum.includes(out.status)) delete out.status;
+    if (has('accept-missing-name') && !('name' in out)) out.name = '';
+    if (has('accept-missing-category') && !('categoryId' in out)) out.categoryId = 0;
+    return out;
+  }
+
+  /** The NewPet in a request, or why it is refused. */
+  function readNewPet(req: IncomingMessage, text: string): Fields | Problem {
+    if (mediaType(req) !== 'application/json') return invalid('Content-Type must be application/json');
+    if (text.length === 0) return has('empty-body-500') ? crash('cannot read an empty body') : invalid('A JSON body is required');
+    let value: Json;
+    try {
+      value = parseJson(text);
+    } catch {
+      return has('malformed-json-500') ? crash('unexpected end of JSON input') : invalid('The body is not valid JSON');
+    }
+    const rejected = (message: string): Problem => (has('invalid-body-422')
+      ? { status: 422, code: 'unprocessable_entity', message } : invalid(message));
+    if (has('accept-array-body') && Array.isArray(value) && value.length === 1) value = value[0];
+    if (!isObject(value)) return rejected('The body must be a JSON object (NewPet)');
+    const body = lenient(value);
+    if (!validateNewPet(forValidation(body))) {
+      const why = (validateNewPet.errors ?? []).map((e) => `${e.instancePath || 'body'} ${e.message}`).join('; ');
+      return rejected(`Invalid NewPet: ${why}`);
+    }
+    // keep the fields the schema names (documented or added by a modified schema)
+    const known = new Set([...Object.keys(properties), ...required]);
+    return Object.fromEntries(Object.entries(body).filter(([k]) => known.size === 0 || known.has(k)));
+  }
+
+  function createPet(req: IncomingMessage, text: string, denied: Problem | undefined): [number, Json] | Problem {
+    const fields = readNewPet(req, text);
+    if (isProblem(fields)) return fields;
+    if (denied) return denied; // reached only with the validate-before-auth fault
+    if (has('name-uppercased') && typeof fields.name === 'string') fields.name = fields.name.toUpperCase();
+    if (has('status-dropped')) delete fields.status;
+    if (has('status-changed') && typeof fields.status === 'string') {
+      fields.status = statuses[(statuses.indexOf(fields.status) + 1) % statuses.length];
+    }
+    // the default when status is omitted is not stated: by default none is stored
+    if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
+    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString() } : addPet(fields);
+    return [has('created-200') ? 200 : 201, petJson(pet)];
+  }
+
+  // ---------------------------------------------------------------- GET /pets/{petId}
+
+  function getPet(rawId: string): [number, Json] | Problem {
+    let petId: string;
+    try {
+      petId = decodeURIComponent(rawId);
+    } catch {
+      petId = rawId; // malformed percent-encoding: not an integer either
+    }
+    if (!INTEGER.test(petId)) {
+      if (has('get-invalid-id-500')) return crash(`cannot convert ${petId} to int64`);
+      if (has('get-invalid-id-200')) return [200, null];
+      return variant('invalid-id-404') ? notFound() : invalid('petId must be an integer');
+    }
+    if (has('get-gone-410')) return { status: 410, code: 'gone', message: 'getPet has been removed' };
+    // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
+    const id = BigInt(petId) + (has('get-wrong-animal') ? 1n : 0n);
+    const pet = has('get-always-404') ? undefined : pets.find((p) => p.id === id);
+    if (pet) return [200, petJson(pet)];
+    if (has('get-nonexistent-200') && pets.length) return [200, petJson(pets[pets.length - 1])];
+    return notFound(`No animal with id ${petId}`);
+  }
+
+  // ---------------------------------------------------------------- GET /store/orders
+
+  function listOrders(): [number, Json] | Problem {
+    if (has('orders-missing')) return notFound();
+    // the order record is not shown: no orders are kept
+    return [200, variant('orders-empty-object') ? {} : []];
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { text, tooLarge } = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);
+    const operation = req.method === 'GET' && path === '/v1/pets' ? 'listPets'
+      : req.method === 'POST' && path === '/v1/pets' ? 'createPet'
+      : req.method === 'GET' && petMatch ? 'getPet'
+      : req.method === 'GET' && path === '/v1/store/orders' ? 'listOrders'
+      : undefined;
+    // getPet is deprecated: the variant announces it on every answer of the operation
+    const headers: Record<string, string> = operation === 'getPet' && variant('deprecation-headers')
+      ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
+
+    // authentication comes first, on every route (unknown ones included)
+    const denied = storeAuth(req, operation ?? '');
+    const validateFirst = operation === 'createPet' && has('validate-before-auth');
+    if (denied && !validateFirst) return sendError(res, denied, headers);
+    if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
+
+    const answer = operation === 'listPets' ? listPets(url)
+      : operation === 'createPet' ? createPet(req, text, denied)
+      : operation === 'getPet' ? getPet(petMatch![1])
+      : operation === 'listOrders' ? listOrders()
+      : notFound(`No route for ${req.method} ${path}`);
+    if (isProblem(answer)) return sendError(res, answer, headers);
+    sendJson(res, answer[0], answer[1], headers);
+  }
+
+  // ---------------------------------------------------------------- quickstart: POST /messages
+
+  function utcTimestamp(): Json {
+    const now = new Date();
+    if (has('qs-epoch-created-at')) return now.getTime();
+    if (has('qs-local-offset')) return new Date(now.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    const iso = now.toISOString();
+    return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : iso;
+  }
+
+  function sendMessage(req: IncomingMessage, text: string): [number, Json] | Problem {
+    if (req.headers['content-type'] === undefined) {
+      if (!has('qs-missing-content-type-accepted')) return invalid('The Content-Type header is missing');
+    } else if (mediaType(req) !== 'application/json') {
+      return invalid('Content-Type must be application/json');
+    }
+    let body: Json;
+    try {
+      body = parseJson(text);
+    } catch {
+      if (has('qs-invalid-json-500')) return crash('unexpected end of JSON input');
+      if (!has('qs-invalid-json-accepted')) return invalid('The JSON is invalid');
+      body = { message: text };
+    }
+    if (!isObject(body)) return invalid('The body must be a JSON object with message');
+    let message = body.message;
+    if (message === undefined) {
+      if (!has('qs-missing-message-accepted')) return invalid('message is missing');
+      message = '';
+    }
+    if (typeof message !== 'string') {
+      if (!has('qs-non-string-message-accepted')) return invalid('message must be a string');
+      message = toJson(message);
+    }
+    const stored: Record<string, Json> = {
+      id: randomUUID(),
+      message: has('qs-no-echo') ? 'Message received' : message,
+      status: variant('quickstart-sent') ? 'sent' : 'queued',
+      createdAt: utcTimestamp(),
+    };
+    messages.push(stored);
+    const { id, ...rest } = stored;
+    const status = variant('message-202') ? 202 : variant('message-200') ? 200 : 201;
+    return [status, has('qs-missing-id') ? rest : { id, ...rest }];
+  }
+
+  async function handleQuickstart(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { text, tooLarge } = await readBody(req);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const denied = quickstartAuth(req);
+    if (denied) return sendError(res, denied);
+    if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
+    const answer = req.method === 'POST' && path === '/messages' ? sendMessage(req, text) : notFound(`No route for ${req.method} ${path}`);
+    if (isProblem(answer)) return sendError(res, answer);
+    sendJson(res, answer[0], answer[1]);
+  }
+
+  // ---------------------------------------------------------------- start
+
+  for (let i = 0; i < (opts.prefill ?? 0); i++) {
+    addPet(prefilledFields(i, properties, required, statuses));
+  }
+
+  const serve = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => createServer((req, res) => {
+    handler(req, res).catch((err: Error) => {
+      if (!res.headersSent) sendError(res, crash(`internal error: ${err.message}`));
+      else res.destroy();
+    });
+  });
+  const store = serve(handleStore);
+  const quickstart = serve(handleQuickstart);
+  const [storePort, quickstartPort] = await Promise.all([listen(store), listen(quickstart)]);
+
+  return {
+    baseUrl: `http://127.0.0.1:${storePort}/v1`,
+    quickstartBaseUrl: `http://127.0.0.1:${quickstartPort}`,
+    petCount: () => pets.length,
+    messageCount: () => messages.length,
+    close: async () => {
+      await Promise.all([stop(store), stop(quickstart)]);
+    },
+  };
+}
+
+// -------------------------------------------------------------------- helpers
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections(); // keep-alive connections would hold close() open
+  });
+}
+
+/** The whole body, at most MAX_BODY_BYTES of it kept; the rest is drained. */
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
+    req.on('error', reject);
+  });
+}
+
+/** The media type of the request's Content-Type, lower-cased, parameters dropped. */
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function isObject(value: Json): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON.parse decides what is valid JSON; lossless-json then reads it again so that
+ * integers beyond 2^53 (a categoryId is int64) keep every digit, as bigints.
+ */
+function parseJson(text: string): Json {
+  const standard = JSON.parse(text);
+  try {
+    return parseLossless(text, null, parseNumberAndBigInt);
+  } catch {
+    return standard; // lossless-json refuses duplicate keys, which JSON allows
+  }
+}
+
+/** Ajv knows no bigint: validate a copy in which they are numbers. */
+function forValidation(value: Json): Json {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(forValidation);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forValidation(v)]));
+  return value;
+}
+
+/** JSON text in which bigints are written as exact integers (ids beyond 2^53). */
+function toJson(value: Json): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
+  if (isObject(value)) {
+    const members = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A valid NewPet for the i-th prefilled animal, extra required fields included. */
+function prefilledFields(i: number, properties: Record<string, any>, required: string[], statuses: string[]): Fields {
+  const fields: Fields = { name: `prefill-${i + 1}`, categoryId: (i % 5) + 1, status: statuses[i % statuses.length] };
+  for (const key of required) {
+    if (key in fields) continue;
+    const schema = properties[key] ?? {};
+    fields[key] = schema.enum ? schema.enum[0]
+      : schema.type === 'string' ? `${key}-${i + 1}`
+      : schema.type === 'integer' || schema.type === 'number' ? (schema.minimum ?? 1)
+      : schema.type === 'boolean' ? true
+      : schema.type === 'array' ? []
+      : {};
+  }
+  return fields;
+}

@@ -1,0 +1,29 @@
+// Allowed variants: alternative readings where the description is silent or leaves
+// a choice open. A server started with any of them must still be judged compliant.
+
+export const VARIANTS = {
+  'clamp-limit': 'an out-of-range limit is clamped (0 -> 1, 101 -> 100) instead of 400',
+  'truncate-limit': 'a fractional limit is truncated (1.5 -> 1) instead of 400',
+  'default-limit-on-invalid': 'a limit that is not an integer (abc, 1.5) gives the default page instead of 400',
+  'unknown-status-empty': 'an unknown status filter gives 200 [] instead of 400',
+  'unknown-status-ignored': 'an unknown status filter is ignored (unfiltered page) instead of 400',
+  'default-status': 'an animal created without status is stored as "available"',
+  'extra-fields': 'a Pet also carries createdAt and tags: []',
+  'charset': 'responses are application/json; charset=utf-8',
+  'newest-first': 'the list is ordered newest first',
+  'large-ids': 'ids start at 9007199254740993 (beyond 2^53) and are written as exact JSON integers',
+  'invalid-id-404': 'a non-integer petId gives 404 instead of 400',
+  'message-202': 'a quickstart message is answered 202',
+  'message-200': 'a quickstart message is answered 200',
+  'quickstart-sent': 'a quickstart message has status "sent" instead of "queued"',
+  'quickstart-plus-zero': 'quickstart createdAt is written with +00:00 instead of Z',
+  'deprecation-headers': 'getPet answers carry Deprecation: true and Sunset: Thu, 05 Dec 2030 00:00:00 GMT',
+  'www-authenticate': '401 answers carry WWW-Authenticate: Bearer',
+  'orders-empty-object': 'GET /store/orders answers 200 {}',
+  'error-extra-fields': 'the Error body also carries details',
+  'problem-free-codes': 'error codes are upper case (UNAUTHORIZED, INVALID_REQUEST)',
+} as const;
+
+export type VariantName = keyof typeof VARIANTS;
+
+export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];

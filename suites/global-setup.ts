@@ -1,0 +1,21 @@
+// Configures the conformance suites exactly as the CLI is configured (flags aside):
+// environment and .env; with no BASE_URL the embedded reference server is started.
+import type { TestProject } from 'vitest/node';
+import { parseCommandLine, resolveConfig } from '../harness/config.js';
+import { startTarget } from '../harness/target.js';
+import type { SuiteSettings } from '../harness/vitest-suite.js';
+
+export default async function setup(project: TestProject) {
+  const config = resolveConfig(parseCommandLine([]), process.env);
+  const { target, server } = await startTarget(config);
+  const settings: SuiteSettings = {
+    target,
+    profile: config.profile,
+    timeoutMs: config.timeoutMs,
+    deadlineMs: config.deadlineMs,
+    concurrency: config.concurrency,
+    now: config.now.toISOString(),
+  };
+  project.provide('conformance', settings);
+  return async () => { await server?.close(); };
+}

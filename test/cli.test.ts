@@ -1,0 +1,104 @@
+// The command line as a user meets it: the built bin (dist/, made by `npm test`'s
+// pretest build), its exit codes, its output and its reports.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../harness/paths.js';
+import { startReferenceServer } from '../reference/server.js';
+
+const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      // no inherited target settings; a cwd without .env
+      env: { PATH: process.env.PATH ?? '', ...env },
+      cwd: tmpdir(),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('the CLI', () => {
+  it('with nothing configured, certifies the embedded reference server: exit 0 and both reports', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    const { code, stdout, stderr } = await runCli(['--report-dir', reportDir]);
+    expect(stderr).toContain('No BASE_URL configured: certifying the embedded reference server');
+    expect(stdout).toContain('Verdict: COMPLIANT');
+    expect(code).toBe(0);
+    const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+    expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, target: { environment: 'embedded' } });
+    expect(await readFile(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+  });
+
+  it('against a broken server: exit 1, the failure with a curl line, and never the key', async () => {
+    const key = 'cli-secret-key-0123456789';
+    const ref = await startReferenceServer({ apiKey: key, faults: ['no-auth-on-list' as any] });
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const { code, stdout, stderr } = await runCli([], { BASE_URL: ref.baseUrl, API_KEY: key, REPORT_DIR: reportDir });
+      expect(code).toBe(1);
+      expect(stdout).toContain('Verdict: NON-COMPLIANT');
+      expect(stdout).toMatch(/FAIL AUTH-MISSING-HEADER[\s\S]*curl -sS -i -X GET/);
+      const outputs = [stdout, stderr, await readFile(join(reportDir, 'compliance.json'), 'utf8'), await readFile(join(reportDir, 'junit.xml'), 'utf8')];
+      for (const text of outputs) expect(text).not.toContain(key);
+      expect(outputs[2]).toContain('$API_KEY');
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('pointed at a closed port: exit 2 with one clear line, and reports still written', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    const { code, stdout } = await runCli([], { BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, API_KEY: 'k', REPORT_DIR: reportDir });
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/The run could not be made: target unreachable: .*ECONNREFUSED/);
+    expect(JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8')).verdict).toBe('aborted');
+  });
+
+  it('with a key the server rejects: exit 2, said once', async () => {
+    const ref = await startReferenceServer({ apiKey: 'the-right-key' });
+    try {
+      const { code, stdout } = await runCli([], { BASE_URL: ref.baseUrl, API_KEY: 'a-wrong-key', REPORT_DIR: await mkdtemp(join(tmpdir(), 'r-')) });
+      expect(code).toBe(2);
+      expect(stdout).toContain('the configured API key was rejected');
+      expect(stdout).not.toContain('a-wrong-key');
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it.each([
+    [['--bogus'], {}, /Unknown option '--bogus'/],
+    [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
+    [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
+    [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
+  ])('bad input %j %j: one line on stderr, exit 2', async (args, env, message) => {
+    const { code, stdout, stderr } = await runCli(args as string[], env as Record<string, string>);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message as RegExp);
+  });
+
+  it('prints --help with every setting', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const name of ['--base-url', 'BASE_URL', 'API_KEY', '--profile', 'QUICKSTART_BASE_URL', 'Exit codes']) expect(stdout).toContain(name);
+  });
+});

@@ -1,0 +1,42 @@
+// The reference server is compliant in both profiles, and the verdict follows the clock.
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../reference/server.js';
+import { runConformance } from '../harness/engine.js';
+import { API_KEY, certifyReference, violations } from './support/run.js';
+
+describe('the reference server', () => {
+  it('is compliant in the certify profile, with every requirement passed', async () => {
+    const report = await certifyReference();
+    expect(violations(report)).toEqual([]);
+    expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0 });
+    const notPassed = report.requirements.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
+    expect(notPassed).toEqual([]);
+    expect(report.requestCount).toBeLessThanOrEqual(250);
+  });
+
+  it('is compliant in the health profile, which creates nothing', async () => {
+    const ref = await startReferenceServer({ apiKey: API_KEY, prefill: 30 });
+    try {
+      const report = await runConformance({
+        target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
+        profile: 'health', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'),
+      });
+      expect(violations(report)).toEqual([]);
+      expect(report.verdict).toBe('compliant');
+      expect(ref.petCount()).toBe(30);
+      expect(ref.messageCount()).toBe(0);
+      const skipped = report.requirements.filter((r) => r.outcome === 'skipped').map((r) => r.id).sort();
+      expect(skipped).toEqual(['CREATE-ECHO', 'CREATE-ID-UNIQUE', 'CREATE-OK', 'QS-CREATED-AT-UTC', 'QS-ECHO', 'QS-OK']);
+      expect(report.requestCount).toBeLessThanOrEqual(80);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('after the removal date of getPet, its checks are skipped with that reason', async () => {
+    const report = await certifyReference({}, { now: new Date('2030-12-05T00:00:00Z') });
+    const getChecks = report.requirements.filter((r) => r.area === 'get');
+    expect(getChecks.every((r) => r.outcome === 'skipped' && /2030-12-05/.test(r.message ?? ''))).toBe(true);
+    expect(report.verdict).toBe('compliant');
+  });
+});

@@ -1,0 +1,121 @@
+// A RunReport built in code, for reporter tests and anything else that needs one:
+// four areas, every outcome (passed, failed MUST, failed SHOULD, error, skipped,
+// inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
+// control characters, a lone surrogate, non-ASCII).
+import type { AreaReport, Counts, ExchangeRecord, RequirementResult, RunReport, Verdict } from '../harness/types.js';
+
+export const BASE_URL = 'https://api.example.test/v1';
+
+/** A body no XML writer can pass through untouched. */
+export const HOSTILE_BODY =
+  '<html><b>Oops & "bad" \'quote\'</b> ]]> <![CDATA[x]]> \u0000nul \u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF lone:\uD800 tab\there\r\nnext 🐾 Zürich 猫';
+
+export function countOf(results: RequirementResult[]): Counts {
+  const n = (f: (r: RequirementResult) => boolean) => results.filter(f).length;
+  const violated = (r: RequirementResult) => r.outcome === 'failed' || r.outcome === 'error';
+  return {
+    total: results.length,
+    passed: n((r) => r.outcome === 'passed'),
+    failed: n((r) => r.outcome === 'failed'),
+    error: n((r) => r.outcome === 'error'),
+    skipped: n((r) => r.outcome === 'skipped'),
+    inconclusive: n((r) => r.outcome === 'inconclusive'),
+    mustViolations: n((r) => r.level === 'MUST' && violated(r)),
+    shouldViolations: n((r) => r.level === 'SHOULD' && violated(r)),
+  };
+}
+
+const verdictOf = (c: Counts): Verdict => (c.mustViolations > 0 ? 'non-compliant' : 'compliant');
+
+function exchange(method: string, path: string, over: Partial<ExchangeRecord> = {}): ExchangeRecord {
+  return {
+    request: { method, url: BASE_URL + path, headers: { authorization: 'Bearer [redacted]', accept: 'application/json' } },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '[]', truncated: false },
+    durationMs: 12.5,
+    curl: `curl -sS -X ${method} '${BASE_URL}${path}' -H 'Authorization: Bearer $API_KEY'`,
+    ...over,
+  };
+}
+
+function result(
+  id: string,
+  level: RequirementResult['level'],
+  area: string,
+  outcome: RequirementResult['outcome'],
+  over: Partial<RequirementResult> = {},
+): RequirementResult {
+  return {
+    id, level, area, outcome,
+    operation: area === 'list' ? 'listPets' : 'all',
+    title: `Title of ${id}`,
+    source: `Source sentence of ${id}`,
+    notes: [],
+    durationMs: 40,
+    evidence: [],
+    ...over,
+  };
+}
+
+export function buildReportFixture(): RunReport {
+  const requirements: RequirementResult[] = [
+    result('AUTH-MISSING-HEADER', 'MUST', 'auth', 'passed', {
+      notes: ['GET /store/orders answered 404, judged as missing'],
+      evidence: [exchange('GET', '/pets', { response: { status: 401, headers: {}, body: '', truncated: false } })],
+    }),
+    result('AUTH-INVALID-KEY', 'MUST', 'auth', 'failed', {
+      title: 'A bearer token that is not a valid key gets 401 <&>',
+      message: 'expected 401, got 500 & an HTML page',
+      notes: ['the server answered with "text/html"'],
+      evidence: [
+        exchange('POST', '/pets', {
+          request: {
+            method: 'POST',
+            url: `${BASE_URL}/pets?x=<1>&y=2`,
+            headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' },
+            body: '{"name":"Rex\u0000","categoryId":1}',
+          },
+          response: { status: 500, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HOSTILE_BODY, truncated: true },
+          curl: `curl -sS -X POST '${BASE_URL}/pets' -H 'Authorization: Bearer $API_KEY' --data-raw '{"name":"Rex"}'`,
+        }),
+        exchange('GET', '/pets'),
+      ],
+    }),
+    result('ERR-BODY-SHAPE', 'MUST', 'errors', 'error', {
+      message: 'timeout after 10000 ms',
+      evidence: [exchange('GET', '/pets/1', { response: undefined, error: 'timeout after 10000 ms', attempt: 2 })],
+    }),
+    result('ERR-STATUS-MATCHES', 'MUST', 'errors', 'passed'),
+    result('LIST-OK', 'MUST', 'list', 'passed', { evidence: [exchange('GET', '/pets')] }),
+    result('LIST-PAGE-FULL', 'SHOULD', 'list', 'failed', {
+      message: 'limit=1 returned 0 animals while the store holds at least 3',
+      evidence: [exchange('GET', '/pets?limit=1')],
+    }),
+    result('LIST-LIMIT-MAX', 'MUST', 'list', 'skipped', { message: 'deadline of the operation reached', durationMs: 0 }),
+    result('LIST-STATUS-COMPLETE', 'MUST', 'list', 'inconclusive', {
+      message: 'the store holds no animal with status sold',
+      notes: ['only available animals were seen'],
+      evidence: [exchange('GET', '/pets?status=sold')],
+    }),
+    result('ORDERS-EXISTS', 'SHOULD', 'orders', 'skipped', { message: 'not in the health profile', durationMs: 0 }),
+  ];
+  const areas: AreaReport[] = ['auth', 'errors', 'list', 'orders'].map((area) => {
+    const counts = countOf(requirements.filter((r) => r.area === area));
+    return { area, verdict: verdictOf(counts), counts };
+  });
+  const counts = countOf(requirements);
+  return {
+    tool: { name: 'animal-store-conformance', version: '0.1.0' },
+    spec: { title: 'Animal Store', version: '1.0.0' },
+    target: { environment: 'staging', baseUrl: BASE_URL, quickstartBaseUrl: 'https://qs.example.test' },
+    profile: 'certify',
+    startedAt: '2025-01-02T03:04:05.678Z',
+    finishedAt: '2025-01-02T03:04:17.001Z',
+    durationMs: 11323.4,
+    verdict: verdictOf(counts),
+    exitCode: 1,
+    requestCount: 42,
+    counts,
+    areas,
+    requirements,
+  };
+}

@@ -1,0 +1,211 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { validateXML } from 'xmllint-wasm';
+import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
+import { renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
+import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
+
+// ajv-formats is CommonJS: the default export is the module object under Node, the function under Vitest
+const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reportSchema = JSON.parse(readFileSync(join(root, 'spec/compliance-report.schema.json'), 'utf8'));
+const junitXsd = readFileSync(join(root, 'test/fixtures/junit-10.xsd'), 'utf8');
+
+function reportValidator() {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(reportSchema);
+}
+
+const validateJunit = (contents: string) =>
+  validateXML({ xml: [{ fileName: 'junit.xml', contents }], schema: [junitXsd] });
+
+/** The text XML carries for an escaped string (enough for what renderJunit escapes). */
+const unescapeXml = (s: string) =>
+  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
+    .replace(/&#13;/g, '\r').replace(/&#10;/g, '\n').replace(/&#9;/g, '\t').replace(/&amp;/g, '&');
+
+/** The element <tag ...>...</tag> of the testcase whose name starts with id. */
+function elementOf(xml: string, id: string, tag: string): string {
+  const start = xml.indexOf(`name="${id} `);
+  expect(start).toBeGreaterThan(-1);
+  const end = xml.indexOf('</testcase>', start);
+  const m = xml.slice(start, end).match(new RegExp(`<${tag}[ >/][\\s\\S]*?(</${tag}>|/>)`));
+  expect(m, `${tag} of ${id}`).not.toBeNull();
+  return m![0];
+}
+
+describe('compliance.json', () => {
+  it('validates against spec/compliance-report.schema.json (Ajv 2020, strict, formats)', () => {
+    const validate = reportValidator();
+    const json = renderComplianceJson(buildReportFixture());
+    expect(json.endsWith('}\n')).toBe(true);
+    expect(json).toContain('\n  "tool": {');
+    const ok = validate(JSON.parse(json));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('keeps evidence bodies exactly, hostile characters included', () => {
+    const parsed = JSON.parse(renderComplianceJson(buildReportFixture()));
+    expect(parsed.requirements[1].evidence[0].response.body).toBe(HOSTILE_BODY);
+  });
+
+  it('rejects invalid reports', () => {
+    const validate = reportValidator();
+    const cases: [string, (r: any) => void][] = [
+      ['missing verdict', (r) => delete r.verdict],
+      ['unknown outcome', (r) => (r.requirements[0].outcome = 'flaky')],
+      ['unknown level', (r) => (r.requirements[0].level = 'MAY')],
+      ['unknown profile', (r) => (r.profile = 'smoke')],
+      ['unknown environment', (r) => (r.target.environment = 'dev')],
+      ['exit code 3', (r) => (r.exitCode = 3)],
+      ['fractional count', (r) => (r.counts.passed = 1.5)],
+      ['bad date-time', (r) => (r.startedAt = 'yesterday')],
+      ['extra root property', (r) => (r.extra = true)],
+      ['extra exchange property', (r) => (r.requirements[0].evidence[0].secret = 'x')],
+      ['exchange without curl', (r) => delete r.requirements[0].evidence[0].curl],
+      ['non-string header', (r) => (r.requirements[0].evidence[0].request.headers.x = 1)],
+    ];
+    for (const [name, breakIt] of cases) {
+      const report = JSON.parse(renderComplianceJson(buildReportFixture()));
+      breakIt(report);
+      expect(validate(report), name).toBe(false);
+    }
+  });
+
+  it('writes compliance.json into a new directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reporters-'));
+    try {
+      const file = await writeComplianceJson(buildReportFixture(), join(dir, 'a', 'b'));
+      expect(file).toBe(join(dir, 'a', 'b', 'compliance.json'));
+      expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildReportFixture())));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('junit.xml', () => {
+  const report = buildReportFixture();
+  const xml = renderJunit(report);
+
+  it('validates against the Jenkins junit-10.xsd', async () => {
+    const result = await validateJunit(xml);
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('is rejected by the validator when broken (the validator is live)', async () => {
+    const broken = xml.replace('</testcase>', '<properties><property name="a" value="b"/></properties></testcase>');
+    expect(broken).not.toBe(xml);
+    const result = await validateJunit(broken);
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => e.message).join('\n')).toContain("Element 'properties': This element is not expected");
+    // a raw NUL (what an unstripped evidence body would give) makes it not even well-formed
+    expect((await validateJunit(xml.replace('</failure>', '\u0000</failure>'))).valid).toBe(false);
+    // junit-10.xsd has no skipped/timestamp on <testsuites>, which is why renderJunit leaves them out
+    expect((await validateJunit(xml.replace('<testsuites ', '<testsuites skipped="1" '))).valid).toBe(false);
+  });
+
+  it('has no character XML 1.0 forbids', () => {
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/);
+    expect(xml).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(xml).toContain('🐾 Zürich 猫');
+  });
+
+  it('counts match the report, per run and per area in report order', () => {
+    const rootTag = xml.match(/<testsuites [^>]*>/)![0];
+    expect(rootTag).toContain('name="animal-store-conformance"');
+    expect(rootTag).toContain(`tests="${report.counts.total}"`);
+    expect(rootTag).toContain(`failures="${report.counts.failed}"`);
+    expect(rootTag).toContain(`errors="${report.counts.error}"`);
+
+    const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="([^"]*)">([\s\S]*?)<\/testsuite>/g)];
+    expect(suites.map((m) => m[1])).toEqual(report.areas.map((a) => a.area));
+    for (const [i, area] of report.areas.entries()) {
+      const [, , tests, failures, errors, skipped, , timestamp, body] = suites[i];
+      const c = area.counts;
+      expect([+tests, +failures, +errors, +skipped]).toEqual([c.total, c.failed, c.error, c.skipped + c.inconclusive]);
+      expect(timestamp).toBe(report.startedAt);
+      expect(body.match(/<testcase /g)?.length).toBe(c.total);
+      expect(body.match(/<failure /g)?.length ?? 0).toBe(c.failed);
+      expect(body.match(/<error /g)?.length ?? 0).toBe(c.error);
+      expect(body.match(/<skipped /g)?.length ?? 0).toBe(c.skipped + c.inconclusive);
+      expect(body).toContain(`<property name="area.verdict" value="${area.verdict}"/>`);
+      expect(body).toContain(`<property name="target.baseUrl" value="${report.target.baseUrl}"/>`);
+      expect(body).toContain('<property name="target.environment" value="staging"/>');
+      expect(body).toContain('<property name="profile" value="certify"/>');
+      expect(body).toContain('<property name="spec.version" value="1.0.0"/>');
+      expect(body).toContain('<property name="tool.version" value="0.1.0"/>');
+      expect(body).toMatch(new RegExp(`classname="animal-store\\.${area.area}"`));
+    }
+  });
+
+  it('names test cases "<ID> <LEVEL> <title>" with escaped attributes', () => {
+    expect(xml).toContain('name="AUTH-INVALID-KEY MUST A bearer token that is not a valid key gets 401 &lt;&amp;&gt;"');
+    expect(xml).toContain('name="LIST-PAGE-FULL SHOULD Title of LIST-PAGE-FULL" time="0.040"');
+  });
+
+  it('a failure holds the message, notes, every exchange and its curl line', () => {
+    const failure = elementOf(xml, 'AUTH-INVALID-KEY', 'failure');
+    expect(failure).toMatch(/^<failure message="expected 401, got 500 &amp; an HTML page" type="MUST">/);
+    const text = unescapeXml(failure.replace(/^<failure[^>]*>/, '').replace(/<\/failure>$/, ''));
+    const [violating, second] = report.requirements[1].evidence;
+    expect(text).toContain('expected 401, got 500 & an HTML page');
+    expect(text).toContain('the server answered with "text/html"');
+    expect(text).toContain(`POST ${violating.request.url}`);
+    expect(text).toContain('content-type: application/json');
+    expect(text).toContain('{"name":"Rex","categoryId":1}');
+    expect(text).toContain('HTTP 500 (body truncated)');
+    expect(text).toContain('content-type: text/html; charset=utf-8');
+    expect(text).toContain(stripInvalidXmlChars(HOSTILE_BODY));
+    expect(text).toContain(`curl: ${violating.curl}`);
+    expect(text).toContain(`curl: ${second.curl}`);
+    expect(text).toContain('exchange 2 of 2');
+  });
+
+  it('a failed SHOULD is a failure of type SHOULD; an error is an <error> with the exchange error', () => {
+    expect(elementOf(xml, 'LIST-PAGE-FULL', 'failure')).toMatch(/^<failure message="limit=1 returned 0 animals[^"]*" type="SHOULD">/);
+    const error = elementOf(xml, 'ERR-BODY-SHAPE', 'error');
+    expect(error).toMatch(/^<error message="timeout after 10000 ms" type="MUST">/);
+    expect(error).toContain('error: timeout after 10000 ms');
+    expect(error).toContain('attempt 2');
+    expect(error).toContain("curl: curl -sS -X GET 'https://api.example.test/v1/pets/1'");
+  });
+
+  it('skipped and inconclusive are <skipped>; notes of a pass go to system-out', () => {
+    expect(elementOf(xml, 'LIST-LIMIT-MAX', 'skipped')).toBe('<skipped message="deadline of the operation reached"/>');
+    expect(elementOf(xml, 'LIST-STATUS-COMPLETE', 'skipped')).toBe(
+      '<skipped message="inconclusive: the store holds no animal with status sold"/>',
+    );
+    expect(elementOf(xml, 'LIST-STATUS-COMPLETE', 'system-out')).toContain('only available animals were seen');
+    expect(elementOf(xml, 'AUTH-MISSING-HEADER', 'system-out')).toBe(
+      '<system-out>GET /store/orders answered 404, judged as missing</system-out>',
+    );
+    expect(xml).toMatch(/<testcase [^>]*name="ERR-STATUS-MATCHES MUST [^"]*" time="0.040"\/>/);
+  });
+
+  it('strips exactly the characters XML 1.0 forbids', () => {
+    expect(stripInvalidXmlChars('a\u0000b\u0009c\u000Ad\u000De\u001Ff\uFFFEg\uFFFFh\uD800i\uDC00j')).toBe('ab\tc\nd\refghij');
+    expect(stripInvalidXmlChars('🐾\u007F\u0085é')).toBe('🐾\u007F\u0085é');
+  });
+
+  it('writes junit.xml into a new directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reporters-'));
+    try {
+      const file = await writeJunit(report, join(dir, 'out'));
+      expect(file).toBe(join(dir, 'out', 'junit.xml'));
+      expect(await readFile(file, 'utf8')).toBe(xml);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
