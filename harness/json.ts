@@ -54,8 +54,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
-/** JSON text for display and evidence; bigints are written as exact integers. */
+/** JSON text for messages; bigints are written as exact integers, a missing value as (absent). */
 export function showJson(value: unknown): string {
+  if (value === undefined) return '(absent)';
   return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))
     .replace(/"(-?\d+)n"/g, '$1');
 }

@@ -6,7 +6,11 @@ import { startTarget } from '../harness/target.js';
 import type { SuiteSettings } from '../harness/vitest-suite.js';
 
 export default async function setup(project: TestProject) {
-  const config = resolveConfig(parseCommandLine([]), process.env);
+  // Vite puts its own BASE_URL ("/", the app's base path) into process.env when the
+  // user has not set one; that one is not a target
+  const env = { ...process.env };
+  if (env.BASE_URL === '/') delete env.BASE_URL;
+  const config = resolveConfig(parseCommandLine([]), env);
   const { target, server } = await startTarget(config);
   const settings: SuiteSettings = {
     target,

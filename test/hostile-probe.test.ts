@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'vitest';
+import * as H from './support/hostile-servers.js';
+const BIN = '/work/main/dist/cli/main.js';
+const KEY = 'hostile-secret-key-5c2e9d1b7a';
+it.concurrent.each(['neverAnswers','invalidJson','endlessBody','redirectsElsewhere','resetsConnections','dripsBytes','internalError','closedPort'])('%s', async (which) => {
+const srv: any = await (H as any)[which]();
+const dir = await mkdtemp(join(tmpdir(), 'hostile-'));
+const t0 = performance.now();
+const child = spawn(process.execPath, [BIN], { env: { PATH: process.env.PATH!, BASE_URL: srv.baseUrl, API_KEY: KEY, REPORT_DIR: dir, REQUEST_TIMEOUT_MS: '1000', RUN_DEADLINE_MS: '4000' }, cwd: tmpdir() });
+let out = '', err = '';
+child.stdout.on('data', (d) => out += d); child.stderr.on('data', (d) => err += d);
+const code = await new Promise((r) => child.on('close', r));
+const lines = [`=== ${which} code ${code} ms ${Math.round(performance.now() - t0)}`, 'STDOUT', out.slice(0, 2500), 'STDERR', err.slice(0, 1500)];
+if (srv.elsewhere) lines.push('elsewhere ' + srv.elsewhere.requests.length);
+const j = JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8'));
+lines.push(`${j.verdict} ${j.exitCode} ${j.requestCount} ${JSON.stringify(j.counts)}`);
+lines.push('key leak: ' + [out, err, await readFile(join(dir, 'compliance.json'), 'utf8'), await readFile(join(dir, 'junit.xml'), 'utf8')].some((t) => t.includes(KEY)));
+lines.push('crashed: ' + (out + err).match(/check crashed.*/g)?.slice(0,5).join('\n'));
+console.log(lines.join('\n'));
+await srv.close();
+});

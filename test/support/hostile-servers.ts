@@ -1,0 +1,135 @@
+// Servers that misbehave on purpose, each on 127.0.0.1 (an ephemeral port) under
+// /v1, for test/hostile.test.ts: the CLI must end on time, with an honest exit
+// code and both reports, whatever the target does. Every server tracks its
+// sockets and timers, so close() leaves nothing running.
+import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+
+export interface HostileServer {
+  /** http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface RedirectServer extends HostileServer {
+  /** The other origin every request is redirected to. */
+  elsewhere: { origin: string; requests: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> };
+}
+
+/** Listens on 127.0.0.1:0; close() destroys every open socket and runs the cleanups. */
+async function listen(server: Server, cleanups: Array<() => void> = []): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined); // the client going away mid-write is expected
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    close: async () => {
+      for (const cleanup of cleanups) cleanup();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, cleanups: Array<() => void>) => void;
+
+async function httpServer(handler: Handler): Promise<HostileServer & { port: number }> {
+  const cleanups: Array<() => void> = [];
+  const server = createHttpServer((req, res) => handler(req, res, cleanups));
+  const { port, close } = await listen(server, cleanups);
+  return { port, baseUrl: `http://127.0.0.1:${port}/v1`, close };
+}
+
+/** 1. Accepts connections and never writes a byte. */
+export async function neverAnswers(): Promise<HostileServer> {
+  const { port, close } = await listen(createNetServer(() => undefined));
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, close };
+}
+
+/** 2. 200, application/json, a body that is not JSON, to everything. */
+export function invalidJson(): Promise<HostileServer> {
+  return httpServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"oops": ');
+  });
+}
+
+/** 3. 200 and a body that never ends: chunks as fast as the client reads, until it goes away. */
+export function endlessBody(): Promise<HostileServer> {
+  const chunk = Buffer.alloc(64 * 1024, '[');
+  return httpServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    let gone = false;
+    res.on('close', () => { gone = true; });
+    const pump = () => {
+      while (!gone && res.write(chunk)) { /* until the socket buffer is full */ }
+      if (!gone) res.once('drain', pump);
+    };
+    pump();
+  });
+}
+
+/** 4. 302 to another origin for everything; the other origin records what reaches it. */
+export async function redirectsElsewhere(): Promise<RedirectServer> {
+  const requests: RedirectServer['elsewhere']['requests'] = [];
+  const other = await httpServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  const origin = `http://127.0.0.1:${other.port}`;
+  const redirector = await httpServer((req, res) => {
+    req.resume();
+    res.writeHead(302, { location: `${origin}${req.url ?? '/'}`, 'content-type': 'text/plain' }).end('Found');
+  });
+  return {
+    baseUrl: redirector.baseUrl,
+    elsewhere: { origin, requests },
+    close: async () => { await Promise.all([redirector.close(), other.close()]); },
+  };
+}
+
+/** 5. Resets the connection (TCP RST) on every request. */
+export function resetsConnections(): Promise<HostileServer> {
+  return httpServer((req) => {
+    req.socket.resetAndDestroy();
+  });
+}
+
+/** 6. Status line and headers at once, then one byte of body a second, forever. */
+export function dripsBytes(): Promise<HostileServer> {
+  return httpServer((req, res, cleanups) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.flushHeaders();
+    const timer = setInterval(() => res.write('['), 1000);
+    cleanups.push(() => clearInterval(timer));
+    res.on('close', () => clearInterval(timer));
+  });
+}
+
+/** 7. 500 with an Error body to everything. */
+export function internalError(): Promise<HostileServer> {
+  return httpServer((req, res) => {
+    req.resume();
+    res.writeHead(500, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ code: 'internal', message: 'something broke', status: 500 }));
+  });
+}
+
+/** 8. Nothing listens: a port that was free a moment ago. */
+export async function closedPort(): Promise<HostileServer> {
+  const { port, close } = await listen(createNetServer());
+  await close();
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, close: async () => undefined };
+}
