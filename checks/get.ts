@@ -23,10 +23,10 @@ async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; ex
       .filter((c) => c.pet && isInteger(c.pet.id))
       .map((c) => ({ id: integerText(c.pet!.id), expected: c.sent, from: 'created' }));
   }
-  // health: animals the list showed, compared on the documented fields
+  // health: one animal the list showed, compared on the documented fields
   return (pageItems(await ctx.fixtures.preflight()) ?? [])
     .filter((p) => p && isInteger(p.id))
-    .slice(0, 3)
+    .slice(0, 1)
     .map((p) => ({
       id: integerText(p.id),
       expected: Object.fromEntries(['name', 'categoryId', 'status'].filter((k) => k in p).map((k) => [k, p[k]])),

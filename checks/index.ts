@@ -7,3 +7,4 @@ import './create.js';
 import './get.js';
 import './orders.js';
 import './quickstart.js';
+import './performance.js';

@@ -2,29 +2,35 @@
 // is configured), print progress and a summary, write the reports, exit 0/1/2.
 import { ConfigError, SETTINGS, parseCommandLine, resolveConfig, type RunConfig } from '../harness/config.js';
 import { runConformance } from '../harness/engine.js';
-import { Redactor } from '../harness/redact.js';
 import { startTarget } from '../harness/target.js';
+import { redactorFor } from '../harness/session.js';
+import { loadCatalogue } from '../harness/catalogue.js';
+import { readExpectedFailures, selectRequirements } from '../harness/selection.js';
+import { formatCatalogueList } from './catalogue-doc.js';
+import { reportToGithub } from './github.js';
 import { TOOL } from '../harness/tool.js';
 import type { RequirementResult, RunReport } from '../harness/types.js';
 import { writeComplianceJson } from '../reporters/compliance-json.js';
 import { writeJunit } from '../reporters/junit.js';
+import { writeHtml } from '../reporters/html.js';
 import { formatProgress, formatSummary } from './output.js';
 
 const NAME = 'animal-store-conformance';
 
 export function usage(): string {
-  const rows = Object.values(SETTINGS).map((s) =>
-    `  --${s.flag} <value>`.padEnd(34) + `${s.env.padEnd(22)}${s.help}${'default' in s ? ` (default: ${s.default})` : ''}`);
+  const rows = Object.values<{ flag: string; env: string; help: string; boolean?: boolean }>(SETTINGS).map((s) =>
+    `  --${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(34) + `${s.env.padEnd(22)}${s.help}${'default' in s ? ` (default: ${s.default})` : ''}`);
   return [
     `Usage: ${NAME} [options]`,
     '',
     'Certifies an Animal Store server against its API description and writes',
-    'REPORT_DIR/compliance.json and REPORT_DIR/junit.xml. With no BASE_URL, the',
+    'REPORT_DIR/compliance.json, junit.xml and report.html. With no BASE_URL, the',
     'embedded reference server is started on 127.0.0.1 and certified.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...rows,
     '  --dotenv <path>'.padEnd(34) + 'ENV_FILE'.padEnd(22) + 'Read settings from this file (default: .env, if present).',
+    '  --list'.padEnd(34) + ''.padEnd(22) + 'Print the requirement catalogue and exit.',
     '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
     '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
     '',
@@ -34,11 +40,17 @@ export function usage(): string {
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: RunConfig;
+  const catalogue = loadCatalogue();
+  let selected: Set<string>;
+  let expectedFailures: Map<string, string> | undefined;
   try {
     const args = parseCommandLine(argv);
     if (args.help) { console.log(usage()); return 0; }
     if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
+    if (args.list) { console.log(formatCatalogueList(catalogue)); return 0; }
     config = resolveConfig(args, env);
+    selected = selectRequirements(catalogue, config.only, config.skip);
+    if (config.expectedFailuresFile) expectedFailures = readExpectedFailures(config.expectedFailuresFile, catalogue);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
@@ -46,10 +58,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 
   const { target, server } = await startTarget(config);
-  const redactor = new Redactor([
-    { value: target.apiKey, label: '$API_KEY' },
-    { value: target.quickstartApiKey ?? '', label: '$QUICKSTART_API_KEY' },
-  ]);
+  const redactor = redactorFor(target);
   const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
   if (server) say(`No BASE_URL configured: certifying the embedded reference server at ${target.baseUrl}`);
   say(`Certifying ${target.baseUrl} (${config.profile} profile)${target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : ''}`);
@@ -58,19 +67,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     report = await runConformance({
       target,
+      catalogue,
+      selected,
+      expectedFailures,
+      strict: config.strict,
       profile: config.profile,
       timeoutMs: config.timeoutMs,
       deadlineMs: config.deadlineMs,
       concurrency: config.concurrency,
+      retries: config.retries,
+      maxLatencyMs: config.maxLatencyMs,
       now: config.now,
-      onResult: (r: RequirementResult) => { if (!r.message?.startsWith('not run:')) say(formatProgress(r)); },
+      onResult: (r: RequirementResult) => { if (r.outcome !== 'skipped' || !/^not (run|selected)/.test(r.message ?? '')) say(formatProgress(r)); },
     });
   } finally {
     await server?.close();
   }
 
-  const paths = await Promise.all([writeComplianceJson(report, config.reportDir), writeJunit(report, config.reportDir)]);
+  const paths = await Promise.all([
+    writeComplianceJson(report, config.reportDir),
+    writeJunit(report, config.reportDir),
+    writeHtml(report, config.reportDir),
+  ]);
   process.stdout.write(`${redactor.redact(formatSummary(report, paths))}\n`);
+  await reportToGithub(report, env, (line) => process.stdout.write(`${redactor.redact(line)}\n`));
   return report.exitCode;
 }
-

@@ -1,5 +1,6 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
 import type { RequirementResult, RunReport } from '../harness/types.js';
+import { isViolation } from '../harness/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',
@@ -21,10 +22,20 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
     ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
-    `Requests: ${report.requestCount} in ${(report.durationMs / 1000).toFixed(2)} s`,
+    `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s`,
     `Areas: ${report.areas.map((a) => `${a.area} ${a.verdict}`).join(', ')}`,
+    `Latency p95: ${Object.entries(report.latency).map(([op, s]) => `${op} ${s.p95} ms`).join(', ') || '(no responses)'}`,
   );
-  const violations = report.requirements.filter((r) => r.outcome === 'failed' || r.outcome === 'error');
+  if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
+  const expected = report.requirements.filter((r) => r.expectedFailure !== undefined);
+  if (expected.length) {
+    lines.push('', 'Expected failures (not counted):');
+    for (const r of expected) {
+      const now = r.outcome === 'failed' || r.outcome === 'error' ? `still ${r.outcome}` : `now ${r.outcome}: remove it from the list`;
+      lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
+    }
+  }
+  const violations = report.requirements.filter(isViolation);
   if (violations.length) {
     lines.push('', 'Violations (reproduce with API_KEY set in your shell):');
     for (const r of violations) {

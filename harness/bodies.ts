@@ -48,13 +48,16 @@ export function validNewPet(spec: AnimalStoreSpec, name: string, extra: Record<s
   return body;
 }
 
-/** One value of each JSON type, for wrong-type probes. Numeric strings are left to non-integer probes. */
+/**
+ * One value of each JSON type, for wrong-type probes. Numeric strings are left to
+ * non-integer probes; arrays are not probed (a validator that refuses an object
+ * refuses an array by the same test), to keep the request count down.
+ */
 const VALUE_OF_TYPE: Record<string, Json> = {
   string: 'not-a-number',
   number: 42,
   boolean: true,
   object: {},
-  array: [],
   null: null,
 };
 
@@ -110,8 +113,8 @@ export function negativeNewPets(spec: AnimalStoreSpec, name: string): Record<str
     'CREATE-NON-INTEGER': nonInteger,
     'CREATE-NOT-OBJECT': [
       { label: 'the body is an array holding a valid NewPet', json: [base] },
+      // one scalar stands for all: a validator refusing a string refuses a number by the same test
       { label: 'the body is a JSON string', json: 'not an object' },
-      { label: 'the body is a JSON number', json: 42 },
       { label: 'the body is JSON null', json: null },
     ],
     'CREATE-EMPTY-BODY': [{ label: 'the body is empty', raw: '' }],

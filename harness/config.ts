@@ -22,6 +22,17 @@ export interface RunConfig {
   concurrency: number;
   /** The clock the checks use (deprecation dates); settable for tests. */
   now: Date;
+  /** Extra attempts for idempotent requests after a network error, 429 or 503. */
+  retries: number;
+  /** Budget for the p95 response time of each operation (PERF-LATENCY-P95). */
+  maxLatencyMs?: number;
+  /** SHOULD failures count against the verdict. */
+  strict: boolean;
+  /** Requirement selectors (id, id prefix ending in -, area, level). */
+  only: string[];
+  skip: string[];
+  /** Known-deviations file: requirement id and reason per line. */
+  expectedFailuresFile?: string;
 }
 
 interface Setting {
@@ -30,6 +41,8 @@ interface Setting {
   help: string;
   default?: string;
   secret?: boolean;
+  /** A flag without a value (--strict); in the environment: 1/true/yes. */
+  boolean?: boolean;
 }
 
 /** Every setting, as flag and environment variable; --help is printed from this table. */
@@ -46,6 +59,13 @@ export const SETTINGS = {
   deadlineMs: { flag: 'deadline-ms', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run.', default: '120000' },
   concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '8' },
   now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
+  retries: { flag: 'retries', env: 'RETRIES', help: 'Retries of an idempotent request after a network error, 429 or 503, with backoff.', default: '0' },
+  maxLatencyMs: { flag: 'max-latency-ms', env: 'MAX_LATENCY_MS', help: 'Latency budget: PERF-LATENCY-P95 fails when an operation\'s p95 exceeds it.' },
+  strict: { flag: 'strict', env: 'STRICT', help: 'SHOULD failures make the run non-compliant too.', boolean: true },
+  allowInsecureHttp: { flag: 'allow-insecure-http', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http to a host other than loopback.', boolean: true },
+  only: { flag: 'only', env: 'ONLY', help: 'Run only these requirements: ids, id prefixes (LIST-), areas or levels, comma-separated.' },
+  skip: { flag: 'skip', env: 'SKIP', help: 'Skip these requirements (same selectors as --only).' },
+  expectedFailures: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', help: 'Known-deviations file: "<ID> <reason>" per line; listed failures do not count.' },
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
@@ -53,6 +73,8 @@ type Key = keyof typeof SETTINGS;
 export interface ParsedArgs {
   help: boolean;
   version: boolean;
+  /** --list: print the requirement catalogue. */
+  list: boolean;
   envFile?: string;
   values: Partial<Record<Key, string>>;
 }
@@ -61,10 +83,11 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
+    list: { type: 'boolean' },
     // not --env-file: Node 20 takes that flag for itself even after the script name
     dotenv: { type: 'string' },
   };
-  for (const s of Object.values(SETTINGS)) options[s.flag] = { type: 'string' };
+  for (const s of Object.values<Setting>(SETTINGS)) options[s.flag] = { type: s.boolean ? 'boolean' : 'string' };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
@@ -74,9 +97,9 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const values: ParsedArgs['values'] = {};
   for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
-    if (typeof v[s.flag] === 'string') values[key] = v[s.flag] as string;
+    if (v[s.flag] !== undefined) values[key] = String(v[s.flag]);
   }
-  return { help: Boolean(v.help), version: Boolean(v.version), envFile: v.dotenv as string | undefined, values };
+  return { help: Boolean(v.help), version: Boolean(v.version), list: Boolean(v.list), envFile: v.dotenv as string | undefined, values };
 }
 
 function readEnvFile(path: string, explicit: boolean): Record<string, string> {
@@ -102,9 +125,29 @@ function baseAddress(name: string, value: string, requireV1: boolean): string {
   return `${url.origin}${path}`;
 }
 
-function positiveInteger(name: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError(`${name} must be a positive integer, got ${value}`);
+function positiveInteger(name: string, value: string, min = 1): number {
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
   return Number(value);
+}
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${value}`);
+}
+
+const list = (value: string | undefined) => (value ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The key must not cross a network in clear text unless the user says so. */
+function refuseInsecure(name: string, url: string | undefined, allowed: boolean): void {
+  if (!url || allowed) return;
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'http:' && !LOOPBACK.test(hostname)) {
+    throw new ConfigError(`refusing to send the API key over plain http to ${hostname} (${name}); use https, or --allow-insecure-http`);
+  }
 }
 
 /** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
@@ -137,7 +180,15 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     deadlineMs: positiveInteger('RUN_DEADLINE_MS', get('deadlineMs')!),
     concurrency: positiveInteger('CONCURRENCY', get('concurrency')!),
     now: now ? new Date(now) : new Date(),
+    retries: positiveInteger('RETRIES', get('retries')!, 0),
+    strict: flag('STRICT', get('strict')),
+    only: list(get('only')),
+    skip: list(get('skip')),
   };
+  const maxLatency = get('maxLatencyMs');
+  if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
+  const expectedFailures = get('expectedFailures');
+  if (expectedFailures !== undefined) config.expectedFailuresFile = expectedFailures;
   const qsBase = get('quickstartBaseUrl');
   if (qsBase) config.quickstartBaseUrl = baseAddress('QUICKSTART_BASE_URL', qsBase, false);
   if (base) {
@@ -149,5 +200,8 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     config.quickstartApiKey = get('quickstartApiKey') ?? get('apiKey');
     if (!config.quickstartApiKey) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
   }
+  const allowInsecure = flag('ALLOW_INSECURE_HTTP', get('allowInsecureHttp'));
+  refuseInsecure(baseName, config.baseUrl, allowInsecure);
+  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecure);
   return config;
 }

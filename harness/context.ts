@@ -47,7 +47,7 @@ export class CheckContext {
       if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
       return encodeURIComponent(String(value));
     });
-    const ex = await this.session.send(this.session.options.target.baseUrl + path, op.method, options, this.apiKey);
+    const ex = await this.session.send({ ...op, url: this.session.options.target.baseUrl + path }, options, this.apiKey);
     this.evidence.push(ex);
     return ex;
   }
@@ -56,7 +56,7 @@ export class CheckContext {
   async sendMessage(options: CallOptions = {}): Promise<Exchange> {
     const op = this.quickstartSpec.operation('sendMessage');
     const base = this.session.options.target.quickstartBaseUrl!;
-    const ex = await this.session.send(base + op.path, op.method, options, this.quickstartApiKey);
+    const ex = await this.session.send({ ...op, url: base + op.path }, options, this.quickstartApiKey);
     this.evidence.push(ex);
     return ex;
   }

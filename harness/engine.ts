@@ -6,12 +6,19 @@ import { RunAborted, Session, type SessionOptions } from './session.js';
 import { loadSpecs, type Specs } from './spec.js';
 import { CHECKS } from './registry.js';
 import { TOOL } from './tool.js';
+import { latencyByOperation } from './latency.js';
 import type { Requirement, RequirementResult, RunReport } from './types.js';
 import '../checks/index.js';
 
 export interface RunOptions extends SessionOptions {
   specs?: Specs;
   catalogue?: Requirement[];
+  /** The ids to run (--only, --skip); the rest are reported as skipped. Default: all. */
+  selected?: Set<string>;
+  /** Accepted deviations by id, with their reasons (--expected-failures). */
+  expectedFailures?: Map<string, string>;
+  /** SHOULD failures count against the verdict. */
+  strict?: boolean;
   /** Called as each requirement's result is known (progress). */
   onResult?: (result: RequirementResult) => void;
 }
@@ -24,21 +31,29 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const results: RequirementResult[] = [];
   let abortReason: string | undefined;
   const record = (r: RequirementResult) => {
+    const reason = options.expectedFailures?.get(r.id);
+    if (reason !== undefined) {
+      r.expectedFailure = reason;
+      if (r.outcome === 'passed') r.notes.push('listed as an expected failure but passed: remove it from the expected-failures file');
+    }
     results.push(r);
     options.onResult?.(r);
   };
+  const skipped = (r: Requirement, message: string): RequirementResult => ({
+    id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
+    outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [],
+  });
+  const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
   try {
     await session.preflight();
+    for (const r of catalogue.filter((r) => !selected.includes(r))) record(skipped(r, 'not selected (--only, --skip)'));
     const isObserver = (r: Requirement) => CHECKS.get(r.id)?.observer ?? false;
-    await Promise.all(catalogue.filter((r) => !isObserver(r)).map((r) => session.run(r).then(record)));
-    await Promise.all(catalogue.filter(isObserver).map((r) => session.run(r).then(record)));
+    await Promise.all(selected.filter((r) => !isObserver(r)).map((r) => session.run(r).then(record)));
+    await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(record)));
   } catch (err) {
     if (!(err instanceof RunAborted)) throw err;
     abortReason = session.redactor.redact(err.message);
-    for (const r of catalogue) {
-      record({ id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
-        outcome: 'skipped', message: `not run: ${abortReason}`, notes: [], durationMs: 0, evidence: [] });
-    }
+    for (const r of catalogue) record(skipped(r, `not run: ${abortReason}`));
   } finally {
     await session.close();
   }
@@ -53,10 +68,13 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
     },
     profile: options.profile,
+    strict: options.strict ?? false,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     ...(abortReason && { abortReason }),
     requestCount: session.client.requestCount,
+    retries: session.client.retryCount,
+    latency: latencyByOperation(session.client.exchanges),
   }, results);
 }

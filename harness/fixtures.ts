@@ -49,7 +49,7 @@ export class Fixtures {
 
   private list(query: Record<string, string | number> = {}): Promise<Exchange> {
     const op = this.store.operation('listPets');
-    return this.session.send(this.target.baseUrl + op.path, op.method, { query }, this.target.apiKey);
+    return this.session.send({ ...op, url: this.target.baseUrl + op.path }, { query }, this.target.apiKey);
   }
 
   /** The authenticated list with no parameters that opens every run. */
@@ -84,7 +84,7 @@ export class Fixtures {
       ];
       const op = this.store.operation('createPet');
       return Promise.all(bodies.map(async (sent) => {
-        const exchange = await this.session.send(this.target.baseUrl + op.path, op.method, { json: sent }, this.target.apiKey);
+        const exchange = await this.session.send({ ...op, url: this.target.baseUrl + op.path }, { json: sent }, this.target.apiKey);
         const body = exchange.json;
         const pet = exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
           ? body as Record<string, any> : undefined;
@@ -147,7 +147,7 @@ export class Fixtures {
       const sent = { message: `${this.session.runPrefix} hello` };
       const op = this.session.specs.quickstart.operation('sendMessage');
       const key = this.target.quickstartApiKey ?? this.target.apiKey;
-      const exchange = await this.session.send(this.target.quickstartBaseUrl + op.path, op.method, { json: sent }, key);
+      const exchange = await this.session.send({ ...op, url: this.target.quickstartBaseUrl + op.path }, { json: sent }, key);
       return { sent, exchange };
     });
   }

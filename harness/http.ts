@@ -2,13 +2,16 @@
 // run's deadline, no redirect following (a redirect is a finding, and the key must
 // never travel to another origin), a cap on body size, a bounded number of requests
 // in flight, and a transcript of every exchange.
-import { Agent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseJson } from './json.js';
 import { CheckError } from './outcome.js';
 import type { Redactor } from './redact.js';
 import type { ExchangeRecord } from './types.js';
 
 export interface HttpRequest {
+  /** The operationId, for latency figures and evidence. */
+  operation?: string;
   method: string;
   url: string;
   headers?: Record<string, string>;
@@ -19,6 +22,8 @@ export interface HttpOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;
+  /** Extra attempts for an idempotent request after a network error, 429 or 503. */
+  retries: number;
   /** Aborts every request in flight and every later one (the run's deadline). */
   signal: AbortSignal;
   userAgent: string;
@@ -33,7 +38,10 @@ export class Exchange {
   text = '';
   truncated = false;
   error?: string;
+  /** No response arrived for a reason worth another try (not a timeout or the deadline). */
+  transient = false;
   durationMs = 0;
+  attempt = 1;
   private parsed: unknown = NOT_PARSED;
 
   constructor(readonly request: HttpRequest, private readonly redactor: Redactor) {}
@@ -53,7 +61,10 @@ export class Exchange {
   /** "GET /v1/pets?limit=1 -> 200", for messages. */
   get summary(): string {
     const url = new URL(this.request.url);
-    const outcome = this.error ? `no response (${this.error})` : String(this.status);
+    // a status line may have arrived before the body failed (cap, timeout, reset)
+    const outcome = !this.error ? String(this.status)
+      : this.status > 0 ? `${this.status}, body incomplete (${this.error})`
+      : `no response (${this.error})`;
     return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search} -> ${outcome}`);
   }
 
@@ -69,13 +80,29 @@ export class Exchange {
         ...(this.request.body !== undefined && { body: r(this.request.body) }),
       },
       ...(this.status > 0 && {
-        response: { status: this.status, headers: redactHeaders(this.headers), body: r(this.text), truncated: this.truncated },
+        // redacted before it is cut, so no secret is left half-shown at the cut
+        response: { status: this.status, headers: redactHeaders(this.headers), ...evidenceBody(r(this.text), this.truncated) },
       }),
       ...(this.error && { error: r(this.error) }),
       durationMs: Math.round(this.durationMs),
+      ...(this.attempt > 1 && { attempt: this.attempt }),
+      ...(this.request.operation && { operation: this.request.operation }),
       curl: this.redactor.redactShell(curlCommand(this.request)),
     };
   }
+}
+
+/**
+ * The most of a body one piece of evidence shows. A requirement cites up to 8
+ * exchanges and the body cap is 1 MiB, so without it a server answering with
+ * endless bodies made each report tens of megabytes, written after the deadline.
+ */
+export const MAX_EVIDENCE_BODY_CHARS = 16 * 1024;
+
+function evidenceBody(body: string, truncated: boolean): { body: string; truncated: boolean } {
+  return body.length > MAX_EVIDENCE_BODY_CHARS
+    ? { body: body.slice(0, MAX_EVIDENCE_BODY_CHARS), truncated: true }
+    : { body, truncated };
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -93,30 +120,62 @@ export function curlCommand(req: HttpRequest): string {
   return parts.join(' ');
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
+
+/** Waits before attempt n+1: Retry-After when the server gives seconds (at most 10 s), else 250 ms doubling. */
+function backoffMs(attempt: number, retryAfter: string | undefined): number {
+  const seconds = Number(retryAfter);
+  if (retryAfter && Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 10) * 1000;
+  return Math.min(250 * 2 ** (attempt - 1), 4000);
+}
+
 export class HttpClient {
+  /** Every attempt of every request, in the order they were sent. */
   readonly exchanges: Exchange[] = [];
-  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly options: HttpOptions) {
-    this.agent = new Agent({
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+    const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+    // HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool
+    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v])
+      ? new EnvHttpProxyAgent(timeouts)
+      : new Agent(timeouts);
   }
 
   get requestCount(): number {
     return this.exchanges.length;
   }
 
-  /** Sends one request; throws CheckError when no complete response arrives. */
+  get retryCount(): number {
+    return this.exchanges.filter((e) => e.attempt > 1).length;
+  }
+
+  /**
+   * Sends one request, retrying an idempotent one after a network error, 429 or
+   * 503 as --retries allows; throws CheckError when no complete response arrives.
+   */
   async send(req: HttpRequest): Promise<Exchange> {
+    for (let attempt = 1; ; attempt++) {
+      const exchange = await this.attempt(req, attempt);
+      const retry = IDEMPOTENT.has(req.method) && attempt <= this.options.retries && !this.options.signal.aborted
+        && (exchange.transient || exchange.status === 429 || exchange.status === 503);
+      if (!retry) {
+        if (exchange.error) throw new CheckError(`${exchange.summary}`, [exchange]);
+        return exchange;
+      }
+      await sleep(backoffMs(attempt, exchange.headers['retry-after']), undefined, { signal: this.options.signal }).catch(() => undefined);
+    }
+  }
+
+  private async attempt(req: HttpRequest, attempt: number): Promise<Exchange> {
     const exchange = new Exchange(
       { ...req, headers: { 'user-agent': this.options.userAgent, ...req.headers } },
       this.options.redactor,
     );
+    exchange.attempt = attempt;
     await this.acquire();
     const started = performance.now();
     try {
@@ -126,7 +185,6 @@ export class HttpClient {
       exchange.durationMs = performance.now() - started;
       this.release();
     }
-    if (exchange.error) throw new CheckError(`${exchange.summary}`, [exchange]);
     return exchange;
   }
 
@@ -138,13 +196,13 @@ export class HttpClient {
     }
     const signal = AbortSignal.any([runSignal, AbortSignal.timeout(timeoutMs)]);
     try {
-      const res = await request(ex.request.url, {
+      const res = await untilAborted(request(ex.request.url, {
         method: ex.request.method as any,
         headers: ex.request.headers,
         body: ex.request.body,
         signal,
-        dispatcher: this.agent,
-      });
+        dispatcher: this.dispatcher,
+      }), signal);
       ex.status = res.statusCode;
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -167,6 +225,7 @@ export class HttpClient {
       ex.error = runSignal.aborted ? 'aborted: the run deadline has passed'
         : signal.aborted ? `timed out after ${timeoutMs} ms`
         : describeNetworkError(err);
+      ex.transient = !signal.aborted && ex.status === 0;
     }
   }
 
@@ -185,8 +244,22 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    await this.dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Settles with the promise or rejects when the signal aborts, whichever comes
+ * first: undici does not honour the signal in every phase (a proxy that never
+ * answers CONNECT was seen to hang past it), and no request may outlive its timeout.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function describeNetworkError(err: unknown): string {

@@ -1,24 +1,30 @@
 // Turns requirement results into the run report: counts, per-area verdicts, the
 // run's verdict and exit code. Compliant means every MUST passed (or was
-// inconclusive or skipped); a MUST that failed or could not be carried out is not.
+// inconclusive or skipped); a MUST that failed or could not be carried out is not,
+// unless the known-deviations file lists it. --strict counts SHOULDs the same way.
 import type { AreaReport, Counts, RequirementResult, RunReport, Verdict } from './types.js';
 import { AREAS } from './catalogue.js';
 
+/** Failed or could not be carried out, and not listed as an expected failure. */
+export const isViolation = (r: RequirementResult) =>
+  (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
+
 export function countResults(results: RequirementResult[]): Counts {
-  const violated = (r: RequirementResult) => r.outcome === 'failed' || r.outcome === 'error';
+  const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
   return {
     total: results.length,
-    passed: results.filter((r) => r.outcome === 'passed').length,
-    failed: results.filter((r) => r.outcome === 'failed').length,
-    error: results.filter((r) => r.outcome === 'error').length,
-    skipped: results.filter((r) => r.outcome === 'skipped').length,
-    inconclusive: results.filter((r) => r.outcome === 'inconclusive').length,
-    mustViolations: results.filter((r) => r.level === 'MUST' && violated(r)).length,
-    shouldViolations: results.filter((r) => r.level === 'SHOULD' && violated(r)).length,
+    passed: count('passed'),
+    failed: count('failed'),
+    error: count('error'),
+    skipped: count('skipped'),
+    inconclusive: count('inconclusive'),
+    mustViolations: results.filter((r) => r.level === 'MUST' && isViolation(r)).length,
+    shouldViolations: results.filter((r) => r.level === 'SHOULD' && isViolation(r)).length,
   };
 }
 
-const verdictOf = (counts: Counts): Verdict => (counts.mustViolations > 0 ? 'non-compliant' : 'compliant');
+const verdictOf = (counts: Counts, strict: boolean): Verdict =>
+  counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
 
 export function buildReport(
   base: Omit<RunReport, 'verdict' | 'exitCode' | 'counts' | 'areas' | 'requirements'>,
@@ -32,9 +38,9 @@ export function buildReport(
     .filter((list) => list.length > 0)
     .map((list) => {
       const areaCounts = countResults(list);
-      return { area: list[0].area, verdict: base.abortReason ? 'aborted' : verdictOf(areaCounts), counts: areaCounts };
+      return { area: list[0].area, verdict: base.abortReason ? 'aborted' : verdictOf(areaCounts, base.strict), counts: areaCounts };
     });
-  const verdict: Verdict = base.abortReason ? 'aborted' : verdictOf(counts);
+  const verdict: Verdict = base.abortReason ? 'aborted' : verdictOf(counts, base.strict);
   const exitCode = verdict === 'aborted' ? 2 : verdict === 'compliant' ? 0 : 1;
   return { ...base, verdict, exitCode, counts, areas, requirements };
 }

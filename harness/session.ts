@@ -28,6 +28,19 @@ export interface SessionOptions {
   concurrency: number;
   now: Date;
   maxBodyBytes?: number;
+  /** Budget for PERF-LATENCY-P95. */
+  maxLatencyMs?: number;
+  /** Extra attempts for idempotent requests after a network error, 429 or 503. */
+  retries?: number;
+}
+
+/** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
+export function redactorFor(target: Target): Redactor {
+  return new Redactor([
+    { value: target.apiKey, label: '$API_KEY' },
+    ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey
+      ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
+  ]);
 }
 
 /** The run cannot be made (target unreachable, key rejected): exit code 2. */
@@ -45,16 +58,12 @@ export class Session {
   private readonly timer: NodeJS.Timeout;
 
   constructor(readonly options: SessionOptions, readonly specs: Specs) {
-    const { target } = options;
-    this.redactor = new Redactor([
-      { value: target.apiKey, label: '$API_KEY' },
-      ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey
-        ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
-    ]);
+    this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       concurrency: options.concurrency,
+      retries: options.retries ?? 0,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
@@ -68,7 +77,9 @@ export class Session {
     return this.deadline.signal.aborted;
   }
 
-  async send(url: string, method: string, options: CallOptions, key: string): Promise<Exchange> {
+  /** Sends to an operation of either service: the one place a request is built. */
+  async send(operation: { id: string; method: string; url: string }, options: CallOptions, key: string): Promise<Exchange> {
+    const { url, method } = operation;
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
@@ -79,7 +90,7 @@ export class Session {
       body = options.raw ?? JSON.stringify(options.json);
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
-    return this.client.send({ method, url: query ? `${url}?${query}` : url, headers, body });
+    return this.client.send({ operation: operation.id, method, url: query ? `${url}?${query}` : url, headers, body });
   }
 
   /**

@@ -45,8 +45,10 @@ export interface ExchangeRecord {
   /** Set when no complete response arrived (timeout, reset, refused, body too large). */
   error?: string;
   durationMs: number;
-  /** Retries are not made yet; kept so reports can say how many attempts a request took. */
+  /** Which attempt this was, when a request was retried (--retries). */
   attempt?: number;
+  /** The operationId the request was sent to. */
+  operation?: string;
   /** A reproducing curl command line with the key shown as $API_KEY. */
   curl: string;
 }
@@ -64,6 +66,15 @@ export interface RequirementResult {
   durationMs: number;
   /** The exchanges that show the outcome; for a failure, the violating one first. */
   evidence: ExchangeRecord[];
+  /** Listed in the known-deviations file with this reason: a failure does not count. */
+  expectedFailure?: string;
+}
+
+export interface LatencyStats {
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
 }
 
 export type Verdict = 'compliant' | 'non-compliant' | 'aborted';
@@ -75,9 +86,9 @@ export interface Counts {
   error: number;
   skipped: number;
   inconclusive: number;
-  /** MUST requirements that failed or could not be carried out. */
+  /** MUST requirements that failed or could not be carried out (expected failures aside). */
   mustViolations: number;
-  /** SHOULD requirements that failed or could not be carried out. */
+  /** SHOULD requirements that failed or could not be carried out (expected failures aside). */
   shouldViolations: number;
 }
 
@@ -97,6 +108,8 @@ export interface RunReport {
     quickstartBaseUrl?: string;
   };
   profile: Profile;
+  /** SHOULD failures count against the verdict. */
+  strict: boolean;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -105,6 +118,10 @@ export interface RunReport {
   /** Why the run was aborted (exit code 2). */
   abortReason?: string;
   requestCount: number;
+  /** How many of those requests were retries. */
+  retries: number;
+  /** Response time per operation, in ms. */
+  latency: Record<string, LatencyStats>;
   counts: Counts;
   areas: AreaReport[];
   requirements: RequirementResult[];

@@ -16,6 +16,8 @@ export interface FaultSpec {
   breaks: string;
   expect: readonly string[];
   prefill?: number;
+  /** The latency budget (--max-latency-ms) the run needs for the fault to show. */
+  maxLatencyMs?: number;
 }
 
 export const FAULTS = {
@@ -107,6 +109,8 @@ export const FAULTS = {
   'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND'] },
   // ------------------------------------------------------------ orders
   'orders-missing': { breaks: 'GET /store/orders does not exist (404)', expect: ['ORDERS-EXISTS'] },
+  // ------------------------------------------------------------ performance
+  'slow-responses': { breaks: 'every animal-store answer takes 40 ms', expect: ['PERF-LATENCY-P95'], maxLatencyMs: 25 },
   // ------------------------------------------------------------ quickstart
   'qs-local-offset': { breaks: 'createdAt carries a +02:00 offset instead of UTC', expect: ['QS-CREATED-AT-UTC'] },
   'qs-epoch-created-at': { breaks: 'createdAt is an epoch number', expect: ['QS-OK', 'QS-CREATED-AT-UTC'] },

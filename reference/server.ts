@@ -61,6 +61,8 @@ interface Problem {
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** The delay of the slow-responses fault: over the budget its fault entry sets. */
+const SLOW_RESPONSE_MS = 40;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
 
@@ -338,6 +340,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { text, tooLarge } = await readBody(req);
+    if (has('slow-responses')) await new Promise((r) => setTimeout(r, SLOW_RESPONSE_MS));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);

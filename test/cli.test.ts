@@ -44,6 +44,7 @@ describe('the CLI', () => {
     const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
     expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, target: { environment: 'embedded' } });
     expect(await readFile(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('Compliant');
   });
 
   it('against a broken server: exit 1, the failure with a curl line, and never the key', async () => {

@@ -16,31 +16,31 @@ describe('configuration', () => {
 
   it('takes flags over the environment over .env', async () => {
     const dir = await mkdtemp(`${tmpdir()}/cfg-`);
-    await writeFile(`${dir}/.env`, 'BASE_URL=http://file.test/v1\nAPI_KEY=from-file\nPROFILE=health\n');
-    expect(resolve([], {}, dir)).toMatchObject({ baseUrl: 'http://file.test/v1', apiKey: 'from-file', profile: 'health', environment: 'production' });
+    await writeFile(`${dir}/.env`, 'BASE_URL=https://file.test/v1\nAPI_KEY=from-file\nPROFILE=health\n');
+    expect(resolve([], {}, dir)).toMatchObject({ baseUrl: 'https://file.test/v1', apiKey: 'from-file', profile: 'health', environment: 'production' });
     expect(resolve([], { API_KEY: 'from-env' }, dir).apiKey).toBe('from-env');
     expect(resolve(['--api-key', 'from-flag', '--profile=certify'], { API_KEY: 'from-env' }, dir)).toMatchObject({ apiKey: 'from-flag', profile: 'certify' });
   });
 
   it('picks the staging base address with TARGET=staging', () => {
-    const c = resolve(['--target', 'staging'], { BASE_URL: 'http://prod.test/v1', STAGING_BASE_URL: 'http://staging.test/v1/', API_KEY: 'k' });
-    expect(c).toMatchObject({ environment: 'staging', baseUrl: 'http://staging.test/v1' });
+    const c = resolve(['--target', 'staging'], { BASE_URL: 'https://prod.test/v1', STAGING_BASE_URL: 'https://staging.test/v1/', API_KEY: 'k' });
+    expect(c).toMatchObject({ environment: 'staging', baseUrl: 'https://staging.test/v1' });
   });
 
   it('falls back to API_KEY for the quickstart service', () => {
-    const c = resolve([], { BASE_URL: 'http://a.test/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'http://q.test' });
-    expect(c).toMatchObject({ quickstartBaseUrl: 'http://q.test', quickstartApiKey: 'k' });
+    const c = resolve([], { BASE_URL: 'https://a.test/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'https://q.test' });
+    expect(c).toMatchObject({ quickstartBaseUrl: 'https://q.test', quickstartApiKey: 'k' });
   });
 
   it.each([
     [['--bogus'], {}, /Unknown option '--bogus'/],
-    [[], { BASE_URL: 'http://a.test/v1' }, /API_KEY is not/],
+    [[], { BASE_URL: 'https://a.test/v1' }, /API_KEY is not/],
     [[], { BASE_URL: 'not a url', API_KEY: 'k' }, /not a valid URL/],
     [[], { BASE_URL: 'ftp://a.test/v1', API_KEY: 'k' }, /http or https/],
     [[], { BASE_URL: 'http://a.test/v2', API_KEY: 'k' }, /must end in the path segment \/v1/],
     [[], { PROFILE: 'full' }, /PROFILE must be one of/],
     [['--target', 'staging'], {}, /STAGING_BASE_URL is not set/],
-    [['--timeout-ms', '0'], {}, /positive integer/],
+    [['--timeout-ms', '0'], {}, /an integer of at least 1/],
     [['--now', 'someday'], {}, /not a date/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
   ])('rejects %j %j', (argv, env, message) => {

@@ -2,30 +2,14 @@
 // four areas, every outcome (passed, failed MUST, failed SHOULD, error, skipped,
 // inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
 // control characters, a lone surrogate, non-ASCII).
-import type { AreaReport, Counts, ExchangeRecord, RequirementResult, RunReport, Verdict } from '../harness/types.js';
+import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/types.js';
+import { buildReport } from '../harness/report.js';
 
 export const BASE_URL = 'https://api.example.test/v1';
 
 /** A body no XML writer can pass through untouched. */
 export const HOSTILE_BODY =
   '<html><b>Oops & "bad" \'quote\'</b> ]]> <![CDATA[x]]> \u0000nul \u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF lone:\uD800 tab\there\r\nnext 🐾 Zürich 猫';
-
-export function countOf(results: RequirementResult[]): Counts {
-  const n = (f: (r: RequirementResult) => boolean) => results.filter(f).length;
-  const violated = (r: RequirementResult) => r.outcome === 'failed' || r.outcome === 'error';
-  return {
-    total: results.length,
-    passed: n((r) => r.outcome === 'passed'),
-    failed: n((r) => r.outcome === 'failed'),
-    error: n((r) => r.outcome === 'error'),
-    skipped: n((r) => r.outcome === 'skipped'),
-    inconclusive: n((r) => r.outcome === 'inconclusive'),
-    mustViolations: n((r) => r.level === 'MUST' && violated(r)),
-    shouldViolations: n((r) => r.level === 'SHOULD' && violated(r)),
-  };
-}
-
-const verdictOf = (c: Counts): Verdict => (c.mustViolations > 0 ? 'non-compliant' : 'compliant');
 
 function exchange(method: string, path: string, over: Partial<ExchangeRecord> = {}): ExchangeRecord {
   return {
@@ -98,24 +82,20 @@ export function buildReportFixture(): RunReport {
     }),
     result('ORDERS-EXISTS', 'SHOULD', 'orders', 'skipped', { message: 'not in the health profile', durationMs: 0 }),
   ];
-  const areas: AreaReport[] = ['auth', 'errors', 'list', 'orders'].map((area) => {
-    const counts = countOf(requirements.filter((r) => r.area === area));
-    return { area, verdict: verdictOf(counts), counts };
-  });
-  const counts = countOf(requirements);
-  return {
+  return buildReport({
     tool: { name: 'animal-store-conformance', version: '0.1.0' },
     spec: { title: 'Animal Store', version: '1.0.0' },
     target: { environment: 'staging', baseUrl: BASE_URL, quickstartBaseUrl: 'https://qs.example.test' },
     profile: 'certify',
+    strict: false,
     startedAt: '2025-01-02T03:04:05.678Z',
     finishedAt: '2025-01-02T03:04:17.001Z',
     durationMs: 11323.4,
-    verdict: verdictOf(counts),
-    exitCode: 1,
     requestCount: 42,
-    counts,
-    areas,
-    requirements,
-  };
+    retries: 1,
+    latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },
+  }, requirements);
 }
+
+/** The counts of a list of results, as the run report computes them. */
+export { countResults as countOf } from '../harness/report.js';

@@ -63,20 +63,21 @@ export function invalidJson(): Promise<HostileServer> {
   });
 }
 
-/** 3. 200 and a body that never ends: chunks as fast as the client reads, until it goes away. */
-export function endlessBody(): Promise<HostileServer> {
+/**
+ * 3. 200 and a body that never ends: a 64 KiB chunk every few milliseconds (about
+ * 16 MB/s a connection, so the client's cap is reached fast without this process
+ * spending its time on the flood), until the client goes away.
+ */
+export function endlessBody(options: { sparePreflight?: boolean } = {}): Promise<HostileServer> {
   const chunk = Buffer.alloc(64 * 1024, '[');
-  return httpServer((req, res) => {
+  const endless: Handler = (req, res, cleanups) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' });
-    let gone = false;
-    res.on('close', () => { gone = true; });
-    const pump = () => {
-      while (!gone && res.write(chunk)) { /* until the socket buffer is full */ }
-      if (!gone) res.once('drain', pump);
-    };
-    pump();
-  });
+    const timer = setInterval(() => { if (!res.writableNeedDrain) res.write(chunk); }, 4);
+    cleanups.push(() => clearInterval(timer));
+    res.on('close', () => clearInterval(timer));
+  };
+  return httpServer(options.sparePreflight ? sparePreflight(endless) : endless);
 }
 
 /** 4. 302 to another origin for everything; the other origin records what reaches it. */
@@ -125,6 +126,25 @@ export function internalError(): Promise<HostileServer> {
     res.writeHead(500, { 'content-type': 'application/json' })
       .end(JSON.stringify({ code: 'internal', message: 'something broke', status: 500 }));
   });
+}
+
+/**
+ * Answers the first request (the run's preflight list) with an empty page, so the
+ * run goes ahead, and hands every later one to the hostile handler.
+ */
+function sparePreflight(hostile: Handler): Handler {
+  let answered = false;
+  return (req, res, cleanups) => {
+    if (answered) return hostile(req, res, cleanups);
+    answered = true;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  };
+}
+
+/** Answers the preflight, then never again: only the run's deadline ends the run. */
+export function hangsAfterPreflight(): Promise<HostileServer> {
+  return httpServer(sparePreflight((req) => { req.resume(); })); // left open until the client gives up or close()
 }
 
 /** 8. Nothing listens: a port that was free a moment ago. */

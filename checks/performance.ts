@@ -1,0 +1,16 @@
+// Latency: per-operation response times of the whole run, against the budget the
+// user set. Not an API requirement: a health signal made into one on request.
+import { check } from '../harness/registry.js';
+import { Skip, fail } from '../harness/outcome.js';
+import { latencyByOperation } from '../harness/latency.js';
+
+check('PERF-LATENCY-P95', async (ctx) => {
+  const budget = ctx.session.options.maxLatencyMs;
+  if (budget === undefined) throw new Skip('no latency budget set (--max-latency-ms)');
+  const stats = latencyByOperation(ctx.session.client.exchanges);
+  const over = Object.entries(stats).filter(([, s]) => s.p95 > budget);
+  if (over.length) {
+    fail(`p95 over the budget of ${budget} ms: ${over.map(([op, s]) => `${op} ${s.p95} ms (n=${s.count})`).join(', ')}`);
+  }
+  ctx.note(Object.entries(stats).map(([op, s]) => `${op} p95 ${s.p95} ms`).join(', '));
+}, { observer: true });

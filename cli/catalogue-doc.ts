@@ -1,0 +1,51 @@
+// The requirement catalogue as text: `--list` prints it, docs/requirements.md is
+// generated from it (`npm run docs`; a test fails when the file is stale).
+import type { Requirement } from '../harness/types.js';
+import { AREAS } from '../harness/catalogue.js';
+
+export function formatCatalogueList(catalogue: Requirement[]): string {
+  const width = Math.max(...catalogue.map((r) => r.id.length));
+  return catalogue
+    .map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(10)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`)
+    .join('\n');
+}
+
+/** The anchor GitHub gives a heading made of the id alone. */
+export const anchorOf = (id: string) => id.toLowerCase();
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+
+export function renderRequirementsDoc(catalogue: Requirement[]): string {
+  const lines = [
+    '# Requirements',
+    '',
+    '<!-- Generated from spec/requirements.yaml by `npm run docs`; do not edit by hand. -->',
+    '',
+    `${catalogue.length} requirements: ${catalogue.filter((r) => r.level === 'MUST').length} MUST, ${catalogue.filter((r) => r.level === 'SHOULD').length} SHOULD. ` +
+      'Each is checked by `checks/<area>.ts` (search for its id). Profiles: `certify` may create data; `health` sends nothing a conforming server would store.',
+    '',
+    '| Area | MUST | SHOULD |',
+    '|---|---|---|',
+    ...AREAS.filter((a) => catalogue.some((r) => r.area === a)).map((a) =>
+      `| ${a} | ${catalogue.filter((r) => r.area === a && r.level === 'MUST').length} | ${catalogue.filter((r) => r.area === a && r.level === 'SHOULD').length} |`),
+  ];
+  for (const area of AREAS) {
+    const entries = catalogue.filter((r) => r.area === area);
+    if (entries.length === 0) continue;
+    lines.push('', `## ${area}`);
+    for (const r of entries) {
+      lines.push(
+        '',
+        `### ${r.id}`,
+        '',
+        `**${r.level}** · operation \`${r.operation}\` · profiles: ${r.profiles.join(', ')}`,
+        '',
+        cell(r.title),
+        '',
+        `> ${cell(r.source)}`,
+      );
+      if (r.accepts) lines.push('', `Accepts: ${cell(r.accepts)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

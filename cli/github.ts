@@ -1,0 +1,46 @@
+// GitHub Actions: a Markdown job summary (when GITHUB_STEP_SUMMARY is set) and
+// annotations (when GITHUB_ACTIONS is set): ::error for a failed MUST, ::warning
+// for a failed SHOULD.
+import { appendFile } from 'node:fs/promises';
+import type { RunReport } from '../harness/types.js';
+import { isViolation } from '../harness/report.js';
+import { anchorOf } from './catalogue-doc.js';
+
+const CATALOGUE_DOC = 'docs/requirements.md';
+
+export function githubSummary(report: RunReport): string {
+  const c = report.counts;
+  const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'aborted' ? '⚠️' : '❌';
+  const lines = [
+    `## ${icon} Animal Store conformance: ${report.verdict}`,
+    '',
+    `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${report.requestCount} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    '',
+    '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',
+    '|---|---|---|---|---|---|---|',
+    `| ${c.passed} | ${c.failed} | ${c.error} | ${c.inconclusive} | ${c.skipped} | ${c.mustViolations} | ${c.shouldViolations} |`,
+  ];
+  if (report.abortReason) lines.push('', `The run could not be made: ${report.abortReason}`);
+  const failed = report.requirements.filter(isViolation);
+  if (failed.length) {
+    lines.push('', '| Requirement | Level | Outcome | Message |', '|---|---|---|---|');
+    for (const r of failed) {
+      const message = (r.message ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
+      lines.push(`| [${r.id}](${CATALOGUE_DOC}#${anchorOf(r.id)}) | ${r.level} | ${r.outcome} | ${message} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Workflow commands: the data is escaped as GitHub requires (%, CR, LF). */
+export function githubAnnotations(report: RunReport): string[] {
+  const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const escapeProperty = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return report.requirements.filter(isViolation).map((r) =>
+    `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`);
+}
+
+export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<void> {
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, githubSummary(report));
+  if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) print(line);
+}

@@ -1,0 +1,23 @@
+// Response-time figures per operation, from the run's transcript.
+import type { Exchange } from './http.js';
+import type { LatencyStats } from './types.js';
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function latencyByOperation(exchanges: Exchange[]): Record<string, LatencyStats> {
+  const byOp = new Map<string, number[]>();
+  for (const ex of exchanges) {
+    if (ex.status === 0 || !ex.request.operation) continue;
+    const list = byOp.get(ex.request.operation) ?? [];
+    list.push(ex.durationMs);
+    byOp.set(ex.request.operation, list);
+  }
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return Object.fromEntries([...byOp].sort(([a], [b]) => a.localeCompare(b)).map(([op, times]) => {
+    const sorted = times.sort((a, b) => a - b);
+    return [op, { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted[sorted.length - 1]) }];
+  }));
+}

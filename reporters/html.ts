@@ -1,0 +1,421 @@
+// report.html: the run report for people. One self-contained file: inline CSS, no
+// script, no external asset, font or network request (the Content-Security-Policy
+// forbids them too). Everything that comes from the run is escaped: evidence comes
+// from servers that may be hostile, so a <script> in a body must render as text.
+//
+// Stable hooks for tests and tooling:
+//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted)
+//   #run [data-field=...]                  target, profile, versions, times, request count
+//   #counts [data-count=...]               run counts
+//   #latency tr[data-operation]            response times per operation
+//   #areas-overview                        the table of areas
+//   section.area#area-<area>[data-area][data-verdict]
+//   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
+//     .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { countResults } from '../harness/report.js';
+import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, Verdict } from '../harness/types.js';
+
+// Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
+// (except tab and LF, and CR before LF), DEL, zero-width and bidi controls (they
+// could disguise evidence), noncharacters, and lone surrogates (no `u` flag: the
+// regex works on UTF-16 code units so that lone surrogates are visible to it).
+const SPECIAL =
+  /[&<>"']|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+const codePoint = (c: string) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+
+/** How a special character is shown: \xNN up to U+00FF, else \uXXXX (plain ASCII: every font has it). */
+function marker(c: string): string {
+  const code = c.charCodeAt(0);
+  const hex = code.toString(16).toUpperCase();
+  return code < 0x100 ? '\\x' + hex.padStart(2, '0') : '\\u' + hex.padStart(4, '0');
+}
+
+/** Escapes text content; special characters become a visible, highlighted marker. */
+function esc(value: unknown): string {
+  return String(value).replace(SPECIAL, (c) =>
+    ENTITIES[c] ?? `<span class="ctl" title="${codePoint(c)}">${marker(c)}</span>`,
+  );
+}
+
+/** Escapes an attribute value (always written double-quoted); special characters become a plain marker. */
+function attr(value: unknown): string {
+  return String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? marker(c)).replace(/[\t\n\r]/g, ' ');
+}
+
+/** An id or class fragment: letters, digits and dashes only. */
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
+
+function duration(ms: number): string {
+  const v = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+  if (v < 1000) return `${Math.round(v)} ms`;
+  if (v < 60_000) return `${(v / 1000).toFixed(1)} s`;
+  const min = Math.floor(v / 60_000);
+  return `${min} min ${Math.round((v - min * 60_000) / 1000)} s`;
+}
+
+/** An ISO time as "2025-01-02 03:04:05 UTC" (time zone independent); anything else as given. */
+function time(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return esc(iso);
+  const shown = d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return `<time datetime="${attr(iso)}">${esc(shown)}</time>`;
+}
+
+const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
+
+const VERDICT_LABEL: Record<Verdict, string> = {
+  compliant: 'Compliant',
+  'non-compliant': 'Non-compliant',
+  aborted: 'Aborted',
+};
+
+const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'passed'];
+const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
+
+function verdictBanner(report: RunReport): string {
+  const c = report.counts;
+  const lines: string[] = [];
+  if (report.verdict === 'aborted') {
+    lines.push(
+      `<p id="abort-reason" class="reason">The run could not be made: ${esc(report.abortReason ?? 'no reason given')}</p>`,
+    );
+  } else if (report.verdict === 'non-compliant') {
+    const counted = report.strict && c.shouldViolations > 0
+      ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
+      : plural(c.mustViolations, 'MUST requirement');
+    lines.push(`<p class="reason">${esc(counted)} failed or could not be carried out.</p>`);
+  } else {
+    lines.push(`<p class="reason">No MUST${report.strict ? ' or SHOULD' : ''} requirement failed or went unproven.</p>`);
+  }
+  if (report.verdict !== 'aborted' && !report.strict && c.shouldViolations > 0) {
+    lines.push(
+      `<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed or could not be carried out (reported, does not change the verdict).</p>`,
+    );
+  }
+  const expected = report.requirements.filter((r) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error')).length;
+  if (expected > 0) {
+    lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
+  }
+  return [
+    `<header id="verdict" class="banner verdict-${attr(slug(report.verdict))}" data-verdict="${attr(report.verdict)}" data-exit-code="${attr(report.exitCode)}">`,
+    `<div class="banner-head"><span class="banner-label">Verdict</span> <span class="banner-verdict">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</span> <span class="banner-exit">exit code ${esc(report.exitCode)}</span></div>`,
+    ...lines,
+    '</header>',
+  ].join('\n');
+}
+
+function field(name: string, label: string, valueHtml: string): string {
+  return `<div data-field="${attr(name)}"><dt>${esc(label)}</dt><dd>${valueHtml}</dd></div>`;
+}
+
+function runInfo(report: RunReport): string {
+  const t = report.target;
+  return [
+    '<dl id="run" class="run">',
+    field('baseUrl', 'Base URL', `<code>${esc(t.baseUrl)}</code>`),
+    field('environment', 'Environment', esc(t.environment)),
+    field('quickstartBaseUrl', 'Quickstart base URL', t.quickstartBaseUrl ? `<code>${esc(t.quickstartBaseUrl)}</code>` : '<span class="none">not configured</span>'),
+    field('profile', 'Profile', esc(report.profile) + (report.strict ? ' <span class="strict">strict: SHOULD counts</span>' : '')),
+    field('tool', 'Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
+    field('spec', 'Spec', `${esc(report.spec.title)} ${esc(report.spec.version)}`),
+    field('startedAt', 'Started', time(report.startedAt)),
+    field('duration', 'Duration', esc(duration(report.durationMs))),
+    field('requestCount', 'Requests sent', esc(report.requestCount)),
+    '</dl>',
+  ].join('\n');
+}
+
+function countsLine(c: Counts, id?: string): string {
+  const items = [`<li data-count="total"><b>${esc(c.total)}</b> ${c.total === 1 ? 'requirement' : 'requirements'}</li>`];
+  for (const o of ['passed', 'failed', 'error', 'inconclusive', 'skipped'] as const) {
+    const n = c[o];
+    items.push(`<li data-count="${o}" class="count outcome-${o}${n === 0 ? ' zero' : ''}"><b>${esc(n)}</b> ${o}</li>`);
+  }
+  items.push(`<li data-count="mustViolations" class="violations${c.mustViolations ? '' : ' zero'}"><b>${esc(c.mustViolations)}</b> MUST violated</li>`);
+  items.push(`<li data-count="shouldViolations" class="violations${c.shouldViolations ? '' : ' zero'}"><b>${esc(c.shouldViolations)}</b> SHOULD violated</li>`);
+  return `<ul${id ? ` id="${attr(id)}"` : ''} class="counts">${items.join('')}</ul>`;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? (v < 100 ? v.toFixed(1) : Math.round(v).toString()) : '–');
+
+function latencyTable(latency: Record<string, LatencyStats> | undefined): string {
+  const entries = Object.entries(latency ?? {});
+  if (!entries.length) return '';
+  const rows = entries.map(([op, l]) =>
+    `<tr data-operation="${attr(op)}"><td><code>${esc(op)}</code></td><td class="num">${esc(l.count)}</td>` +
+    `<td class="num">${esc(ms(l.p50))}</td><td class="num">${esc(ms(l.p95))}</td><td class="num">${esc(ms(l.max))}</td></tr>`,
+  );
+  return [
+    '<details id="latency" class="latency"><summary>Response times per operation</summary>',
+    '<table class="overview">',
+    '<thead><tr><th>Operation</th><th class="num">Requests</th><th class="num">p50 ms</th><th class="num">p95 ms</th><th class="num">max ms</th></tr></thead>',
+    `<tbody>${rows.join('')}</tbody>`,
+    '</table>',
+    '</details>',
+  ].join('\n');
+}
+
+function headerLines(headers: Record<string, string>): string[] {
+  return Object.entries(headers ?? {}).map(
+    ([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`,
+  );
+}
+
+function exchange(x: ExchangeRecord, index: number, total: number): string {
+  const meta = [`Exchange ${index + 1} of ${total}`, duration(x.durationMs)];
+  if (x.operation) meta.push(x.operation);
+  if (x.attempt && x.attempt > 1) meta.push(`attempt ${x.attempt}`);
+  const request = [`<span class="start-line">${esc(x.request.method)} ${esc(x.request.url)}</span>`, ...headerLines(x.request.headers)];
+  if (x.request.body !== undefined) request.push('', esc(x.request.body));
+  const parts = [
+    `<div class="exchange" data-exchange="${index + 1}">`,
+    `<div class="exchange-head">${esc(meta.join(' · '))}</div>`,
+    `<div class="label">Request</div>`,
+    `<pre class="request">${request.join('\n')}</pre>`,
+  ];
+  if (x.response) {
+    const r = x.response;
+    const response = [
+      `<span class="start-line status-${attr(String(r.status).charAt(0))}xx">HTTP ${esc(r.status)}${r.truncated ? ' <span class="truncated">(body truncated at the size cap)</span>' : ''}</span>`,
+      ...headerLines(r.headers),
+    ];
+    if (r.body !== '') response.push('', esc(r.body));
+    parts.push(`<div class="label">Response</div>`, `<pre class="response">${response.join('\n')}</pre>`);
+  } else {
+    parts.push(`<div class="label">Response</div>`, `<p class="none">no response</p>`);
+  }
+  if (x.error !== undefined) parts.push(`<div class="label">Error</div>`, `<pre class="error">${esc(x.error)}</pre>`);
+  parts.push(`<div class="label">Reproduce</div>`, `<pre class="curl">${esc(x.curl)}</pre>`, '</div>');
+  return parts.join('\n');
+}
+
+function detail(r: RequirementResult): string {
+  const violated = r.outcome === 'failed' || r.outcome === 'error';
+  const parts: string[] = [];
+  if (r.expectedFailure !== undefined) {
+    parts.push(`<p class="expected"><span class="prefix">Known deviation, not counted: </span>${esc(r.expectedFailure)}</p>`);
+  }
+  if (r.message) {
+    const prefix = r.outcome === 'skipped' ? 'Skipped: ' : r.outcome === 'inconclusive' ? 'Inconclusive: ' : '';
+    parts.push(`<p class="message">${prefix ? `<span class="prefix">${prefix}</span>` : ''}${esc(r.message)}</p>`);
+  }
+  if (violated && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
+  if (r.notes.length) parts.push(`<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (r.evidence.length && (violated || r.outcome === 'inconclusive')) {
+    const exchanges = r.evidence.map((x, i, all) => exchange(x, i, all.length)).join('\n');
+    // evidence of a violation is open; of an inconclusive check, one click away
+    parts.push(
+      `<details class="evidence"${violated ? ' open' : ''}><summary>Evidence: ${esc(plural(r.evidence.length, 'exchange'))}</summary>\n${exchanges}\n</details>`,
+    );
+  }
+  return parts.join('\n');
+}
+
+function requirement(r: RequirementResult): string {
+  const body = detail(r);
+  const row = [
+    `<tr class="summary">`,
+    `<td class="id"><code>${esc(r.id)}</code></td>`,
+    `<td class="level level-${attr(slug(r.level))}">${esc(r.level)}</td>`,
+    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}">${esc(r.outcome)}</span>` +
+      (r.expectedFailure !== undefined ? ' <span class="badge expected-badge">expected</span>' : '') + '</td>',
+    `<td class="title">${esc(r.title)}</td>`,
+    `<td class="duration">${esc(duration(r.durationMs))}</td>`,
+    `</tr>`,
+  ].join('');
+  const detailRow = body ? `\n<tr class="detail"><td colspan="5">\n${body}\n</td></tr>` : '';
+  return (
+    `<tbody class="requirement outcome-${attr(slug(r.outcome))}${r.expectedFailure !== undefined ? ' expected-failure' : ''}" id="req-${attr(slug(r.id))}" data-requirement="${attr(r.id)}"` +
+    ` data-outcome="${attr(r.outcome)}" data-level="${attr(r.level)}" data-area="${attr(r.area)}"` +
+    `${r.expectedFailure !== undefined ? ' data-expected-failure' : ''}>\n${row}${detailRow}\n</tbody>`
+  );
+}
+
+function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
+  // violations first, then inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
+  const sorted = results
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) =>
+      (OUTCOME_RANK.get(a.r.outcome) ?? 9) - (OUTCOME_RANK.get(b.r.outcome) ?? 9) ||
+      (a.r.level === b.r.level ? 0 : a.r.level === 'MUST' ? -1 : 1) ||
+      a.i - b.i,
+    )
+    .map(({ r }) => r);
+  const badge = verdict
+    ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>`
+    : '';
+  return [
+    `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
+    `<h2><span class="area-name">${esc(area)}</span> ${badge}</h2>`,
+    countsLine(countResults(results)),
+    '<table class="requirements">',
+    '<thead><tr><th class="id">Requirement</th><th class="level">Level</th><th class="outcome">Outcome</th><th class="title">Title</th><th class="duration">Duration</th></tr></thead>',
+    ...sorted.map(requirement),
+    '</table>',
+    '</section>',
+  ].join('\n');
+}
+
+function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[]): string {
+  const rows = areas.map(({ area, verdict, counts: c }) =>
+    `<tr data-area="${attr(area)}"><td><a href="#area-${attr(slug(area))}">${esc(area)}</a></td>` +
+    `<td>${verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : ''}</td>` +
+    (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const)
+      .map((k) => `<td class="num${c[k] === 0 && k !== 'total' ? ' zero' : ` n-${k}`}">${esc(c[k])}</td>`)
+      .join('') +
+    '</tr>',
+  );
+  return [
+    '<table id="areas-overview" class="overview">',
+    '<thead><tr><th>Area</th><th>Verdict</th><th class="num">Total</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Error</th><th class="num">Inconclusive</th><th class="num">Skipped</th></tr></thead>',
+    '<tbody>',
+    ...rows,
+    '</tbody>',
+    '</table>',
+  ].join('\n');
+}
+
+const CSS = `
+:root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg-soft: #f6f8fa;
+  --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9; --err: #9a6700; --err-bg: #fff8c5;
+  --skip: #59636e; --skip-bg: #eff2f5; --inc: #8250df; --inc-bg: #fbefff; }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 24px; color: var(--fg); background: #fff;
+  font: 14px/1.5 system-ui, -apple-system, "Segoe UI", "Liberation Sans", "DejaVu Sans", sans-serif; }
+main { max-width: 1200px; margin: 0 auto; }
+h1 { font-size: 20px; margin: 0 0 12px; font-weight: 600; }
+h2 { font-size: 17px; margin: 0 0 6px; display: flex; align-items: center; gap: 10px; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace; font-size: 12.5px; }
+.banner { border-radius: 8px; padding: 14px 18px; margin-bottom: 16px; color: #fff; }
+.banner p { margin: 4px 0 0; }
+.banner-head { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap; }
+.banner-label { text-transform: uppercase; letter-spacing: .08em; font-size: 12px; opacity: .85; }
+.banner-verdict { font-size: 26px; font-weight: 700; }
+.banner-exit { margin-left: auto; font-size: 12px; opacity: .85; }
+.banner.verdict-compliant { background: var(--pass); }
+.banner.verdict-non-compliant { background: var(--fail); }
+.banner.verdict-aborted { background: #6e4c00; }
+.run { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 8px 24px; margin: 0 0 14px;
+  padding: 12px 16px; background: var(--bg-soft); border: 1px solid var(--line); border-radius: 8px; }
+.run dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+.run dd { margin: 0; overflow-wrap: anywhere; }
+.none { color: var(--muted); font-style: italic; }
+.counts { list-style: none; padding: 0; margin: 0 0 12px; display: flex; flex-wrap: wrap; gap: 6px; }
+.counts li { padding: 2px 10px; border-radius: 999px; background: var(--bg-soft); border: 1px solid var(--line); font-size: 13px; }
+.counts li.zero { opacity: .55; }
+.counts .outcome-passed { color: var(--pass); } .counts .outcome-failed { color: var(--fail); }
+.counts .outcome-error { color: var(--err); } .counts .outcome-inconclusive { color: var(--inc); }
+.counts .outcome-skipped { color: var(--skip); } .counts .violations { color: var(--fail); }
+.counts .violations.zero { color: var(--muted); }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 6px 10px; vertical-align: top; }
+th { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); }
+.overview { margin: 0 0 24px; border: 1px solid var(--line); border-radius: 8px; }
+.overview td { border-top: 1px solid var(--line); }
+.overview .num { text-align: right; font-variant-numeric: tabular-nums; width: 9%; }
+.overview .zero { color: #afb8c1; }
+.overview .n-failed { color: var(--fail); font-weight: 600; } .overview .n-error { color: var(--err); font-weight: 600; }
+.overview .n-inconclusive { color: var(--inc); } .overview .n-passed { color: var(--pass); }
+a { color: #0969da; text-decoration: none; } a:hover { text-decoration: underline; }
+.area { margin: 0 0 28px; }
+.requirements { border: 1px solid var(--line); border-radius: 8px; table-layout: fixed; }
+.requirements th.id { width: 24%; } .requirements th.level { width: 8%; } .requirements th.outcome { width: 12%; }
+.requirements th.duration { width: 10%; text-align: right; }
+.requirements td.duration { text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
+.requirements td.id code { overflow-wrap: anywhere; font-weight: 600; }
+.requirements td.title { overflow-wrap: anywhere; }
+tbody.requirement { border-top: 1px solid var(--line); }
+tbody.requirement.outcome-failed { border-left: 4px solid var(--fail); } tbody.requirement.outcome-error { border-left: 4px solid var(--err); }
+tbody.requirement.outcome-inconclusive { border-left: 4px solid var(--inc); } tbody.requirement.outcome-skipped { border-left: 4px solid var(--skip-bg); }
+tbody.requirement.outcome-passed { border-left: 4px solid var(--pass-bg); }
+tr.detail td { padding-top: 0; padding-bottom: 10px; }
+.level-must { font-weight: 600; } .level-should { color: var(--muted); }
+.badge { display: inline-block; padding: 0 8px; border-radius: 999px; font-size: 12px; font-weight: 600; line-height: 20px; }
+.badge.outcome-passed, .badge.verdict-compliant { color: var(--pass); background: var(--pass-bg); }
+.badge.outcome-failed, .badge.verdict-non-compliant { color: var(--fail); background: var(--fail-bg); }
+.badge.outcome-error, .badge.verdict-aborted { color: var(--err); background: var(--err-bg); }
+.badge.outcome-skipped { color: var(--skip); background: var(--skip-bg); }
+.badge.outcome-inconclusive { color: var(--inc); background: var(--inc-bg); }
+.message { margin: 0 0 6px; font-weight: 600; overflow-wrap: anywhere; }
+.outcome-failed .message { color: var(--fail); } .outcome-error .message { color: var(--err); }
+.outcome-skipped .message, .outcome-passed .message { color: var(--muted); font-weight: 400; }
+.outcome-inconclusive .message { color: var(--inc); font-weight: 400; }
+.message .prefix { font-weight: 600; }
+.source { margin: 0 0 6px; padding: 2px 10px; border-left: 3px solid var(--line); color: var(--muted); font-style: italic; }
+.notes { margin: 0 0 6px; padding-left: 20px; color: var(--muted); }
+.evidence summary { cursor: pointer; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 4px 0; }
+.exchange { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 6px 0 10px; background: #fff; }
+.exchange-head { font-size: 12px; color: var(--muted); margin-bottom: 4px; }
+.exchange .label { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin-top: 6px; }
+pre { margin: 2px 0 0; padding: 8px 10px; background: var(--bg-soft); border-radius: 4px; white-space: pre-wrap;
+  overflow-wrap: anywhere; max-height: 28em; overflow: auto; tab-size: 4; }
+pre.curl { background: #1f2328; color: #e6edf3; }
+pre.error { background: var(--err-bg); color: #7d4e00; }
+.start-line { font-weight: 700; }
+.status-2xx { color: var(--pass); } .status-4xx, .status-5xx { color: var(--fail); } .status-3xx { color: var(--err); }
+.h-name { color: #0550ae; }
+.truncated { color: var(--err); font-weight: 400; }
+.ctl { color: #fff; background: #bf3989; border-radius: 3px; padding: 0 2px; margin: 0 1px; font-size: .9em; }
+.expected { margin: 0 0 6px; color: var(--err); }
+.badge.expected-badge { color: var(--err); background: var(--err-bg); font-weight: 400; }
+tbody.requirement.expected-failure { border-left-color: #d4a72c; }
+.strict { margin-left: 6px; font-size: 12px; color: var(--fail); }
+.latency { margin: -12px 0 24px; }
+.latency summary { cursor: pointer; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 4px 0; }
+.latency table { width: auto; min-width: 50%; }
+footer { color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 10px; }
+@media print { body { padding: 0; } pre { max-height: none; } .evidence:not([open]) { display: none; } }
+`;
+
+export function renderHtml(report: RunReport): string {
+  // areas in report order, then any area a result names that the area list lacks
+  const areas = report.areas.map((a) => ({ area: a.area, verdict: a.verdict as Verdict | undefined, counts: a.counts }));
+  for (const r of report.requirements) {
+    if (!areas.some((a) => a.area === r.area)) areas.push({ area: r.area, verdict: undefined, counts: countResults([]) });
+  }
+  for (const a of areas) {
+    if (!report.areas.some((x) => x.area === a.area)) a.counts = countResults(report.requirements.filter((r) => r.area === a.area));
+  }
+  const title = `${report.spec.title} conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict} (${report.target.baseUrl})`;
+  const sections = areas.map((a) => areaSection(a.area, a.verdict, report.requirements.filter((r) => r.area === a.area)));
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${esc(title)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    `<body data-verdict="${attr(report.verdict)}">`,
+    '<main>',
+    `<h1>${esc(report.spec.title)} API conformance report</h1>`,
+    verdictBanner(report),
+    runInfo(report),
+    countsLine(report.counts, 'counts'),
+    areas.length ? overview(areas) : '<p class="none">No requirement was run.</p>',
+    latencyTable(report.latency),
+    ...sections,
+    `<footer>Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; finished ${time(report.finishedAt)}. ` +
+      'compliance.json holds the same run in machine-readable form.</footer>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** Writes <dir>/report.html (creating dir) and returns its path. */
+export async function writeHtml(report: RunReport, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'report.html');
+  await writeFile(file, renderHtml(report), 'utf8');
+  return file;
+}

@@ -1,0 +1,236 @@
+// The CLI against servers that misbehave on purpose (test/support/hostile-servers.ts),
+// run as a user runs it: the built bin (dist/, made by `npm test`'s pretest build)
+// with small limits. Whatever the server does, the run ends by its deadline, exits
+// 1 (the server answered, badly) or 2 (nothing answered the preflight), writes both
+// reports, never shows the key and never crashes.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http.js';
+import { PACKAGE_ROOT } from '../harness/paths.js';
+import * as hostile from './support/hostile-servers.js';
+import type { HostileServer } from './support/hostile-servers.js';
+
+const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
+const KEY = `hostile-key-${randomBytes(12).toString('hex')}`;
+const TIMEOUT_MS = 1000;
+const DEADLINE_MS = 4000;
+const MARGIN_MS = 3000;
+const MAX_BODY = 1024 * 1024; // harness/session.ts's body cap
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  wallMs: number;
+  stdout: string;
+  stderr: string;
+  jsonText: string;
+  junit: string;
+  report: any;
+  /** Every file written to REPORT_DIR (the two reports, and any other the CLI adds), by name. */
+  files: Map<string, string>;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+// At most this many runs at once: the wall-time bound is about the run, and a
+// machine with a few cores starved by a dozen Node processes would blur it.
+const PARALLEL_RUNS = 3;
+let running = 0;
+const queue: Array<() => void> = [];
+
+async function certify(baseUrl: string): Promise<Run> {
+  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => queue.push(resolve));
+  else running++;
+  try {
+    return await certifyNow(baseUrl);
+  } finally {
+    const next = queue.shift();
+    if (next) next(); // the slot passes straight on
+    else running--;
+  }
+}
+
+/** Runs the bin against baseUrl; a run that outlives the deadline by far is killed (and fails the wall-time check). */
+async function certifyNow(baseUrl: string): Promise<Run> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'hostile-'));
+  dirs.push(reportDir);
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      BASE_URL: baseUrl,
+      API_KEY: KEY,
+      REPORT_DIR: reportDir,
+      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+      RUN_DEADLINE_MS: String(DEADLINE_MS),
+    },
+    cwd: tmpdir(), // no .env
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const killer = setTimeout(() => child.kill('SIGKILL'), DEADLINE_MS + MARGIN_MS + 5000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])));
+  clearTimeout(killer);
+  const wallMs = performance.now() - started;
+  const names = await readdir(reportDir);
+  const files = new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), 'utf8')] as const)));
+  const jsonText = files.get('compliance.json') ?? '';
+  const junit = files.get('junit.xml') ?? '';
+  let report: any;
+  try { report = JSON.parse(jsonText); } catch { report = undefined; }
+  return { code, signal, wallMs, stdout, stderr, jsonText, junit, report, files };
+}
+
+/** What every run must show, whatever the server did. */
+function expectOrderlyEnd(run: Run, exitCode: 1 | 2): void {
+  expect(run.signal, 'killed: the run outlived its deadline').toBeNull();
+  expect(run.wallMs).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
+  expect(run.code, `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(exitCode);
+
+  expect(run.report, 'compliance.json is written and parses').toBeDefined();
+  expect(run.report).toMatchObject({ verdict: exitCode === 2 ? 'aborted' : 'non-compliant', exitCode });
+  expect(run.junit).toContain('<testsuites');
+  // reports stay readable whatever the bodies were: every requirement citing up to 8
+  // exchanges of at most MAX_EVIDENCE_BODY_CHARS each stays far under this
+  for (const [name, text] of run.files) expect(text.length, name).toBeLessThan(8 * 1024 * 1024);
+  expect(run.stdout).toContain(`Verdict: ${run.report.verdict.toUpperCase()} (exit code ${exitCode})`);
+
+  const forms = [KEY, Buffer.from(KEY).toString('base64')];
+  for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...run.files]) {
+    for (const form of forms) expect(text.includes(form), `the key in ${name}`).toBe(false);
+  }
+
+  // stderr holds the banner and progress lines, nothing else: no crash, no
+  // unhandled rejection, no process warning ("(node:PID) ..."), no stack frame
+  expect(run.stderr).not.toMatch(/internal error|unhandled|\(node:\d+\)|^\s+at .*:\d+:\d+\)?$/im);
+  for (const line of run.stderr.split('\n')) {
+    expect(line).toMatch(/^$|^Certifying |^ {2}(PASS|FAIL|ERROR|SKIP|INCONCLUSIVE) |^ {16}\S/);
+  }
+  expect(run.jsonText).not.toContain('check crashed');
+}
+
+/** A run the preflight aborted: one request, every requirement skipped, the reason said once. */
+function expectAborted(run: Run, reason: RegExp): void {
+  expectOrderlyEnd(run, 2);
+  expect(run.report.requestCount).toBe(1);
+  expect(run.report.counts.skipped).toBe(run.report.counts.total);
+  expect(run.report.abortReason).toMatch(reason);
+  expect(run.stdout).toMatch(new RegExp(`The run could not be made: ${reason.source}`));
+}
+
+/** A run that went ahead and found the server wanting: MUST violations, each with a message. */
+function expectNonCompliant(run: Run): Array<{ id: string; outcome: string; message: string }> {
+  expectOrderlyEnd(run, 1);
+  expect(run.report.abortReason).toBeUndefined();
+  expect(run.report.counts.mustViolations).toBeGreaterThan(0);
+  const violated = run.report.requirements.filter((r: any) => r.outcome === 'failed' || r.outcome === 'error');
+  for (const r of violated) expect(r.message, r.id).toBeTruthy();
+  return violated;
+}
+
+async function withServer<S extends HostileServer>(start: () => Promise<S>, body: (server: S) => Promise<void>): Promise<void> {
+  const server = await start();
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the CLI against hostile servers', () => {
+  it.concurrent('a server that never answers: the preflight times out, exit 2', () =>
+    withServer(hostile.neverAnswers, async (server) => {
+      const run = await certify(server.baseUrl);
+      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
+    }));
+
+  it.concurrent('invalid JSON under application/json: failures, exit 1', () =>
+    withServer(hostile.invalidJson, async (server) => {
+      const run = await certify(server.baseUrl);
+      const violated = expectNonCompliant(run);
+      expect(violated.map((r) => r.outcome)).not.toContain('error'); // every answer arrived
+      expect(violated.map((r) => r.message).join('\n')).toMatch(/JSON/);
+    }));
+
+  it.concurrent('an endless body: the body cap ends the request, the run ends', () =>
+    withServer(hostile.endlessBody, async (server) => {
+      const run = await certify(server.baseUrl);
+      // A status line arrived, but the preflight's body never completes, so
+      // Session.preflight aborts the run as it does when nothing answers.
+      expectAborted(run, new RegExp(`target unreachable: GET /v1/pets -> 200, body incomplete \\(response body larger than ${MAX_BODY} bytes`));
+    }));
+
+  it.concurrent('endless bodies after an answered preflight: each request is cut off at the cap, exit 1', () =>
+    withServer(() => hostile.endlessBody({ sparePreflight: true }), async (server) => {
+      const run = await certify(server.baseUrl);
+      const violated = expectNonCompliant(run);
+      const cutOff = violated.filter((r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes (cut off))`));
+      expect(cutOff.length).toBeGreaterThan(0);
+      // a cut-off body is never judged as the server's answer
+      expect(violated.filter((r) => r.outcome === 'failed' && /not JSON/.test(r.message))).toEqual([]);
+      const evidence = run.report.requirements.flatMap((r: any) => r.evidence);
+      const truncated = evidence.filter((e: any) => e.response?.truncated);
+      expect(truncated.length).toBeGreaterThan(0);
+      // the evidence shows the start of each body, not the megabyte read
+      for (const e of truncated) expect(e.response.body.length).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_CHARS);
+    }));
+
+  it.concurrent('a redirect to another origin: never followed, the key never leaves, failures cite the 302, exit 1', () =>
+    withServer(hostile.redirectsElsewhere, async (server) => {
+      const run = await certify(server.baseUrl);
+      const violated = expectNonCompliant(run);
+      expect(server.elsewhere.requests, 'the other origin was contacted').toEqual([]);
+      const carriesKey = (r: (typeof server.elsewhere.requests)[number]) =>
+        JSON.stringify(r).includes(KEY) || JSON.stringify(r).includes(Buffer.from(KEY).toString('base64'));
+      expect(server.elsewhere.requests.filter(carriesKey)).toEqual([]);
+      expect(violated.filter((r) => r.outcome === 'failed' && r.message.includes('-> 302')).length).toBeGreaterThan(0);
+      expect(run.stdout).toContain('-> 302');
+      // the evidence shows where the server pointed, without going there
+      expect(run.jsonText).toContain(server.elsewhere.origin);
+    }));
+
+  it.concurrent('a server that resets every connection: exit 2', () =>
+    withServer(hostile.resetsConnections, async (server) => {
+      const run = await certify(server.baseUrl);
+      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNRESET/);
+    }));
+
+  it.concurrent('a byte a second: the request timeout covers the body, the run ends', () =>
+    withServer(hostile.dripsBytes, async (server) => {
+      const run = await certify(server.baseUrl);
+      // as with the endless body: headers arrived, the body never completed
+      expectAborted(run, /target unreachable: GET \/v1\/pets -> 200, body incomplete \(timed out after 1000 ms\)/);
+    }));
+
+  it.concurrent('500 with an Error body to everything: failures, exit 1', () =>
+    withServer(hostile.internalError, async (server) => {
+      const run = await certify(server.baseUrl);
+      const violated = expectNonCompliant(run);
+      expect(violated.map((r) => r.outcome)).not.toContain('error');
+      expect(violated.filter((r) => r.message.includes('-> 500')).length).toBeGreaterThan(0);
+    }));
+
+  it.concurrent('a server that hangs after the preflight: the run deadline ends the run, exit 1', () =>
+    withServer(hostile.hangsAfterPreflight, async (server) => {
+      const run = await certify(server.baseUrl);
+      const violated = expectNonCompliant(run);
+      expect(run.wallMs).toBeGreaterThanOrEqual(DEADLINE_MS); // it really ran into the deadline
+      expect(violated.some((r) => r.outcome === 'error' && r.message.includes('run deadline passed'))).toBe(true);
+    }));
+
+  it.concurrent('nothing listening: connection refused, exit 2', () =>
+    withServer(hostile.closedPort, async (server) => {
+      const run = await certify(server.baseUrl);
+      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNREFUSED/);
+    }));
+});
