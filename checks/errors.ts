@@ -40,6 +40,7 @@ function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total:
 
 check('ERR-BODY-SHAPE', async (ctx) => {
   const errors = await observedErrors(ctx);
+  if (errors.length === 0) throw new Inconclusive('no error response was observed, not even to the probes');
   const offenders = errors.flatMap((ex) => {
     if (ex.json === undefined) return [{ ex, why: `body is not JSON: ${ex.text.slice(0, 80) || '(empty)'}` }];
     const problems = ctx.spec.errors('Error', ex.json);
