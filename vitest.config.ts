@@ -3,6 +3,8 @@ import { AreaSequencer } from './suites/sequencer.js';
 
 export default defineConfig({
   test: {
+    // the compliance reporter writes reports only for conformance runs
+    reporters: ['default', './reporters/vitest-compliance.ts'],
     projects: [
       {
         // the project's own tests: `npm test`

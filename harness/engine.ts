@@ -5,8 +5,6 @@ import { buildReport } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { loadSpecs, type Specs } from './spec.js';
 import { CHECKS } from './registry.js';
-import { TOOL } from './tool.js';
-import { latencyByOperation } from './latency.js';
 import type { Requirement, RequirementResult, RunReport } from './types.js';
 import '../checks/index.js';
 
@@ -17,14 +15,11 @@ export interface RunOptions extends SessionOptions {
   selected?: Set<string>;
   /** Accepted deviations by id, with their reasons (--expected-failures). */
   expectedFailures?: Map<string, string>;
-  /** SHOULD failures count against the verdict. */
-  strict?: boolean;
   /** Called as each requirement's result is known (progress). */
   onResult?: (result: RequirementResult) => void;
 }
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
-  const startedAt = new Date();
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();
   const session = new Session(options, specs);
@@ -52,29 +47,10 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(record)));
   } catch (err) {
     if (!(err instanceof RunAborted)) throw err;
-    abortReason = session.redactor.redact(err.message);
-    for (const r of catalogue) record(skipped(r, `not run: ${abortReason}`));
+    abortReason = err.message;
+    for (const r of catalogue) record(skipped(r, `not run: ${session.redactor.redact(abortReason)}`));
   } finally {
     await session.close();
   }
-  const finishedAt = new Date();
-  const { target } = options;
-  return buildReport({
-    tool: TOOL,
-    spec: { title: specs.store.title, version: specs.store.version },
-    target: {
-      environment: target.environment,
-      baseUrl: target.baseUrl,
-      ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
-    },
-    profile: options.profile,
-    strict: options.strict ?? false,
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
-    durationMs: finishedAt.getTime() - startedAt.getTime(),
-    ...(abortReason && { abortReason }),
-    requestCount: session.client.requestCount,
-    retries: session.client.retryCount,
-    latency: latencyByOperation(session.client.exchanges),
-  }, results);
+  return buildReport(session.reportBase(abortReason), results);
 }

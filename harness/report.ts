@@ -4,6 +4,7 @@
 // unless the known-deviations file lists it. --strict counts SHOULDs the same way.
 import type { AreaReport, Counts, RequirementResult, RunReport, Verdict } from './types.js';
 import { AREAS } from './catalogue.js';
+import type { ReportBase } from './session.js';
 
 /** Failed or could not be carried out, and not listed as an expected failure. */
 export const isViolation = (r: RequirementResult) =>
@@ -26,10 +27,7 @@ export function countResults(results: RequirementResult[]): Counts {
 const verdictOf = (counts: Counts, strict: boolean): Verdict =>
   counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
 
-export function buildReport(
-  base: Omit<RunReport, 'verdict' | 'exitCode' | 'counts' | 'areas' | 'requirements'>,
-  results: RequirementResult[],
-): RunReport {
+export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
   const requirements = [...results].sort((a, b) => order(a) - order(b));
   const counts = countResults(requirements);

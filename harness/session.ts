@@ -9,7 +9,10 @@ import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
 import { Redactor } from './redact.js';
 import { CHECKS } from './registry.js';
 import type { Specs } from './spec.js';
-import type { Outcome, Profile, Requirement, RequirementResult } from './types.js';
+import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
+import { latencyByOperation } from './latency.js';
+
+export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'counts' | 'areas' | 'requirements'>;
 import { TOOL } from './tool.js';
 
 export interface Target {
@@ -32,6 +35,8 @@ export interface SessionOptions {
   maxLatencyMs?: number;
   /** Extra attempts for idempotent requests after a network error, 429 or 503. */
   retries?: number;
+  /** SHOULD failures count against the verdict. */
+  strict?: boolean;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
@@ -54,6 +59,7 @@ export class Session {
   readonly fixtures: Fixtures;
   /** Names everything the run creates, so its data is recognisable in the store. */
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  readonly startedAt = new Date();
   private readonly deadline = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
@@ -177,6 +183,30 @@ export class Session {
       return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
     }
     return undefined;
+  }
+
+  /** Everything the report says about the run apart from the results. */
+  reportBase(abortReason?: string): ReportBase {
+    const finishedAt = new Date();
+    const { target, profile, strict } = this.options;
+    return {
+      tool: TOOL,
+      spec: { title: this.specs.store.title, version: this.specs.store.version },
+      target: {
+        environment: target.environment,
+        baseUrl: target.baseUrl,
+        ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
+      },
+      profile,
+      strict: strict ?? false,
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - this.startedAt.getTime(),
+      ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
+      requestCount: this.client.requestCount,
+      retries: this.client.retryCount,
+      latency: latencyByOperation(this.client.exchanges),
+    };
   }
 
   async close(): Promise<void> {

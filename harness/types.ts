@@ -53,13 +53,8 @@ export interface ExchangeRecord {
   curl: string;
 }
 
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  area: string;
-  operation: string;
-  title: string;
-  source: string;
+/** A requirement's catalogue entry (less its profiles and choices) and how the run judged it. */
+export interface RequirementResult extends Pick<Requirement, 'id' | 'level' | 'area' | 'operation' | 'title' | 'source'> {
   outcome: Outcome;
   message?: string;
   notes: string[];

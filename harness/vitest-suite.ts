@@ -4,7 +4,7 @@
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from './catalogue.js';
 import { CHECKS } from './registry.js';
-import { Session, type SessionOptions, type Target } from './session.js';
+import { Session, type ReportBase, type SessionOptions, type Target } from './session.js';
 import { loadSpecs } from './spec.js';
 import type { Profile, RequirementResult } from './types.js';
 import '../checks/index.js';
@@ -23,8 +23,8 @@ declare module 'vitest' {
 }
 
 declare module '@vitest/runner' {
-  // the result rides on the test case, for reporters
-  interface TaskMeta { requirement?: RequirementResult }
+  // the result and the run's figures ride on the test case, for reporters/vitest-compliance.ts
+  interface TaskMeta { requirement?: RequirementResult; run?: ReportBase }
 }
 
 let shared: Promise<Session> | undefined;
@@ -49,6 +49,7 @@ export function defineAreaSuite(area: string): void {
         if (CHECKS.get(requirement.id)?.observer) await s.settled();
         const result = await s.run(requirement);
         task.meta.requirement = result;
+        task.meta.run = s.reportBase();
         if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
         if (result.outcome === 'failed' || result.outcome === 'error') {
           throw new Error(`${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`);

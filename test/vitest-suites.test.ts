@@ -1,6 +1,8 @@
 // The conformance suites under Vitest: one test per requirement, titled with its
 // id, configured like the CLI; a failing requirement fails its test.
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/paths.js';
@@ -20,11 +22,15 @@ function vitest(args: string[], env: Record<string, string> = {}): Promise<{ cod
 }
 
 describe('vitest run --project conformance', () => {
-  it('certifies the embedded server; -t selects requirements by id prefix', async () => {
-    const { code, output } = await vitest(['-t', 'LIST-', '--reporter', 'verbose']);
+  it('certifies the embedded server; -t selects requirements by id prefix; the reports are written', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
+    const { code, output } = await vitest(['-t', 'LIST-', '--reporter', 'verbose', '--reporter', './reporters/vitest-compliance.ts'], { REPORT_DIR: reportDir });
     expect(code).toBe(0);
     expect(output).toContain('LIST-LIMIT-MAX MUST');
     expect(output).not.toMatch(/✓ .*AUTH-MISSING-HEADER/);
+    const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+    expect(report.verdict).toBe('compliant');
+    expect(report.requirements.map((r: { id: string }) => r.id).every((id: string) => id.startsWith('LIST-'))).toBe(true);
   });
 
   it('fails the test of a violated requirement, against a configured server', async () => {
