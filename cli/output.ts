@@ -12,13 +12,14 @@ export function formatProgress(r: RequirementResult): string {
 }
 
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
+  // a run that could not be made says so in one line: there is no verdict to explain
+  if (report.abortReason) return `The run could not be made: ${report.abortReason} (exit code 2; reports: ${reportPaths.join(', ')})`;
   const c = report.counts;
   const lines = [
     '',
     `Verdict: ${report.verdict.toUpperCase()} (exit code ${report.exitCode})`,
     `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
   ];
-  if (report.abortReason) lines.push(`The run could not be made: ${report.abortReason}`);
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
     ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,

@@ -68,7 +68,7 @@ describe('the CLI', () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
     const { code, stdout } = await runCli([], { BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, API_KEY: 'k', REPORT_DIR: reportDir });
     expect(code).toBe(2);
-    expect(stdout).toMatch(/The run could not be made: target unreachable: .*ECONNREFUSED/);
+    expect(stdout).toMatch(/^The run could not be made: target unreachable: .*ECONNREFUSED.*\n$/);
     expect(JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8')).verdict).toBe('aborted');
   });
 
