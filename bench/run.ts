@@ -2,8 +2,8 @@
 // Benchmark of the CLI (not a test: `npm test` does not run it). `npm run bench`
 // after `npm run build`:
 //
-//   node bench/run.mjs [--runs N] [--concurrency-runs M] [--concurrency-values 4,8,16]
-//                      [--delay-ms D] [--no-concurrency] [--out FILE]
+//   node dist/bench/run.js [--runs N] [--concurrency-runs M] [--concurrency-values 4,8,16]
+//                          [--delay-ms D] [--no-concurrency] [--out FILE]
 //
 // Each case is run N times (default 7) as a fresh `node dist/cli/main.js`
 // process with its own temporary REPORT_DIR; the wall time is measured from the
@@ -13,18 +13,21 @@
 // store). The floor is the test runner running one empty test. The table goes to
 // stdout and to bench/results.md.
 //
-// Plain ESM JavaScript with JSDoc types, so it needs no build of its own; it imports
-// the reference server from dist/, which `npm run build` (and `npm ci`'s prepare) writes.
+// Built with the rest (`npm run build`, and `npm ci`'s prepare) into dist/bench/run.js,
+// next to the reference server it imports; paths are taken from the package root, so
+// they are the same from source and from dist/.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { PACKAGE_ROOT } from '../harness/paths.js';
+import { startReferenceServer } from '../reference/server.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PACKAGE_ROOT;
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
@@ -41,11 +44,10 @@ const { values: opts } = parseArgs({
   strict: true,
 });
 if (opts.help) {
-  console.log('Usage: node bench/run.mjs [--runs N] [--concurrency-runs M] [--concurrency-values 4,8,16] [--delay-ms D] [--no-concurrency] [--out FILE]');
+  console.log('Usage: node dist/bench/run.js [--runs N] [--concurrency-runs M] [--concurrency-values 4,8,16] [--delay-ms D] [--no-concurrency] [--out FILE]');
   process.exit(0);
 }
-/** @param {string} name @param {string} v */
-function positive(name, v) {
+function positive(name: string, v: string): number {
   if (!/^\d+$/.test(v) || Number(v) < 1) { console.error(`bench: --${name} must be a positive integer, got ${v}`); process.exit(2); }
   return Number(v);
 }
@@ -55,39 +57,39 @@ const C_VALUES = opts['concurrency-values'].split(',').map((v) => positive('conc
 const DELAY_MS = Number(opts['delay-ms']);
 if (!Number.isFinite(DELAY_MS) || DELAY_MS < 0) { console.error('bench: --delay-ms must be a number ≥ 0'); process.exit(2); }
 
-/** @type {typeof import('../dist/reference/server.js').startReferenceServer} */
-let startReferenceServer;
-try {
-  ({ startReferenceServer } = await import('../dist/reference/server.js'));
-} catch (err) {
-  console.error(`bench: cannot load dist/reference/server.js (run \`npm run build\` first): ${/** @type {Error} */ (err).message}`);
-  process.exit(2);
-}
-
 // ---------------------------------------------------------------------------
 // The delaying reverse proxy
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization',
   'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
-/** @param {string[]} raw @returns {string[]} raw headers without the hop-by-hop ones */
-function endToEnd(raw) {
-  const out = [];
+/** Raw headers without the hop-by-hop ones. */
+function endToEnd(raw: string[]): string[] {
+  const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     if (!HOP_BY_HOP.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
   }
   return out;
 }
 
+/** performance.now() of the first request in and the last answer out, over every proxy sharing it. */
+interface Clock {
+  first: number;
+  last: number;
+}
+
+interface DelayProxy {
+  origin: string;
+  requests: () => number;
+  close: () => Promise<void>;
+}
+
 /**
  * A reverse proxy on 127.0.0.1 that waits delayMs, then forwards the request
  * (method, path, headers, body streamed) to upstream and streams the answer back.
- * @param {string} upstream origin, e.g. http://127.0.0.1:1234
- * @param {number} delayMs
- * @param {{ first: number, last: number }} clock performance.now() of the first request in and the last answer out, over every proxy sharing it
- * @returns {Promise<{ origin: string, requests: () => number, close: () => Promise<void> }>}
+ * @param upstream origin, e.g. http://127.0.0.1:1234
  */
-async function startDelayProxy(upstream, delayMs, clock) {
+async function startDelayProxy(upstream: string, delayMs: number, clock: Clock): Promise<DelayProxy> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
   let count = 0;
@@ -119,13 +121,13 @@ async function startDelayProxy(upstream, delayMs, clock) {
     }, delayMs);
   });
   server.keepAliveTimeout = 5000;
-  await new Promise((ok, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', () => ok(undefined)); });
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', () => ok()); });
+  const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
     requests: () => count,
-    close: () => new Promise((ok) => {
-      server.close(() => ok(undefined));
+    close: () => new Promise<void>((ok) => {
+      server.close(() => ok());
       server.closeAllConnections();
       agent.destroy();
     }),
@@ -135,27 +137,36 @@ async function startDelayProxy(upstream, delayMs, clock) {
 // ---------------------------------------------------------------------------
 // Measuring one process
 
-/**
- * @typedef {object} Sample
- * @property {number} wallMs spawn to exit
- * @property {number | null} exitCode
- * @property {number} [requests] the report's requestCount (the floor: tests run)
- * @property {number} [startupMs] spawn to the report's startedAt
- * @property {number} [runMs] the report's durationMs
- * @property {number} [tailMs] the rest
- * @property {number} [firstRequestMs] proxied: spawn to the first request at the proxy
- * @property {number} [afterLastMs] proxied: the last answer sent by the proxy to exit
- * @property {number} [proxied] proxied: requests the proxies saw
- * @property {string} stdout
- * @property {string} stderr
- */
+interface Sample {
+  /** spawn to exit */
+  wallMs: number;
+  exitCode: number | null;
+  /** the report's requestCount (the floor: tests run) */
+  requests?: number;
+  /** spawn to the report's startedAt */
+  startupMs?: number;
+  /** the report's durationMs */
+  runMs?: number;
+  /** the rest */
+  tailMs?: number;
+  /** proxied: spawn to the first request at the proxy */
+  firstRequestMs?: number;
+  /** proxied: the last answer sent by the proxy to exit */
+  afterLastMs?: number;
+  /** proxied: requests the proxies saw */
+  proxied?: number;
+  stdout: string;
+  stderr: string;
+}
 
-/**
- * Spawns `node args...` and measures the wall time from spawn to exit.
- * @param {string[]} args @param {NodeJS.ProcessEnv} env @param {string} cwd
- * @returns {Promise<Sample & { spawnEpochMs: number, spawnAt: number, exitAt: number }>}
- */
-function timeProcess(args, env, cwd) {
+interface TimedSample extends Sample {
+  spawnEpochMs: number;
+  spawnAt: number;
+  exitAt: number;
+}
+
+/** Spawns `node args...` and measures the wall time from spawn to exit. */
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<TimedSample> {
   return new Promise((ok, fail) => {
     const spawnEpochMs = Date.now();
     const spawnAt = performance.now();
@@ -163,8 +174,8 @@ function timeProcess(args, env, cwd) {
     const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
     child.on('error', fail);
     child.on('exit', (code) => {
       const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -176,19 +187,22 @@ function timeProcess(args, env, cwd) {
 }
 
 /** Environment of a CLI run: this process's, without any configured target. */
-function cleanEnv() {
-  const env = { ...process.env };
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ['BASE_URL', 'STAGING_BASE_URL', 'TARGET', 'API_KEY', 'QUICKSTART_BASE_URL', 'QUICKSTART_API_KEY',
     'PROFILE', 'REPORT_DIR', 'REQUEST_TIMEOUT_MS', 'RUN_DEADLINE_MS', 'CONCURRENCY', 'CONFORMANCE_NOW', 'ENV_FILE']) delete env[k];
   return env;
 }
 
-/**
- * One run of the CLI; reads requestCount and the run's own timing from the report.
- * @param {{ profile: 'certify' | 'health', proxied: boolean, concurrency?: number }} c
- * @returns {Promise<Sample>}
- */
-async function cliRun(c) {
+/** The fields of compliance.json read here. */
+interface ReportFigures {
+  startedAt: string;
+  durationMs: number;
+  requestCount: number;
+}
+
+/** One run of the CLI; reads requestCount and the run's own timing from the report. */
+async function cliRun(c: { profile: 'certify' | 'health'; proxied: boolean; concurrency?: number }): Promise<Sample> {
   const reportDir = await mkdtemp(join(tmpdir(), 'bench-report-'));
   const env = cleanEnv();
   // an empty settings file, so a developer's .env cannot change what is measured
@@ -196,11 +210,9 @@ async function cliRun(c) {
   await writeFile(dotenv, '');
   env.REPORT_DIR = reportDir;
   env.ENV_FILE = dotenv;
-  /** @type {Array<{ close: () => Promise<void> }>} */
-  const toClose = [];
-  const clock = { first: Infinity, last: 0 };
-  /** @type {Array<{ requests: () => number }>} */
-  const proxies = [];
+  const toClose: Array<{ close: () => Promise<void> }> = [];
+  const clock: Clock = { first: Infinity, last: 0 };
+  const proxies: Array<{ requests: () => number }> = [];
   try {
     if (c.proxied) {
       const apiKey = randomBytes(18).toString('base64url');
@@ -218,15 +230,14 @@ async function cliRun(c) {
     const args = [CLI, '--profile', c.profile];
     if (c.concurrency) args.push('--concurrency', String(c.concurrency));
     const s = await timeProcess(args, env, ROOT);
-    /** @type {Sample} */
-    const sample = { wallMs: s.wallMs, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr };
+    const sample: Sample = { wallMs: s.wallMs, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr };
     if (proxies.length && clock.last > 0) {
       sample.firstRequestMs = clock.first - s.spawnAt;
       sample.afterLastMs = s.exitAt - clock.last;
       sample.proxied = proxies.reduce((n, p) => n + p.requests(), 0);
     }
     try {
-      const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+      const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8')) as ReportFigures;
       const startupMs = Date.parse(report.startedAt) - s.spawnEpochMs;
       const runMs = Number(report.durationMs);
       Object.assign(sample, { requests: report.requestCount, startupMs, runMs, tailMs: s.wallMs - startupMs - runMs });
@@ -238,8 +249,14 @@ async function cliRun(c) {
   }
 }
 
-/** The floor: the test runner running exactly one empty test. @returns {Promise<Sample>} */
-async function floorRun() {
+/** The fields of Vitest's JSON report read here. */
+interface VitestFigures {
+  numTotalTests: number;
+  numPassedTests: number;
+}
+
+/** The floor: the test runner running exactly one empty test. */
+async function floorRun(): Promise<Sample> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'));
   try {
     await writeFile(join(dir, 'empty.test.js'), "test('empty', () => {});\n");
@@ -247,10 +264,9 @@ async function floorRun() {
     const s = await timeProcess(
       [VITEST, 'run', '--root', dir, '--globals', '--reporter=json', `--outputFile=${out}`],
       cleanEnv(), dir);
-    /** @type {Sample} */
-    const sample = { wallMs: s.wallMs, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr };
+    const sample: Sample = { wallMs: s.wallMs, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr };
     try {
-      const r = JSON.parse(await readFile(out, 'utf8'));
+      const r = JSON.parse(await readFile(out, 'utf8')) as VitestFigures;
       if (r.numTotalTests !== 1 || r.numPassedTests !== 1) {
         sample.exitCode = sample.exitCode || 1;
         sample.stderr += `\nexpected exactly one passed test, got ${r.numPassedTests}/${r.numTotalTests}`;
@@ -266,21 +282,35 @@ async function floorRun() {
 // ---------------------------------------------------------------------------
 // Statistics and the table
 
-/** @param {number[]} xs */
-function median(xs) {
+function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
-/** @param {number} ms */
-const sec = (ms) => (ms / 1000).toFixed(2);
+const sec = (ms: number): string => (ms / 1000).toFixed(2);
 
-/**
- * @param {string} label @param {() => Promise<Sample>} once @param {number} runs
- */
-async function measure(label, once, runs) {
-  /** @type {Sample[]} */
-  const samples = [];
+/** Medians (ms) of where the time goes; undefined where no run had the figure. */
+interface Split {
+  startup?: number;
+  run?: number;
+  tail?: number;
+  firstRequest?: number;
+  afterLast?: number;
+}
+
+interface Measured extends Split {
+  label: string;
+  runs: number;
+  median: number;
+  min: number;
+  max: number;
+  reqMin: number;
+  reqMax: number;
+  reqMedian: number;
+}
+
+async function measure(label: string, once: () => Promise<Sample>, runs: number): Promise<Measured> {
+  const samples: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     const s = await once();
     if (s.exitCode !== 0 || s.requests === undefined) {
@@ -295,9 +325,11 @@ async function measure(label, once, runs) {
     process.stderr.write(`  ${label} #${i + 1}: ${sec(s.wallMs)} s, ${s.requests} requests\n`);
   }
   const walls = samples.map((s) => s.wallMs);
-  const reqs = samples.map((s) => /** @type {number} */ (s.requests));
-  /** @param {(s: Sample) => number | undefined} f */
-  const med = (f) => { const v = samples.map(f).filter((x) => x !== undefined); return v.length ? median(/** @type {number[]} */ (v)) : undefined; };
+  const reqs = samples.map((s) => s.requests as number);
+  const med = (f: (s: Sample) => number | undefined): number | undefined => {
+    const v = samples.map(f).filter((x): x is number => x !== undefined);
+    return v.length ? median(v) : undefined;
+  };
   return {
     label,
     runs,
@@ -335,8 +367,7 @@ const healthLoop = await measure('health, loopback', () => cliRun({ profile: 'he
 const certProxy = await measure(`certify, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'certify', proxied: true }), RUNS);
 const healthProxy = await measure(`health, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'health', proxied: true }), RUNS);
 
-/** @type {Array<Awaited<ReturnType<typeof measure>> & { concurrency: number }>} */
-const conc = [];
+const conc: Array<Measured & { concurrency: number }> = [];
 if (!opts['no-concurrency']) {
   for (const n of C_VALUES) {
     const m = await measure(`certify, +${DELAY_MS} ms proxy, --concurrency ${n}`,
@@ -345,23 +376,19 @@ if (!opts['no-concurrency']) {
   }
 }
 
-/** @param {boolean} ok */
-const mark = (ok) => (ok ? 'met' : '**not met**');
-/** @param {{ reqMin: number, reqMax: number }} m */
-const reqText = (m) => (m.reqMin === m.reqMax ? String(m.reqMin) : `${m.reqMin}–${m.reqMax}`);
-/** @param {{ startup?: number, run?: number, tail?: number, firstRequest?: number, afterLast?: number }} m */
-const split = (m) => {
+const mark = (ok: boolean): string => (ok ? 'met' : '**not met**');
+const reqText = (m: { reqMin: number; reqMax: number }): string => (m.reqMin === m.reqMax ? String(m.reqMin) : `${m.reqMin}–${m.reqMax}`);
+const split = (m: Split): string => {
   if (m.run === undefined) return '—';
-  const parts = [`startup ${sec(/** @type {number} */ (m.startup))}`];
+  const parts = [`startup ${sec(m.startup as number)}`];
   if (m.firstRequest !== undefined) parts.push(`1st request at ${sec(m.firstRequest)}`);
-  parts.push(`checks ${sec(m.run)}`, `tail ${sec(/** @type {number} */ (m.tail))}`);
+  parts.push(`checks ${sec(m.run)}`, `tail ${sec(m.tail as number)}`);
   if (m.afterLast !== undefined) parts.push(`last answer → exit ${sec(m.afterLast)}`);
   return parts.join(' · ');
 };
-/** The delay alone with n requests in flight all the time: ⌈requests / n⌉ × delay. @param {{ reqMedian: number }} m @param {number} n */
-const parallelBound = (m, n) => `${sec(Math.ceil(m.reqMedian / n) * DELAY_MS)} s`;
-/** @param {{ reqMedian: number }} m */
-const serial = (m) => `${sec(m.reqMedian * DELAY_MS)} s`;
+/** The delay alone with n requests in flight all the time: ⌈requests / n⌉ × delay. */
+const parallelBound = (m: { reqMedian: number }, n: number): string => `${sec(Math.ceil(m.reqMedian / n) * DELAY_MS)} s`;
+const serial = (m: { reqMedian: number }): string => `${sec(m.reqMedian * DELAY_MS)} s`;
 
 const S = 1000;
 const targets = {
@@ -375,15 +402,13 @@ const targets = {
   healthProxy: [`≤ 1.5 s: ${mark(healthProxy.median <= 1.5 * S)}`, `≤ 60 requests: ${mark(healthProxy.reqMax <= 60)}`],
 };
 
-/** @param {Awaited<ReturnType<typeof measure>>} m @param {boolean} proxied @param {string[]} t */
-const row = (m, proxied, t) =>
+const row = (m: Measured, proxied: boolean, t: string[]): string =>
   `| ${m.label} | ${sec(m.median)} s | ${sec(m.min)} s | ${sec(m.max)} s | ${sec(m.max - m.min)} s | ${reqText(m)} | ` +
   `${proxied ? serial(m) : '—'} | ${proxied ? parallelBound(m, 8) : '—'} | ${split(m)} | ${t.join('<br>')} |`;
 
 const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown CPU';
 const loadAfter = loadavg();
-/** @param {number[]} l */
-const loadText = (l) => l.map((x) => x.toFixed(2)).join(' ');
+const loadText = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' ');
 const lines = [
   '# CLI benchmark',
   '',
