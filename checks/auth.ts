@@ -26,7 +26,7 @@ async function expect401Everywhere(
   const probes = operations.flatMap((op) => credentials.map((c) => ({ op, ...c })));
   await eachProbe(probes, async ({ op, auth, label }) => {
     const json = !op.hasBody ? undefined
-      : ctx.profile === 'certify' ? validNewPet(ctx.spec, `${ctx.runPrefix}-auth-probe`) : {};
+      : ctx.profile === 'certify' ? validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-auth-probe`)) : {};
     const ex = await ctx.call(op.id, { auth, json, params: { petId } });
     expectStatus(ex, [401], `${op.id} with ${label}`);
   });
@@ -36,7 +36,7 @@ check('AUTH-MISSING-HEADER', (ctx) =>
   expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }]));
 
 check('AUTH-INVALID-KEY', (ctx) =>
-  expect401Everywhere(ctx, [{ auth: { header: `Bearer ${ctx.invalidKey}` }, label: 'a bearer token that is not a valid key' }]));
+  expect401Everywhere(ctx, [{ auth: { header: `Bearer ${ctx.invalidKey}` }, label: 'an invalid bearer key (the key with its last character changed)' }]));
 
 /**
  * The scheme probes reach every operation in certify. Health, which runs every few

@@ -36,7 +36,7 @@ check('CREATE-ECHO', async (ctx) => {
         fail(`${c.exchange.summary}: ${field} was sent as ${showJson(value)} but came back as ${showJson(c.pet[field])}`, c.exchange);
       }
     }
-    if (!('status' in c.sent) && c.pet.status !== undefined && !ctx.spec.statuses.includes(c.pet.status)) {
+    if (!('status' in c.sent) && c.pet.status != null && !ctx.spec.statuses.includes(c.pet.status)) {
       fail(`${c.exchange.summary}: status was omitted and came back as ${showJson(c.pet.status)}, not a PetStatus`, c.exchange);
     }
   }
@@ -59,7 +59,7 @@ check('CREATE-ID-UNIQUE', async (ctx) => {
 
 /** Sends every negative body of one kind; each must get 400. */
 async function rejects(ctx: CheckContext, requirementId: string): Promise<void> {
-  const bodies = negativeNewPets(ctx.spec, `${ctx.runPrefix}-invalid`)[requirementId];
+  const bodies = negativeNewPets(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-invalid`))[requirementId];
   await eachProbe(bodies, async (body) => {
     const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
     if (ex.status >= 200 && ex.status < 300) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);

@@ -23,13 +23,14 @@ async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; ex
       .filter((c) => c.pet && isInteger(c.pet.id))
       .map((c) => ({ id: integerText(c.pet!.id), expected: c.sent, from: 'created' }));
   }
-  // health: one animal the list showed, compared on the documented fields
+  // health: one animal the list showed, compared on name and categoryId; not on
+  // status, which may change on a live store by means the description does not show
   return (pageItems(await ctx.fixtures.preflight()) ?? [])
     .filter((p) => p && isInteger(p.id))
     .slice(0, 1)
     .map((p) => ({
       id: integerText(p.id),
-      expected: Object.fromEntries(['name', 'categoryId', 'status'].filter((k) => k in p).map((k) => [k, p[k]])),
+      expected: Object.fromEntries(['name', 'categoryId'].filter((k) => k in p).map((k) => [k, p[k]])),
       from: 'listed',
     }));
 }
@@ -40,7 +41,12 @@ check('GET-OK', async (ctx) => {
   if (animals.length === 0) throw new Inconclusive('no animal to fetch: none was created and the list is empty');
   const headers = new Set<string>();
   await eachProbe(animals, async ({ id, expected, from }) => {
-    const ex = await ctx.call('getPet', { params: { petId: id } });
+    let ex = await ctx.call('getPet', { params: { petId: id } });
+    if (ex.status === 404) {
+      // confirm before failing: a store may show a write a moment after answering it
+      await new Promise((r) => setTimeout(r, 500));
+      ex = await ctx.call('getPet', { params: { petId: id } });
+    }
     const what = `getPet for the ${from} animal ${id}`;
     expectStatus(ex, [200], what);
     const pet = expectSchema(ctx.spec, ex, 'Pet', what);

@@ -55,7 +55,7 @@ const withAuth = (ctx: CheckContext, label: string, auth: Auth) => ({ label, opt
 check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none')]));
 
 check('QS-AUTH-INVALID-KEY', (ctx) =>
-  expectRejected(ctx, 401, [withAuth(ctx, 'an invalid bearer key', { header: `Bearer ${ctx.invalidKey}` })]));
+  expectRejected(ctx, 401, [withAuth(ctx, 'an invalid bearer key (the key with its last character changed)', { header: `Bearer ${ctx.invalidQuickstartKey}` })]));
 
 check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, [
   withAuth(ctx, 'the raw key as the header', { header: ctx.quickstartApiKey }),
@@ -67,8 +67,12 @@ check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, [
 check('QS-INVALID-JSON', (ctx) =>
   expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }]));
 
-check('QS-MISSING-MESSAGE', (ctx) =>
-  expectRejected(ctx, 400, [{ label: 'no message field', options: { json: {} } }]));
+// the quickstart preflight sent this very probe: {} with the key
+check('QS-MISSING-MESSAGE', async (ctx) => {
+  const ex = await ctx.fixtures.messagePreflight();
+  ctx.cite(ex);
+  expectStatus(ex, [400], 'a message with no message field');
+});
 
 check('QS-MISSING-CONTENT-TYPE', (ctx) =>
   expectRejected(ctx, 400, [{ label: 'a valid JSON body but no Content-Type header', options: { json: validMessage(ctx), contentType: null } }]));

@@ -6,7 +6,7 @@ import { AREAS } from '../harness/catalogue.js';
 export function formatCatalogueList(catalogue: Requirement[]): string {
   const width = Math.max(...catalogue.map((r) => r.id.length));
   return catalogue
-    .map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(10)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`)
+    .map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(11)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`)
     .join('\n');
 }
 

@@ -1,5 +1,7 @@
 // The command line: certify a target (or the embedded reference server when none
 // is configured), print progress and a summary, write the reports, exit 0/1/2.
+import { access, mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { ConfigError, SETTINGS, parseCommandLine, resolveConfig, type RunConfig } from '../harness/config.js';
 import { runConformance } from '../harness/engine.js';
 import { startTarget } from '../harness/target.js';
@@ -38,6 +40,16 @@ export function usage(): string {
   ].join('\n');
 }
 
+/** Finds an unusable REPORT_DIR before the run, not after it has created data. */
+async function ensureWritableDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    throw new ConfigError(`cannot write reports to ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: RunConfig;
   const catalogue = loadCatalogue();
@@ -49,6 +61,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
     if (args.list) { console.log(formatCatalogueList(catalogue)); return 0; }
     config = resolveConfig(args, env);
+    await ensureWritableDir(config.reportDir);
     selected = selectRequirements(catalogue, config.only, config.skip);
     if (config.expectedFailuresFile) expectedFailures = readExpectedFailures(config.expectedFailuresFile, catalogue);
   } catch (err) {
@@ -76,9 +89,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       deadlineMs: config.deadlineMs,
       concurrency: config.concurrency,
       retries: config.retries,
+      categoryId: config.categoryId,
       maxLatencyMs: config.maxLatencyMs,
       now: config.now,
-      onResult: (r: RequirementResult) => { if (r.outcome !== 'skipped' || !/^not (run|selected)/.test(r.message ?? '')) say(formatProgress(r)); },
+      // skipped ones are summed up at the end, grouped by reason
+      onResult: (r: RequirementResult) => { if (r.outcome !== 'skipped') say(formatProgress(r)); },
     });
   } finally {
     await server?.close();
@@ -90,6 +105,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     writeHtml(report, config.reportDir),
   ]);
   process.stdout.write(`${redactor.redact(formatSummary(report, paths))}\n`);
-  await reportToGithub(report, env, (line) => process.stdout.write(`${redactor.redact(line)}\n`));
+  await reportToGithub(report, env, (text) => redactor.redact(text));
   return report.exitCode;
 }

@@ -6,9 +6,18 @@ import type { RunReport } from '../harness/types.js';
 import { isViolation } from '../harness/report.js';
 import { anchorOf } from './catalogue-doc.js';
 
-const CATALOGUE_DOC = 'docs/requirements.md';
+/**
+ * Where the catalogue entries live: in the suite's repository at the commit that
+ * runs, when Actions says which (the example workflow runs in that repository);
+ * else the path in it.
+ */
+function catalogueUrl(env: NodeJS.ProcessEnv): string {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  return server && repo && sha ? `${server}/${repo}/blob/${sha}/docs/requirements.md` : 'docs/requirements.md';
+}
 
-export function githubSummary(report: RunReport): string {
+export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): string {
+  const catalogue = catalogueUrl(env);
   const c = report.counts;
   const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'aborted' ? '⚠️' : '❌';
   const lines = [
@@ -26,7 +35,7 @@ export function githubSummary(report: RunReport): string {
     lines.push('', '| Requirement | Level | Outcome | Message |', '|---|---|---|---|');
     for (const r of failed) {
       const message = (r.message ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
-      lines.push(`| [${r.id}](${CATALOGUE_DOC}#${anchorOf(r.id)}) | ${r.level} | ${r.outcome} | ${message} |`);
+      lines.push(`| [${r.id}](${catalogue}#${anchorOf(r.id)}) | ${r.level} | ${r.outcome} | ${message} |`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -40,7 +49,8 @@ export function githubAnnotations(report: RunReport): string[] {
     `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`);
 }
 
-export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<void> {
-  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, githubSummary(report));
-  if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) print(line);
+/** Writes the summary and prints the annotations, each through redact: no key reaches GitHub. */
+export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string): Promise<void> {
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, redact(githubSummary(report, env)));
+  if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) process.stdout.write(`${redact(line)}\n`);
 }

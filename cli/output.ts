@@ -36,9 +36,17 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
       lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
     }
   }
+  const skippedBy = new Map<string, string[]>();
+  for (const r of report.requirements.filter((r) => r.outcome === 'skipped')) {
+    skippedBy.set(r.message ?? '', [...(skippedBy.get(r.message ?? '') ?? []), r.id]);
+  }
+  if (skippedBy.size) {
+    lines.push('', 'Skipped:');
+    for (const [reason, ids] of skippedBy) lines.push(`  ${ids.length} — ${reason}: ${ids.join(', ')}`);
+  }
   const violations = report.requirements.filter(isViolation);
   if (violations.length) {
-    lines.push('', 'Violations (reproduce with API_KEY set in your shell):');
+    lines.push('', 'Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):');
     for (const r of violations) {
       lines.push(`  ${r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
       if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);

@@ -35,12 +35,15 @@ export function newPetProperties(spec: AnimalStoreSpec): Record<string, Schema> 
   return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, v]) => [k, spec.deref(v)]));
 }
 
+/** Values the run gives required properties (name, categoryId); the rest are generated. */
+export type PetValues = { name: string } & Record<string, Json>;
+
 /** A valid NewPet: every required property, plus the given ones (e.g. status). */
-export function validNewPet(spec: AnimalStoreSpec, name: string, extra: Record<string, Json> = {}): Record<string, Json> {
+export function validNewPet(spec: AnimalStoreSpec, values: PetValues, extra: Record<string, Json> = {}): Record<string, Json> {
   const props = newPetProperties(spec);
   const body: Record<string, Json> = {};
   for (const key of spec.schema('NewPet').required ?? []) {
-    body[key] = key === 'name' ? name : sampleValue(props[key], name);
+    body[key] = key in values ? values[key] : sampleValue(props[key], values.name);
   }
   Object.assign(body, extra);
   const errors = spec.errors('NewPet', body);
@@ -69,8 +72,8 @@ function allowsType(schema: Schema, type: string, value: Json): boolean {
 }
 
 /** Negative bodies by requirement id, each checked to be invalid against NewPet. */
-export function negativeNewPets(spec: AnimalStoreSpec, name: string): Record<string, NegativeBody[]> {
-  const base = validNewPet(spec, name);
+export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Record<string, NegativeBody[]> {
+  const base = validNewPet(spec, values);
   const props = newPetProperties(spec);
   const required: string[] = spec.schema('NewPet').required ?? [];
   const withField = (key: string, value: Json) => ({ ...base, [key]: value });

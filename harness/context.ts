@@ -3,6 +3,7 @@
 import type { Exchange } from './http.js';
 import type { Session } from './session.js';
 import type { Requirement } from './types.js';
+import { nearMiss } from './redact.js';
 
 /** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
 export type Auth = 'valid' | 'none' | { header: string };
@@ -32,8 +33,9 @@ export class CheckContext {
   get runPrefix() { return this.session.runPrefix; }
   get apiKey() { return this.session.options.target.apiKey; }
   get quickstartApiKey() { return this.session.options.target.quickstartApiKey ?? this.apiKey; }
-  /** A key no server should accept: the run's prefix, which is random. */
-  get invalidKey() { return `invalid-${this.session.runPrefix}`; }
+  /** The key with its last character changed: invalid, though of the right form. */
+  get invalidKey() { return nearMiss(this.apiKey, '$API_KEY').value; }
+  get invalidQuickstartKey() { return nearMiss(this.quickstartApiKey, '$QUICKSTART_API_KEY').value; }
 
   note(message: string): void {
     this.notes.push(message);

@@ -68,8 +68,8 @@ export class Fixtures {
       const { max, default: pageDefault } = this.store.limit;
       const prefix = this.session.runPrefix;
       const samples = [
-        ...this.store.statuses.map((status) => validNewPet(this.store, `${prefix}-${status}`, { status })),
-        validNewPet(this.store, `${prefix}-no-status`),
+        ...this.store.statuses.map((status) => validNewPet(this.store, this.session.petValues(`${prefix}-${status}`), { status })),
+        validNewPet(this.store, this.session.petValues(`${prefix}-no-status`)),
       ];
       const preflight = pageItems(await this.preflight());
       const before = preflight && preflight.length < pageDefault
@@ -80,7 +80,7 @@ export class Fixtures {
       const bodies = [
         ...samples,
         ...Array.from({ length: fill }, (_, i) =>
-          validNewPet(this.store, `${prefix}-seed-${i + 1}`, { status: statuses[i % statuses.length] })),
+          validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] })),
       ];
       const op = this.store.operation('createPet');
       return Promise.all(bodies.map(async (sent) => {
@@ -141,14 +141,22 @@ export class Fixtures {
     return listed ? integerText(listed.id) : '1';
   }
 
+  private sendMessage(json: unknown): Promise<Exchange> {
+    const op = this.session.specs.quickstart.operation('sendMessage');
+    const key = this.target.quickstartApiKey ?? this.target.apiKey;
+    return this.session.send({ ...op, url: this.target.quickstartBaseUrl + op.path }, { json }, key);
+  }
+
   /** certify: one valid message sent to the quickstart service. */
   message(): Promise<SentMessage> {
     return this.once('message', async () => {
       const sent = { message: `${this.session.runPrefix} hello` };
-      const op = this.session.specs.quickstart.operation('sendMessage');
-      const key = this.target.quickstartApiKey ?? this.target.apiKey;
-      const exchange = await this.session.send({ ...op, url: this.target.quickstartBaseUrl + op.path }, { json: sent }, key);
-      return { sent, exchange };
+      return { sent, exchange: await this.sendMessage(sent) };
     });
+  }
+
+  /** The quickstart preflight, and QS-MISSING-MESSAGE's probe: {} with the key. */
+  messagePreflight(): Promise<Exchange> {
+    return this.once('messagePreflight', () => this.sendMessage({}));
   }
 }

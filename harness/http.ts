@@ -22,7 +22,7 @@ export interface HttpOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;
-  /** Extra attempts for an idempotent request after a network error, 429 or 503. */
+  /** Extra attempts for an idempotent request after a network error or 503 (and for any request after 429). */
   retries: number;
   /** Aborts every request in flight and every later one (the run's deadline). */
   signal: AbortSignal;
@@ -121,6 +121,8 @@ export function curlCommand(req: HttpRequest): string {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Retries of a 429 beyond --retries. */
+const RATE_LIMIT_RETRIES = 3;
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 
 /** Waits before attempt n+1: Retry-After when the server gives seconds (at most 10 s), else 250 ms doubling. */
@@ -160,13 +162,19 @@ export class HttpClient {
   async send(req: HttpRequest): Promise<Exchange> {
     for (let attempt = 1; ; attempt++) {
       const exchange = await this.attempt(req, attempt);
-      const retry = IDEMPOTENT.has(req.method) && attempt <= this.options.retries && !this.options.signal.aborted
-        && (exchange.transient || exchange.status === 429 || exchange.status === 503);
-      if (!retry) {
-        if (exchange.error) throw new CheckError(`${exchange.summary}`, [exchange]);
-        return exchange;
+      const retry = !this.options.signal.aborted && (
+        // 429: the server did not act on the request, so any method may be sent again;
+        // rate limits are "not shown" in the description, so waiting is no finding
+        (exchange.status === 429 && attempt <= this.options.retries + RATE_LIMIT_RETRIES)
+        || (IDEMPOTENT.has(req.method) && attempt <= this.options.retries && (exchange.transient || exchange.status === 503)));
+      if (retry) {
+        await sleep(backoffMs(attempt, exchange.headers['retry-after']), undefined, { signal: this.options.signal }).catch(() => undefined);
+        continue;
       }
-      await sleep(backoffMs(attempt, exchange.headers['retry-after']), undefined, { signal: this.options.signal }).catch(() => undefined);
+      if (exchange.error) throw new CheckError(`${exchange.summary}`, [exchange]);
+      // still rate limited: the check could not be carried out, which is not a violation
+      if (exchange.status === 429) throw new CheckError(`${exchange.summary} (rate limited after ${attempt} attempts)`, [exchange]);
+      return exchange;
     }
   }
 

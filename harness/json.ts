@@ -21,12 +21,17 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** A copy with bigints turned into numbers, for schema validation (Ajv has no bigint). */
+/**
+ * A copy for schema validation: bigints become numbers (Ajv has no bigint), and a
+ * property whose value is null is left out, as absent: many serialisers write an
+ * unset optional field as null, a reasonable choice the description does not rule
+ * out. A required property that is null is still missing, and fails.
+ */
 export function forValidation(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(forValidation);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forValidation(v)]));
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, forValidation(v)]));
   }
   return value;
 }

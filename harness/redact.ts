@@ -1,23 +1,44 @@
-// Keeps secrets out of every output: each secret (and its URL- and base64-encoded
-// forms, in case a server echoes a header back) is replaced by a label.
+// Keeps secrets out of every output: each secret, and the forms a server echoing a
+// header back might give it (URL-encoded, base64, JSON-escaped), is replaced by a label.
 export interface Secret { value: string; label: string }
 
+/**
+ * A key that is not valid but looks it: the key with its last character changed. A
+ * server that checks only the form of a key accepts it; one that checks the key
+ * refuses it. Printed as ${VAR%?}X, which a shell expands to the same value.
+ */
+export function nearMiss(key: string, variable: string): Secret {
+  const last = key.endsWith('X') ? 'Y' : 'X';
+  return { value: key.slice(0, -1) + last, label: `\${${variable.slice(1)}%?}${last}` };
+}
+
+/** Below this length a secret is replaced only where it stands alone, so that a short key does not mangle every number in the output. */
+const SHORT_SECRET = 12;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export class Redactor {
-  private readonly pairs: Array<[string, string]> = [];
+  private readonly pairs: Array<[RegExp, string]> = [];
 
   constructor(secrets: Secret[]) {
+    const forms: Array<[string, string]> = [];
     for (const { value, label } of secrets) {
       if (!value) continue;
-      for (const form of new Set([value, encodeURIComponent(value), Buffer.from(value).toString('base64')])) {
-        this.pairs.push([form, label]);
-      }
+      // as sent, and as a server might echo it: URL-encoded, base64, JSON-escaped, with / escaped
+      const variants = [value, encodeURIComponent(value), Buffer.from(value).toString('base64'),
+        JSON.stringify(value).slice(1, -1), value.replace(/\//g, '\\/')];
+      for (const form of new Set(variants)) forms.push([form, label]);
     }
-    this.pairs.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
+    forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
+    for (const [form, label] of forms) {
+      const pattern = form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form);
+      this.pairs.push([new RegExp(pattern, 'g'), label]);
+    }
   }
 
   redact(text: string, labelFor: (label: string) => string = (l) => l): string {
     let out = text;
-    for (const [form, label] of this.pairs) out = out.split(form).join(labelFor(label));
+    for (const [pattern, label] of this.pairs) out = out.replace(pattern, () => labelFor(label));
     return out;
   }
 

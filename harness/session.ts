@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { HttpClient, type Exchange } from './http.js';
 import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
+import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
-import { Redactor } from './redact.js';
+import { Redactor, nearMiss } from './redact.js';
 import { CHECKS } from './registry.js';
 import type { Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
@@ -37,15 +38,22 @@ export interface SessionOptions {
   retries?: number;
   /** SHOULD failures count against the verdict. */
   strict?: boolean;
+  /** The categoryId of every animal the run sends (default 1). */
+  categoryId?: number;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
 export function redactorFor(target: Target): Redactor {
-  return new Redactor([
+  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, nearMiss(value, label)]));
+}
+
+/** The target's keys with the shell variable each is shown as. */
+export function keysOf(target: Target): Array<{ value: string; label: string }> {
+  return [
     { value: target.apiKey, label: '$API_KEY' },
     ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey
       ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
-  ]);
+  ];
 }
 
 /** The run cannot be made (target unreachable, key rejected): exit code 2. */
@@ -79,6 +87,11 @@ export class Session {
     this.fixtures = new Fixtures(this);
   }
 
+  /** The values the run gives a NewPet's required fields. */
+  petValues(name: string): PetValues {
+    return { name, categoryId: this.options.categoryId ?? 1 };
+  }
+
   get deadlinePassed(): boolean {
     return this.deadline.signal.aborted;
   }
@@ -100,23 +113,31 @@ export class Session {
   }
 
   /**
-   * Checks that the target answers and accepts the key: an authenticated list.
-   * Throws RunAborted when nothing answers or the key itself is rejected, instead
-   * of reporting dozens of failures that only say that.
+   * Checks that each service answers and accepts its key: an authenticated list of
+   * the animal store; for the quickstart service, a message without its required
+   * field (which a conforming server refuses with 400, so nothing is queued).
+   * Throws RunAborted when nothing answers or a configured key itself is rejected,
+   * instead of reporting dozens of failures that only say that.
    */
   async preflight(): Promise<void> {
+    await Promise.all([
+      this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET'),
+      this.options.target.quickstartBaseUrl
+        && this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY'),
+    ]);
+  }
+
+  private async expectAnswer(exchange: Promise<Exchange>, what: string, settings: string): Promise<void> {
     let ex: Exchange;
     try {
-      ex = await this.fixtures.preflight();
+      ex = await exchange;
     } catch (err) {
       // a status line arrived but the body did not (cut at the cap, too slow): the
-      // target answers, and the checks will say what is wrong with it
+      // service answers, and the checks will say what is wrong with it
       if (err instanceof CheckError && err.evidence[0]?.status > 0) return;
-      throw new RunAborted(`target unreachable: ${(err as Error).message}`);
+      throw new RunAborted(`${what} unreachable: ${(err as Error).message}`);
     }
-    if (ex.status === 401) {
-      throw new RunAborted(`the configured API key was rejected: ${ex.summary} (check API_KEY and TARGET)`);
-    }
+    if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${settings})`);
   }
 
   private readonly running = new Set<Promise<RequirementResult>>();

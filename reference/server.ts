@@ -63,6 +63,8 @@ interface Problem {
 const MAX_BODY_BYTES = 64 * 1024;
 /** The delay of the slow-responses fault: over the budget its fault entry sets. */
 const SLOW_RESPONSE_MS = 40;
+/** The rate-limited variant refuses every so many requests. */
+const RATE_LIMIT_EVERY = 7;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
 
@@ -96,6 +98,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const messages: Array<Record<string, Json>> = [];
   const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
+  let storeRequests = 0;
 
   // ---------------------------------------------------------------- responses
 
@@ -193,6 +196,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function petJson(pet: Pet): Json {
     return {
       id: has('string-ids') ? pet.id.toString() : pet.id,
+      ...(variant('null-status') && { status: null }), // overwritten by a stored status
       ...pet.fields,
       ...(variant('extra-fields') && { createdAt: pet.createdAt, tags: [] }),
     };
@@ -341,6 +345,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { text, tooLarge } = await readBody(req);
     if (has('slow-responses')) await new Promise((r) => setTimeout(r, SLOW_RESPONSE_MS));
+    // rate limits are "not shown": a server may refuse some requests with 429 and Retry-After
+    if (variant('rate-limited') && ++storeRequests % RATE_LIMIT_EVERY === 0) {
+      return sendError(res, { status: 429, code: 'rate_limited', message: 'Too many requests' }, { 'retry-after': '0' });
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);

@@ -9,6 +9,8 @@ export const VARIANTS = {
   'unknown-status-ignored': 'an unknown status filter is ignored (unfiltered page) instead of 400',
   'default-status': 'an animal created without status is stored as "available"',
   'extra-fields': 'a Pet also carries createdAt and tags: []',
+  'rate-limited': 'every 7th animal-store request is refused with 429 and Retry-After: 0',
+  'null-status': 'an animal created without status is returned with "status": null',
   'charset': 'responses are application/json; charset=utf-8',
   'newest-first': 'the list is ordered newest first',
   'large-ids': 'ids start at 9007199254740993 (beyond 2^53) and are written as exact JSON integers',

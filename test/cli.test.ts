@@ -77,14 +77,29 @@ describe('the CLI', () => {
     try {
       const { code, stdout } = await runCli([], { BASE_URL: ref.baseUrl, API_KEY: 'a-wrong-key', REPORT_DIR: await mkdtemp(join(tmpdir(), 'r-')) });
       expect(code).toBe(2);
-      expect(stdout).toContain('the configured API key was rejected');
+      expect(stdout).toContain('the configured key was rejected by the target');
       expect(stdout).not.toContain('a-wrong-key');
     } finally {
       await ref.close();
     }
   });
 
+  it('with a quickstart key the quickstart service rejects: exit 2, said once', async () => {
+    const ref = await startReferenceServer({ apiKey: 'the-right-key', quickstartApiKey: 'the-quickstart-key' });
+    try {
+      const { code, stdout } = await runCli([], {
+        BASE_URL: ref.baseUrl, API_KEY: 'the-right-key', QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
+        QUICKSTART_API_KEY: 'a-wrong-quickstart-key', REPORT_DIR: await mkdtemp(join(tmpdir(), 'r-')),
+      });
+      expect(code).toBe(2);
+      expect(stdout).toMatch(/the configured key was rejected by the quickstart service.*QUICKSTART_API_KEY/);
+    } finally {
+      await ref.close();
+    }
+  });
+
   it.each([
+    [['--report-dir', '/dev/null/reports'], {}, /cannot write reports to \/dev\/null\/reports/],
     [['--bogus'], {}, /Unknown option '--bogus'/],
     [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],

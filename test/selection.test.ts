@@ -83,9 +83,10 @@ describe('docs/requirements.md', () => {
 describe('GitHub Actions output', () => {
   it('summarises a failing run in Markdown and annotates MUST as error, SHOULD as warning', async () => {
     const report = await certifyReference({ faults: ['no-auth-on-list', 'orders-missing'] });
-    const summary = githubSummary(report);
+    const summary = githubSummary(report, { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/suite', GITHUB_SHA: 'abc123' });
     expect(summary).toContain('Animal Store conformance: non-compliant');
-    expect(summary).toContain('[AUTH-MISSING-HEADER](docs/requirements.md#auth-missing-header)');
+    expect(summary).toContain('[AUTH-MISSING-HEADER](https://github.com/acme/suite/blob/abc123/docs/requirements.md#auth-missing-header)');
+    expect(githubSummary(report)).toContain('[AUTH-MISSING-HEADER](docs/requirements.md#auth-missing-header)');
     const annotations = githubAnnotations(report);
     expect(annotations.find((a) => a.includes('AUTH-MISSING-HEADER'))).toMatch(/^::error title=AUTH-MISSING-HEADER \(MUST\)::/);
     expect(annotations.find((a) => a.includes('ORDERS-EXISTS'))).toMatch(/^::warning /);
