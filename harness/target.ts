@@ -18,7 +18,8 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
     };
   }
   const apiKey = randomBytes(18).toString('base64url');
-  const server = await startReferenceServer({ apiKey });
+  // health creates nothing, so it gets a store that already holds animals to read
+  const server = await startReferenceServer({ apiKey, prefill: config.profile === 'health' ? 30 : 0 });
   return {
     server,
     target: {
