@@ -11,10 +11,14 @@
 //   #areas-overview                        the table of areas
 //   section.area#area-<area>[data-area][data-verdict]
 //   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
-//     .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
+//     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
+//
+// A listed known deviation that failed or errored is not a violation (harness/report.ts
+// isViolation): its row says "expected failure" with the reason, is styled apart from
+// violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults } from '../harness/report.js';
+import { countResults, isViolation } from '../harness/report.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, Verdict } from '../harness/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
@@ -77,6 +81,13 @@ const VERDICT_LABEL: Record<Verdict, string> = {
 const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'passed'];
 const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 
+/** Failed or errored, and listed in the known-deviations file: not a violation. */
+const isExpectedFailure = (r: RequirementResult) =>
+  r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
+
+/** The engine's own note on a listed requirement that passed; the row says it with the reason. */
+const LISTED_NOTE = /^listed as an expected failure\b/;
+
 function verdictBanner(report: RunReport): string {
   const c = report.counts;
   const lines: string[] = [];
@@ -97,9 +108,15 @@ function verdictBanner(report: RunReport): string {
       `<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed or could not be carried out (reported, does not change the verdict).</p>`,
     );
   }
-  const expected = report.requirements.filter((r) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error')).length;
+  const expected = report.requirements.filter(isExpectedFailure).length;
   if (expected > 0) {
     lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
+  }
+  const listedPassed = report.requirements.filter((r) => r.expectedFailure !== undefined && r.outcome === 'passed').length;
+  if (listedPassed > 0) {
+    lines.push(
+      `<p class="reason">${esc(plural(listedPassed, 'listed known deviation'))} passed: remove ${listedPassed === 1 ? 'it' : 'them'} from the expected-failures file.</p>`,
+    );
   }
   return [
     `<header id="verdict" class="banner verdict-${attr(slug(report.verdict))}" data-verdict="${attr(report.verdict)}" data-exit-code="${attr(report.exitCode)}">`,
@@ -130,11 +147,24 @@ function runInfo(report: RunReport): string {
   ].join('\n');
 }
 
-function countsLine(c: Counts, id?: string): string {
+/** Of the failed and errored results, how many are listed known deviations (not violations). */
+function expectedOf(results: RequirementResult[]): { failed: number; error: number } {
+  const expected = results.filter(isExpectedFailure);
+  return { failed: expected.filter((r) => r.outcome === 'failed').length, error: expected.filter((r) => r.outcome === 'error').length };
+}
+
+function countsLine(c: Counts, results: RequirementResult[], id?: string): string {
+  const expected = expectedOf(results);
   const items = [`<li data-count="total"><b>${esc(c.total)}</b> ${c.total === 1 ? 'requirement' : 'requirements'}</li>`];
   for (const o of ['passed', 'failed', 'error', 'inconclusive', 'skipped'] as const) {
     const n = c[o];
-    items.push(`<li data-count="${o}" class="count outcome-${o}${n === 0 ? ' zero' : ''}"><b>${esc(n)}</b> ${o}</li>`);
+    // failed or errored, every one of them an expected failure: not styled as a violation
+    const allExpected = (o === 'failed' || o === 'error') && n > 0 && expected[o] === n;
+    items.push(`<li data-count="${o}" class="count outcome-${o}${n === 0 ? ' zero' : ''}${allExpected ? ' expected' : ''}"><b>${esc(n)}</b> ${o}</li>`);
+  }
+  const nExpected = expected.failed + expected.error;
+  if (nExpected > 0) {
+    items.push(`<li data-count="expectedFailures" class="count expected"><b>${esc(nExpected)}</b> expected ${nExpected === 1 ? 'failure' : 'failures'} (not counted)</li>`);
   }
   items.push(`<li data-count="mustViolations" class="violations${c.mustViolations ? '' : ' zero'}"><b>${esc(c.mustViolations)}</b> MUST violated</li>`);
   items.push(`<li data-count="shouldViolations" class="violations${c.shouldViolations ? '' : ' zero'}"><b>${esc(c.shouldViolations)}</b> SHOULD violated</li>`);
@@ -195,20 +225,27 @@ function exchange(x: ExchangeRecord, index: number, total: number): string {
 }
 
 function detail(r: RequirementResult): string {
-  const violated = r.outcome === 'failed' || r.outcome === 'error';
+  const violated = isViolation(r);
+  const expected = isExpectedFailure(r);
   const parts: string[] = [];
   if (r.expectedFailure !== undefined) {
-    parts.push(`<p class="expected"><span class="prefix">Known deviation, not counted: </span>${esc(r.expectedFailure)}</p>`);
+    const prefix = expected
+      ? 'Expected failure (listed known deviation, not counted): '
+      : r.outcome === 'passed'
+        ? 'Listed as an expected failure but passed (remove it from the expected-failures file): '
+        : 'Listed as an expected failure: ';
+    parts.push(`<p class="expected"><span class="prefix">${prefix}</span>${esc(r.expectedFailure)}</p>`);
   }
   if (r.message) {
     const prefix = r.outcome === 'skipped' ? 'Skipped: ' : r.outcome === 'inconclusive' ? 'Inconclusive: ' : '';
     parts.push(`<p class="message">${prefix ? `<span class="prefix">${prefix}</span>` : ''}${esc(r.message)}</p>`);
   }
-  if (violated && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
-  if (r.notes.length) parts.push(`<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
-  if (r.evidence.length && (violated || r.outcome === 'inconclusive')) {
+  if ((violated || expected) && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
+  const notes = r.expectedFailure !== undefined && r.outcome === 'passed' ? r.notes.filter((n) => !LISTED_NOTE.test(n)) : r.notes;
+  if (notes.length) parts.push(`<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (r.evidence.length && (violated || expected || r.outcome === 'inconclusive')) {
     const exchanges = r.evidence.map((x, i, all) => exchange(x, i, all.length)).join('\n');
-    // evidence of a violation is open; of an inconclusive check, one click away
+    // evidence of a violation is open; of an expected failure or an inconclusive check, one click away
     parts.push(
       `<details class="evidence"${violated ? ' open' : ''}><summary>Evidence: ${esc(plural(r.evidence.length, 'exchange'))}</summary>\n${exchanges}\n</details>`,
     );
@@ -222,8 +259,13 @@ function requirement(r: RequirementResult): string {
     `<tr class="summary">`,
     `<td class="id"><code>${esc(r.id)}</code></td>`,
     `<td class="level level-${attr(slug(r.level))}">${esc(r.level)}</td>`,
-    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}">${esc(r.outcome)}</span>` +
-      (r.expectedFailure !== undefined ? ' <span class="badge expected-badge">expected</span>' : '') + '</td>',
+    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}${isExpectedFailure(r) ? ' expected-outcome' : ''}">${esc(r.outcome)}</span>` +
+      (isExpectedFailure(r)
+        ? ' <span class="badge expected-badge">expected failure</span>'
+        : r.expectedFailure !== undefined
+          ? ' <span class="badge expected-badge">listed as expected failure</span>'
+          : '') +
+      '</td>',
     `<td class="title">${esc(r.title)}</td>`,
     `<td class="duration">${esc(duration(r.durationMs))}</td>`,
     `</tr>`,
@@ -236,12 +278,15 @@ function requirement(r: RequirementResult): string {
   );
 }
 
+/** Where a result sorts: violations first, then expected failures, inconclusive, skipped, passed. */
+const rank = (r: RequirementResult) => (isExpectedFailure(r) ? 1.5 : OUTCOME_RANK.get(r.outcome) ?? 9);
+
 function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
-  // violations first, then inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
+  // violations first, then expected failures, inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
   const sorted = results
     .map((r, i) => ({ r, i }))
     .sort((a, b) =>
-      (OUTCOME_RANK.get(a.r.outcome) ?? 9) - (OUTCOME_RANK.get(b.r.outcome) ?? 9) ||
+      rank(a.r) - rank(b.r) ||
       (a.r.level === b.r.level ? 0 : a.r.level === 'MUST' ? -1 : 1) ||
       a.i - b.i,
     )
@@ -252,7 +297,7 @@ function areaSection(area: string, verdict: Verdict | undefined, results: Requir
   return [
     `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
     `<h2><span class="area-name">${esc(area)}</span> ${badge}</h2>`,
-    countsLine(countResults(results)),
+    countsLine(countResults(results), results),
     '<table class="requirements">',
     '<thead><tr><th class="id">Requirement</th><th class="level">Level</th><th class="outcome">Outcome</th><th class="title">Title</th><th class="duration">Duration</th></tr></thead>',
     ...sorted.map(requirement),
@@ -261,15 +306,21 @@ function areaSection(area: string, verdict: Verdict | undefined, results: Requir
   ].join('\n');
 }
 
-function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[]): string {
-  const rows = areas.map(({ area, verdict, counts: c }) =>
-    `<tr data-area="${attr(area)}"><td><a href="#area-${attr(slug(area))}">${esc(area)}</a></td>` +
-    `<td>${verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : ''}</td>` +
-    (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const)
-      .map((k) => `<td class="num${c[k] === 0 && k !== 'total' ? ' zero' : ` n-${k}`}">${esc(c[k])}</td>`)
-      .join('') +
-    '</tr>',
-  );
+function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], requirements: RequirementResult[]): string {
+  const rows = areas.map(({ area, verdict, counts: c }) => {
+    const expected = expectedOf(requirements.filter((r) => r.area === area));
+    // failed or errored, every one of them an expected failure: not styled as a violation
+    const cls = (k: keyof Counts) =>
+      c[k] === 0 && k !== 'total' ? ' zero' : (k === 'failed' || k === 'error') && expected[k] === c[k] ? ' n-expected' : ` n-${k}`;
+    return (
+      `<tr data-area="${attr(area)}"><td><a href="#area-${attr(slug(area))}">${esc(area)}</a></td>` +
+      `<td>${verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : ''}</td>` +
+      (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const)
+        .map((k) => `<td class="num${cls(k)}">${esc(c[k])}</td>`)
+        .join('') +
+      '</tr>'
+    );
+  });
   return [
     '<table id="areas-overview" class="overview">',
     '<thead><tr><th>Area</th><th>Verdict</th><th class="num">Total</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Error</th><th class="num">Inconclusive</th><th class="num">Skipped</th></tr></thead>',
@@ -283,7 +334,7 @@ function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[]):
 const CSS = `
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg-soft: #f6f8fa;
   --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9; --err: #9a6700; --err-bg: #fff8c5;
-  --skip: #59636e; --skip-bg: #eff2f5; --inc: #8250df; --inc-bg: #fbefff; }
+  --skip: #59636e; --skip-bg: #eff2f5; --inc: #8250df; --inc-bg: #fbefff; --xf: #0550ae; --xf-bg: #ddf4ff; }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px; color: var(--fg); background: #fff;
   font: 14px/1.5 system-ui, -apple-system, "Segoe UI", "Liberation Sans", "DejaVu Sans", sans-serif; }
@@ -361,9 +412,14 @@ pre.error { background: var(--err-bg); color: #7d4e00; }
 .h-name { color: #0550ae; }
 .truncated { color: var(--err); font-weight: 400; }
 .ctl { color: #fff; background: #bf3989; border-radius: 3px; padding: 0 2px; margin: 0 1px; font-size: .9em; }
-.expected { margin: 0 0 6px; color: var(--err); }
-.badge.expected-badge { color: var(--err); background: var(--err-bg); font-weight: 400; }
-tbody.requirement.expected-failure { border-left-color: #d4a72c; }
+/* listed known deviations: their own colour, never the red or amber of a violation */
+p.expected { margin: 0 0 6px; color: var(--xf); }
+.badge.expected-badge { color: var(--xf); background: var(--xf-bg); font-weight: 400; border-radius: 8px; }
+.badge.expected-outcome.outcome-failed, .badge.expected-outcome.outcome-error { color: var(--xf); background: var(--xf-bg); }
+tbody.requirement.expected-failure.outcome-failed, tbody.requirement.expected-failure.outcome-error { border-left-color: var(--xf); }
+tbody.requirement.expected-failure.outcome-failed .message, tbody.requirement.expected-failure.outcome-error .message { color: var(--xf); font-weight: 400; }
+.counts li.expected, .counts .outcome-failed.expected, .counts .outcome-error.expected { color: var(--xf); }
+.overview .n-expected { color: var(--xf); }
 .strict { margin-left: 6px; font-size: 12px; color: var(--fail); }
 .latency { margin: -12px 0 24px; }
 .latency summary { cursor: pointer; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 4px 0; }
@@ -399,8 +455,8 @@ export function renderHtml(report: RunReport): string {
     `<h1>${esc(report.spec.title)} API conformance report</h1>`,
     verdictBanner(report),
     runInfo(report),
-    countsLine(report.counts, 'counts'),
-    areas.length ? overview(areas) : '<p class="none">No requirement was run.</p>',
+    countsLine(report.counts, report.requirements, 'counts'),
+    areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
     latencyTable(report.latency),
     ...sections,
     `<footer>Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; finished ${time(report.finishedAt)}. ` +

@@ -216,13 +216,78 @@ describe('renderHtml', () => {
     const h = renderHtml(deviations);
     const block = h.match(/<tbody [^>]*data-requirement="LIST-PAGE-FULL"[\s\S]*?<\/tbody>/)![0];
     expect(block).toMatch(/^<tbody class="requirement outcome-failed expected-failure" [^>]*data-expected-failure>/);
-    expect(block).toContain('<span class="prefix">Known deviation, not counted: </span>tracked in &lt;ISSUE-12&gt;');
-    expect(block).toContain('<span class="badge expected-badge">expected</span>');
+    expect(block).toContain('<span class="prefix">Expected failure (listed known deviation, not counted): </span>tracked in &lt;ISSUE-12&gt;');
+    expect(block).toContain('<span class="badge expected-badge">expected failure</span>');
     expect(h).toContain('1 listed known deviation failed as expected (not counted).');
 
     const latency = html.match(/<details id="latency"[\s\S]*?<\/details>/)![0];
     expect(latency).toContain('<tr data-operation="listPets"><td><code>listPets</code></td><td class="num">30</td><td class="num">12.5</td><td class="num">40.0</td><td class="num">61.2</td></tr>');
     expect(renderHtml({ ...report, latency: {} })).not.toContain('id="latency"');
+  });
+
+  it('a listed known deviation says "expected failure" with the reason; not counted, sorted or styled as a violation', () => {
+    const listed = buildReportFixture({
+      expectedFailures: {
+        'AUTH-INVALID-KEY': 'tracked in <ISSUE-12>',
+        'ERR-BODY-SHAPE': 'upstream timeout, ticket 7',
+        'LIST-OK': 'was broken in 0.9',
+      },
+    });
+    const h = renderHtml(listed);
+    const block = (id: string) => h.match(new RegExp(`<tbody [^>]*data-requirement="${id}"[\\s\\S]*?</tbody>`))![0];
+
+    // the verdict and the counts: no MUST violation left, the deviations counted apart
+    expect(h).toContain('<header id="verdict" class="banner verdict-compliant" data-verdict="compliant" data-exit-code="0">');
+    expect(h).toContain('2 listed known deviations failed as expected (not counted).');
+    expect(h).toContain('1 listed known deviation passed: remove it from the expected-failures file.');
+    const counts = h.match(/<ul id="counts" class="counts">(.*?)<\/ul>/)![1];
+    expect(counts).toContain('<li data-count="mustViolations" class="violations zero"><b>0</b> MUST violated</li>');
+    expect(counts).toContain('<li data-count="expectedFailures" class="count expected"><b>2</b> expected failures (not counted)</li>');
+    expect(counts).toContain('<li data-count="error" class="count outcome-error expected"><b>1</b> error</li>');
+    expect(counts).toContain('<li data-count="failed" class="count outcome-failed"><b>2</b> failed</li>'); // LIST-PAGE-FULL is a real one
+    expect(html).not.toContain('data-count="expectedFailures"');
+    const overviewRow = (area: string) => h.match(new RegExp(`<tr data-area="${area}">.*?</tr>`))![0];
+    expect(overviewRow('auth')).toContain('<td class="num n-expected">1</td>'); // failed, expected
+    expect(overviewRow('errors')).toContain('<td class="num n-expected">1</td>'); // error, expected
+    expect(overviewRow('list')).toContain('<td class="num n-failed">1</td>');
+    expect(h).toMatch(/<section class="area" id="area-auth" data-area="auth" data-verdict="compliant">[\s\S]*?<li data-count="failed" class="count outcome-failed expected"><b>1<\/b> failed<\/li>/);
+
+    // a failure: "expected failure" and the reason, evidence one click away (not open), not violation-styled
+    const failed = block('AUTH-INVALID-KEY');
+    expect(failed).toMatch(/^<tbody class="requirement outcome-failed expected-failure" [^>]*data-outcome="failed" [^>]*data-expected-failure>/);
+    expect(failed).toContain('<span class="badge outcome-failed expected-outcome">failed</span> <span class="badge expected-badge">expected failure</span>');
+    expect(failed).toContain('<p class="expected"><span class="prefix">Expected failure (listed known deviation, not counted): </span>tracked in &lt;ISSUE-12&gt;</p>');
+    expect(failed).toContain('<details class="evidence"><summary>Evidence: 2 exchanges</summary>');
+    expect(failed).not.toContain('<details class="evidence" open>');
+    expect(failed).toContain('<pre class="curl">');
+    const error = block('ERR-BODY-SHAPE');
+    expect(error).toContain('<span class="badge outcome-error expected-outcome">error</span> <span class="badge expected-badge">expected failure</span>');
+    expect(error).toContain('</span>upstream timeout, ticket 7</p>');
+    expect(error).toContain('<pre class="error">timeout after 10000 ms</pre>');
+
+    // listed but passed: says so with the reason, once
+    const passed = block('LIST-OK');
+    expect(passed).toMatch(/^<tbody class="requirement outcome-passed expected-failure" [^>]*data-expected-failure>/);
+    expect(passed).toContain('<span class="badge outcome-passed">passed</span> <span class="badge expected-badge">listed as expected failure</span>');
+    expect(passed).toContain(
+      '<p class="expected"><span class="prefix">Listed as an expected failure but passed (remove it from the expected-failures file): </span>was broken in 0.9</p>',
+    );
+    expect(passed).not.toContain('<li>listed as an expected failure');
+    expect(passed).not.toContain('>expected failure</span>');
+
+    // the CSS gives listed deviations their own colour, over the violation red and amber
+    expect(h).toContain('.badge.expected-outcome.outcome-failed, .badge.expected-outcome.outcome-error { color: var(--xf); background: var(--xf-bg); }');
+    expect(h).toContain('tbody.requirement.expected-failure.outcome-failed, tbody.requirement.expected-failure.outcome-error { border-left-color: var(--xf); }');
+  });
+
+  it('sorts violations before expected failures, then inconclusive, skipped, passed', () => {
+    const listed = buildReportFixture();
+    Object.assign(byId(listed, 'LIST-OK'), { outcome: 'failed', message: 'x', expectedFailure: 'known' });
+    const list = renderHtml(listed).match(/<section class="area" id="area-list"[\s\S]*?<\/section>/)![0];
+    // the expected MUST failure sorts after the SHOULD violation
+    expect([...list.matchAll(/data-requirement="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'LIST-PAGE-FULL', 'LIST-OK', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-MAX',
+    ]);
   });
 
   it('lists an area that only a result names', () => {
@@ -332,6 +397,30 @@ describe('report.html in Chromium', () => {
     await page.screenshot({ path: png, fullPage: true });
     expect(existsSync(png)).toBe(true);
     console.log(`report.html screenshot: ${png}`);
+    await page.context().close();
+  });
+
+  it('a listed known deviation is not coloured as a violation', async () => {
+    const report = buildReportFixture({ expectedFailures: { 'AUTH-INVALID-KEY': 'tracked in ISSUE-12', 'ERR-BODY-SHAPE': 'ticket 7' } });
+    const { page, requests, url, problems } = await open(report, 'deviations');
+    const style = (selector: string, prop: string) =>
+      page.locator(selector).first().evaluate((e, p) => (globalThis as any).getComputedStyle(e)[p] as string, prop);
+    const BLUE = 'rgb(5, 80, 174)';
+    const RED = 'rgb(207, 34, 46)';
+    for (const id of ['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']) {
+      const row = `[data-requirement="${id}"]`;
+      expect(await style(row, 'borderLeftColor'), id).toBe(BLUE);
+      expect(await style(`${row} .badge.expected-outcome`, 'color'), id).toBe(BLUE);
+      expect(await style(`${row} .message`, 'color'), id).toBe(BLUE);
+      expect(await page.locator(`${row} .expected`).innerText()).toMatch(/^Expected failure \(listed known deviation, not counted\): /);
+      expect(await page.locator(`${row} pre.curl`).first().isVisible(), id).toBe(false); // evidence one click away
+    }
+    // the unlisted SHOULD failure is still red
+    expect(await style('[data-requirement="LIST-PAGE-FULL"]', 'borderLeftColor')).toBe(RED);
+    expect(await style('[data-requirement="LIST-PAGE-FULL"] .badge.outcome-failed', 'color')).toBe(RED);
+    expect(await page.locator('#verdict').getAttribute('data-verdict')).toBe('compliant');
+    expect(requests).toEqual([url]);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 

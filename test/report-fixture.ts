@@ -1,7 +1,8 @@
 // A RunReport built in code, for reporter tests and anything else that needs one:
 // four areas, every outcome (passed, failed MUST, failed SHOULD, error, skipped,
 // inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
-// control characters, a lone surrogate, non-ASCII).
+// control characters, a lone surrogate, non-ASCII). Options give the same run with
+// known deviations listed, or aborted (every requirement skipped, as the engine does).
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/types.js';
 import { buildReport } from '../harness/report.js';
 
@@ -40,8 +41,15 @@ function result(
   };
 }
 
-export function buildReportFixture(): RunReport {
-  const requirements: RequirementResult[] = [
+export interface FixtureOptions {
+  /** Requirement id -> reason, as the known-deviations file lists them (set as the engine does). */
+  expectedFailures?: Record<string, string>;
+  /** Abort the run: every requirement becomes skipped "not run: <reason>", as the engine does. */
+  abortReason?: string;
+}
+
+export function buildReportFixture(options: FixtureOptions = {}): RunReport {
+  let requirements: RequirementResult[] = [
     result('AUTH-MISSING-HEADER', 'MUST', 'auth', 'passed', {
       notes: ['GET /store/orders answered 404, judged as missing'],
       evidence: [exchange('GET', '/pets', { response: { status: 401, headers: {}, body: '', truncated: false } })],
@@ -82,6 +90,21 @@ export function buildReportFixture(): RunReport {
     }),
     result('ORDERS-EXISTS', 'SHOULD', 'orders', 'skipped', { message: 'not in the health profile', durationMs: 0 }),
   ];
+  for (const r of requirements) {
+    const reason = options.expectedFailures?.[r.id];
+    if (reason === undefined) continue;
+    // what harness/engine.ts record() does
+    r.expectedFailure = reason;
+    if (r.outcome === 'passed') r.notes.push('listed as an expected failure but passed: remove it from the expected-failures file');
+  }
+  if (options.abortReason !== undefined) {
+    // what harness/engine.ts does when the run is aborted: nothing is judged
+    requirements = requirements.map((r) => ({
+      ...result(r.id, r.level, r.area, 'skipped', { message: `not run: ${options.abortReason}`, durationMs: 0 }),
+      title: r.title,
+      operation: r.operation,
+    }));
+  }
   return buildReport({
     tool: { name: 'animal-store-conformance', version: '0.1.0' },
     spec: { title: 'Animal Store', version: '1.0.0' },
@@ -94,6 +117,7 @@ export function buildReportFixture(): RunReport {
     requestCount: 42,
     retries: 1,
     latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },
+    ...(options.abortReason !== undefined && { abortReason: options.abortReason }),
   }, requirements);
 }
 

@@ -8,8 +8,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { validateXML } from 'xmllint-wasm';
 import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
-import { renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
-import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
+import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
+import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
 
 // ajv-formats is CommonJS: the default export is the module object under Node, the function under Vitest
 const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
@@ -40,6 +40,36 @@ function elementOf(xml: string, id: string, tag: string): string {
   const m = xml.slice(start, end).match(new RegExp(`<${tag}[ >/][\\s\\S]*?(</${tag}>|/>)`));
   expect(m, `${tag} of ${id}`).not.toBeNull();
   return m![0];
+}
+
+/** The testcase element (self-closing or not) whose name starts with id. */
+function testcaseOf(xml: string, id: string): string {
+  const m = xml.match(new RegExp(`<testcase [^>]*name="${id} [^"]*"[^>]*?(/>|>[\\s\\S]*?</testcase>)`));
+  expect(m, `testcase ${id}`).not.toBeNull();
+  return m![0];
+}
+
+interface Suite { name: string; tests: number; failures: number; errors: number; skipped: number; time: string; body: string }
+
+/** Every <testsuite> with its counts and body. */
+function suitesOf(xml: string): Suite[] {
+  return [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="[^"]*">([\s\S]*?)<\/testsuite>/g)]
+    .map((m) => ({ name: m[1], tests: +m[2], failures: +m[3], errors: +m[4], skipped: +m[5], time: m[6], body: m[7] }));
+}
+
+/** Every suite's counts are what its testcases hold, and <testsuites> is their sum. */
+function expectConsistentCounts(xml: string) {
+  const suites = suitesOf(xml);
+  expect(suites.length).toBe(xml.match(/<testsuite /g)?.length ?? 0);
+  const n = (body: string, re: RegExp) => body.match(re)?.length ?? 0;
+  for (const s of suites) {
+    expect([s.tests, s.failures, s.errors, s.skipped], `suite ${s.name}`).toEqual([
+      n(s.body, /<testcase /g), n(s.body, /<failure /g), n(s.body, /<error /g), n(s.body, /<skipped /g),
+    ]);
+  }
+  const root = xml.match(/<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="(\d+)"/)!;
+  const sum = (k: 'tests' | 'failures' | 'errors') => suites.reduce((t, s) => t + s[k], 0);
+  expect([+root[1], +root[2], +root[3]]).toEqual([sum('tests'), sum('failures'), sum('errors')]);
 }
 
 describe('compliance.json', () => {
@@ -149,6 +179,36 @@ describe('junit.xml', () => {
     }
   });
 
+  it('counts on every <testsuite> and on <testsuites> agree with the testcases', () => {
+    expectConsistentCounts(xml);
+    expect(xml).not.toContain('<testsuite name="run"');
+  });
+
+  it('a suite\'s time is its longest check (they run concurrently), not the sum; testcases and run keep theirs', async () => {
+    // the fixture: every suite's time is the longest of its testcases
+    for (const s of suitesOf(xml)) {
+      const times = [...s.body.matchAll(/<testcase [^>]*time="([\d.]+)"/g)].map((m) => +m[1]);
+      expect(+s.time, s.name).toBe(Math.max(...times));
+    }
+    const timed = buildReportFixture();
+    const set = (id: string, ms: number) => (timed.requirements.find((r) => r.id === id)!.durationMs = ms);
+    set('AUTH-MISSING-HEADER', 120);
+    set('AUTH-INVALID-KEY', 312);
+    set('LIST-OK', 5);
+    set('LIST-PAGE-FULL', 250);
+    set('LIST-STATUS-COMPLETE', 99.9);
+    const out = renderJunit(timed);
+    expect((await validateJunit(out)).errors).toEqual([]);
+    const time = (area: string) => suitesOf(out).find((s) => s.name === area)!.time;
+    expect(time('auth')).toBe('0.312'); // the sum would be 0.432
+    expect(time('list')).toBe('0.250'); // the sum would be 0.355
+    expect(time('orders')).toBe('0.000');
+    expect(testcaseOf(out, 'AUTH-MISSING-HEADER')).toContain('time="0.120"');
+    expect(testcaseOf(out, 'AUTH-INVALID-KEY')).toContain('time="0.312"');
+    expect(out.match(/<testsuites [^>]*>/)![0]).toContain(`time="${(timed.durationMs / 1000).toFixed(3)}"`);
+    expect(out).toContain('time="11.323">');
+  });
+
   it('names test cases "<ID> <LEVEL> <title>" with escaped attributes', () => {
     expect(xml).toContain('name="AUTH-INVALID-KEY MUST A bearer token that is not a valid key gets 401 &lt;&amp;&gt;"');
     expect(xml).toContain('name="LIST-PAGE-FULL SHOULD Title of LIST-PAGE-FULL" time="0.040"');
@@ -191,6 +251,93 @@ describe('junit.xml', () => {
       '<system-out>GET /store/orders answered 404, judged as missing</system-out>',
     );
     expect(xml).toMatch(/<testcase [^>]*name="ERR-STATUS-MATCHES MUST [^"]*" time="0.040"\/>/);
+  });
+
+  it('an aborted run adds a "run" suite with one <error> carrying the reason; valid, counts consistent', async () => {
+    const reason = 'target unreachable: connect ECONNREFUSED <127.0.0.1:1> & "retry"';
+    const aborted = buildReportFixture({ abortReason: reason });
+    expect(aborted.verdict).toBe('aborted');
+    expect(aborted.requirements.every((r) => r.outcome === 'skipped' && r.message === `not run: ${reason}`)).toBe(true);
+    const out = renderJunit(aborted);
+    const result = await validateJunit(out);
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    expectConsistentCounts(out);
+
+    const rootTag = out.match(/<testsuites [^>]*>/)![0];
+    expect(rootTag).toContain(`tests="${aborted.requirements.length + 1}" failures="0" errors="1"`);
+    const suites = suitesOf(out);
+    expect(suites.map((s) => s.name)).toEqual(['run', ...aborted.areas.map((a) => a.area)]);
+    const [run, ...areas] = suites;
+    expect([run.tests, run.failures, run.errors, run.skipped]).toEqual([1, 0, 1, 0]);
+    expect(run.body).toContain('<property name="run.verdict" value="aborted"/>');
+    expect(run.body).toContain(`<testcase classname="animal-store.run" name="${ABORTED_TESTCASE}" time="11.323">`);
+    expect(ABORTED_TESTCASE).toBe('RUN the conformance run could not be made');
+    const error = elementOf(out, 'RUN', 'error');
+    expect(error).toMatch(
+      /^<error message="target unreachable: connect ECONNREFUSED &lt;127\.0\.0\.1:1&gt; &amp; &quot;retry&quot;" type="aborted">/,
+    );
+    expect(unescapeXml(error)).toContain(`The conformance run could not be made: ${reason}`);
+    for (const s of areas) {
+      expect([s.failures, s.errors, s.skipped]).toEqual([0, 0, s.tests]);
+      expect(s.body).toContain('<property name="area.verdict" value="aborted"/>');
+    }
+
+    // aborted before any requirement was listed (bad configuration): the run suite alone
+    const empty = renderJunit({ ...aborted, areas: [], requirements: [], counts: countOf([]), abortReason: 'bad configuration' });
+    expect((await validateJunit(empty)).errors).toEqual([]);
+    expectConsistentCounts(empty);
+    expect(suitesOf(empty).map((s) => s.name)).toEqual(['run']);
+    expect(empty).toContain('<error message="bad configuration" type="aborted">');
+    expect(empty.match(/<testsuites [^>]*>/)![0]).toContain('tests="1" failures="0" errors="1"');
+  });
+
+  it('a listed known deviation that failed or errored is <skipped> with its evidence in system-out; one that passed says so', async () => {
+    const listed = buildReportFixture({
+      expectedFailures: {
+        'AUTH-INVALID-KEY': 'tracked in <ISSUE-12>',
+        'ERR-BODY-SHAPE': 'upstream timeout, ticket 7',
+        'LIST-OK': 'was broken in 0.9',
+      },
+    });
+    expect(listed.counts.mustViolations).toBe(0);
+    expect(listed.verdict).toBe('compliant');
+    const out = renderJunit(listed);
+    const result = await validateJunit(out);
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    expectConsistentCounts(out);
+
+    // only the unlisted failed SHOULD is still a <failure>; no <error> at all
+    expect(out.match(/<testsuites [^>]*>/)![0]).toContain(`tests="${listed.counts.total}" failures="1" errors="0"`);
+    const auth = suitesOf(out).find((s) => s.name === 'auth')!;
+    expect([auth.tests, auth.failures, auth.errors, auth.skipped]).toEqual([2, 0, 0, 1]);
+    const errors = suitesOf(out).find((s) => s.name === 'errors')!;
+    expect([errors.tests, errors.failures, errors.errors, errors.skipped]).toEqual([2, 0, 0, 1]);
+    expect(out).toContain('<property name="run.verdict" value="compliant"/>');
+
+    const failed = testcaseOf(out, 'AUTH-INVALID-KEY');
+    expect(failed).not.toMatch(/<failure|<error/);
+    expect(elementOf(out, 'AUTH-INVALID-KEY', 'skipped')).toBe(
+      '<skipped message="expected failure: tracked in &lt;ISSUE-12&gt;: expected 401, got 500 &amp; an HTML page"/>',
+    );
+    const evidence = unescapeXml(elementOf(out, 'AUTH-INVALID-KEY', 'system-out'));
+    expect(evidence).toContain('failed, listed as an expected failure (not counted): tracked in <ISSUE-12>');
+    expect(evidence).toContain('expected 401, got 500 & an HTML page');
+    expect(evidence).toContain(stripInvalidXmlChars(HOSTILE_BODY));
+    for (const x of listed.requirements[1].evidence) expect(evidence).toContain(`curl: ${x.curl}`);
+
+    expect(testcaseOf(out, 'ERR-BODY-SHAPE')).not.toMatch(/<failure|<error/);
+    expect(elementOf(out, 'ERR-BODY-SHAPE', 'skipped')).toBe(
+      '<skipped message="expected failure: upstream timeout, ticket 7: timeout after 10000 ms"/>',
+    );
+    expect(elementOf(out, 'ERR-BODY-SHAPE', 'system-out')).toContain('error: timeout after 10000 ms');
+
+    const passed = testcaseOf(out, 'LIST-OK');
+    expect(passed).not.toMatch(/<failure|<error|<skipped/);
+    expect(elementOf(out, 'LIST-OK', 'system-out')).toBe(
+      '<system-out>listed as an expected failure (was broken in 0.9) but passed: remove it from the expected-failures file</system-out>',
+    );
   });
 
   it('strips exactly the characters XML 1.0 forbids', () => {
