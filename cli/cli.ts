@@ -1,13 +1,11 @@
 // The command line: certify a target (or the embedded reference server when none
 // is configured), print progress and a summary, write the reports, exit 0/1/2.
-import { access, mkdir } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { ConfigError, SETTINGS, parseCommandLine, resolveConfig, type RunConfig } from '../harness/config.js';
+import { ConfigError, SETTINGS, parseCommandLine } from '../harness/config.js';
 import { runConformance } from '../harness/engine.js';
 import { startTarget } from '../harness/target.js';
 import { redactorFor } from '../harness/session.js';
 import { loadCatalogue } from '../harness/catalogue.js';
-import { readExpectedFailures, selectRequirements } from '../harness/selection.js';
+import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/run-config.js';
 import { formatCatalogueList } from './catalogue-doc.js';
 import { reportToGithub } from './github.js';
 import { TOOL } from '../harness/tool.js';
@@ -40,35 +38,20 @@ export function usage(): string {
   ].join('\n');
 }
 
-/** Finds an unusable REPORT_DIR before the run, not after it has created data. */
-async function ensureWritableDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-  } catch (err) {
-    throw new ConfigError(`cannot write reports to ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let config: RunConfig;
-  const catalogue = loadCatalogue();
-  let selected: Set<string>;
-  let expectedFailures: Map<string, string> | undefined;
+  let run: PreparedRun;
   try {
     const args = parseCommandLine(argv);
     if (args.help) { console.log(usage()); return 0; }
     if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
-    if (args.list) { console.log(formatCatalogueList(catalogue)); return 0; }
-    config = resolveConfig(args, env);
-    await ensureWritableDir(config.reportDir);
-    selected = selectRequirements(catalogue, config.only, config.skip);
-    if (config.expectedFailuresFile) expectedFailures = readExpectedFailures(config.expectedFailuresFile, catalogue);
+    if (args.list) { console.log(formatCatalogueList(loadCatalogue())); return 0; }
+    run = await prepareRun(args, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
     return 2;
   }
+  const { config, catalogue, selected, expectedFailures } = run;
 
   const { target, server } = await startTarget(config);
   const redactor = redactorFor(target);
@@ -79,20 +62,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   let report: RunReport;
   try {
     report = await runConformance({
-      target,
+      ...sessionOptionsFor(config, target),
       catalogue,
       selected,
       expectedFailures,
-      strict: config.strict,
-      profile: config.profile,
-      timeoutMs: config.timeoutMs,
-      deadlineMs: config.deadlineMs,
-      concurrency: config.concurrency,
-      retries: config.retries,
-      categoryId: config.categoryId,
-      maxLatencyMs: config.maxLatencyMs,
-      now: config.now,
-      // skipped ones are summed up at the end, grouped by reason
       onResult: (r: RequirementResult) => { if (r.outcome !== 'skipped') say(formatProgress(r)); },
     });
   } finally {

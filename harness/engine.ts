@@ -19,6 +19,26 @@ export interface RunOptions extends SessionOptions {
   onResult?: (result: RequirementResult) => void;
 }
 
+/** The result of a requirement the run does not carry out. */
+export function skippedResult(r: Requirement, message: string): RequirementResult {
+  return {
+    id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
+    outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [],
+  };
+}
+
+export const LISTED_BUT_PASSED = 'listed as an expected failure but passed: remove it from the expected-failures file';
+
+/** A requirement listed in the known-deviations file carries its reason. */
+export function markExpectedFailure(result: RequirementResult, expectedFailures?: Map<string, string>): RequirementResult {
+  const reason = expectedFailures?.get(result.id);
+  if (reason !== undefined) {
+    result.expectedFailure = reason;
+    if (result.outcome === 'passed') result.notes.push(LISTED_BUT_PASSED);
+  }
+  return result;
+}
+
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -26,29 +46,20 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const results: RequirementResult[] = [];
   let abortReason: string | undefined;
   const record = (r: RequirementResult) => {
-    const reason = options.expectedFailures?.get(r.id);
-    if (reason !== undefined) {
-      r.expectedFailure = reason;
-      if (r.outcome === 'passed') r.notes.push('listed as an expected failure but passed: remove it from the expected-failures file');
-    }
-    results.push(r);
+    results.push(markExpectedFailure(r, options.expectedFailures));
     options.onResult?.(r);
   };
-  const skipped = (r: Requirement, message: string): RequirementResult => ({
-    id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
-    outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [],
-  });
   const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
   try {
     await session.preflight();
-    for (const r of catalogue.filter((r) => !selected.includes(r))) record(skipped(r, 'not selected (--only, --skip)'));
+    for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, 'not selected (--only, --skip)'));
     const isObserver = (r: Requirement) => CHECKS.get(r.id)?.observer ?? false;
     await Promise.all(selected.filter((r) => !isObserver(r)).map((r) => session.run(r).then(record)));
     await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(record)));
   } catch (err) {
     if (!(err instanceof RunAborted)) throw err;
     abortReason = err.message;
-    for (const r of catalogue) record(skipped(r, `not run: ${session.redactor.redact(abortReason)}`));
+    for (const r of catalogue) record(skippedResult(r, `not run: ${session.redactor.redact(abortReason)}`));
   } finally {
     await session.close();
   }

@@ -10,6 +10,10 @@ import type { ReportBase } from './session.js';
 export const isViolation = (r: RequirementResult) =>
   (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
 
+/** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
+export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) =>
+  isViolation(r) && (r.level === 'MUST' || strict);
+
 export function countResults(results: RequirementResult[]): Counts {
   const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
   return {

@@ -1,21 +1,27 @@
 // Turns the catalogue into Vitest test cases, one per requirement, titled
 // "<ID> <LEVEL> <title>" so that `vitest run -t LIST-` selects an area. All suite
-// files of a Vitest run share one Session (one preflight, one seeding).
+// files of a Vitest run share one Session (one preflight, one seeding). A test ends
+// as the CLI judges its requirement: a violated MUST (with STRICT, also SHOULD)
+// fails it, a failed SHOULD passes with a warning, an expected failure is skipped.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from './catalogue.js';
 import { CHECKS } from './registry.js';
-import { Session, type ReportBase, type SessionOptions, type Target } from './session.js';
+import { RunAborted, Session, type ReportBase, type SessionOptions } from './session.js';
 import { loadSpecs } from './spec.js';
-import type { Profile, RequirementResult } from './types.js';
+import { countsAgainstVerdict } from './report.js';
+import { LISTED_BUT_PASSED, markExpectedFailure, skippedResult } from './engine.js';
+import type { Requirement, RequirementResult } from './types.js';
 import '../checks/index.js';
 
+/** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
 export interface SuiteSettings {
-  target: Target;
-  profile: Profile;
-  timeoutMs: number;
-  deadlineMs: number;
-  concurrency: number;
-  now: string;
+  session: Omit<SessionOptions, 'now'> & { now: string };
+  /** The ids ONLY and SKIP select. */
+  selected: string[];
+  /** EXPECTED_FAILURES: [id, reason] pairs. */
+  expectedFailures: Array<[string, string]>;
+  /** REPORT_DIR, for the reporter. */
+  reportDir: string;
 }
 
 declare module 'vitest' {
@@ -27,33 +33,58 @@ declare module '@vitest/runner' {
   interface TaskMeta { requirement?: RequirementResult; run?: ReportBase }
 }
 
-let shared: Promise<Session> | undefined;
+interface Run {
+  session: Session;
+  /** Set when the preflight aborted the run (target unreachable, key rejected). */
+  abortReason?: string;
+  selected: Set<string>;
+  expectedFailures: Map<string, string>;
+}
 
-function session(): Promise<Session> {
+let shared: Promise<Run> | undefined;
+
+/** The run all tests share; an aborted preflight is caught here, once. */
+function start(): Promise<Run> {
   shared ??= (async () => {
     const settings = inject('conformance');
-    const options: SessionOptions = { ...settings, now: new Date(settings.now) };
-    const s = new Session(options, loadSpecs());
-    await s.preflight();
-    return s;
+    const session = new Session({ ...settings.session, now: new Date(settings.session.now) }, loadSpecs());
+    const run: Run = { session, selected: new Set(settings.selected), expectedFailures: new Map(settings.expectedFailures) };
+    try {
+      await session.preflight();
+    } catch (err) {
+      if (!(err instanceof RunAborted)) throw err;
+      run.abortReason = session.redactor.redact(err.message);
+    }
+    return run;
   })();
   return shared;
+}
+
+async function resultOf(requirement: Requirement, { session, abortReason, selected }: Run): Promise<RequirementResult> {
+  if (abortReason) return skippedResult(requirement, `not run: ${abortReason}`);
+  if (!selected.has(requirement.id)) return skippedResult(requirement, 'not selected (ONLY, SKIP)');
+  if (CHECKS.get(requirement.id)?.observer) await session.settled();
+  return session.run(requirement);
 }
 
 export function defineAreaSuite(area: string): void {
   const requirements = loadCatalogue().filter((r) => r.area === area);
   describe.concurrent(area, () => {
     for (const requirement of requirements) {
-      test(`${requirement.id} ${requirement.level} ${requirement.title}`, async ({ skip, task }) => {
-        const s = await session();
-        if (CHECKS.get(requirement.id)?.observer) await s.settled();
-        const result = await s.run(requirement);
+      test(`${requirement.id} ${requirement.level} ${requirement.title}`, async ({ skip, task, annotate }) => {
+        const run = await start();
+        const result = markExpectedFailure(await resultOf(requirement, run), run.expectedFailures);
         task.meta.requirement = result;
-        task.meta.run = s.reportBase();
+        task.meta.run = run.session.reportBase(run.abortReason);
+        if (run.abortReason) throw new Error(`run aborted: ${run.abortReason}`);
+        const failed = result.outcome === 'failed' || result.outcome === 'error';
+        if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
         if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
-        if (result.outcome === 'failed' || result.outcome === 'error') {
-          throw new Error(`${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`);
-        }
+        if (result.notes.includes(LISTED_BUT_PASSED)) await annotate(LISTED_BUT_PASSED, 'warning');
+        if (!failed) return;
+        const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
+        if (countsAgainstVerdict(result, run.session.options.strict ?? false)) throw new Error(message);
+        await annotate(message, 'warning');
       });
     }
   });

@@ -1,24 +1,34 @@
 // Configures the conformance suites exactly as the CLI is configured (flags aside):
 // environment and .env; with no BASE_URL the embedded reference server is started.
+// A bad setting ends the run as the CLI does: one line on stderr, exit code 2.
 import type { TestProject } from 'vitest/node';
-import { parseCommandLine, resolveConfig } from '../harness/config.js';
+import { ConfigError, parseCommandLine } from '../harness/config.js';
+import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/run-config.js';
 import { startTarget } from '../harness/target.js';
 import type { SuiteSettings } from '../harness/vitest-suite.js';
 
-export default async function setup(project: TestProject) {
+async function configure(): Promise<PreparedRun> {
   // Vite puts its own BASE_URL ("/", the app's base path) into process.env when the
   // user has not set one; that one is not a target
   const env = { ...process.env };
   if (env.BASE_URL === '/') delete env.BASE_URL;
-  const config = resolveConfig(parseCommandLine([]), env);
+  try {
+    return await prepareRun(parseCommandLine([]), env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`animal-store-conformance: ${err.message}`);
+    process.exit(2);
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const { config, selected, expectedFailures } = await configure();
   const { target, server } = await startTarget(config);
   const settings: SuiteSettings = {
-    target,
-    profile: config.profile,
-    timeoutMs: config.timeoutMs,
-    deadlineMs: config.deadlineMs,
-    concurrency: config.concurrency,
-    now: config.now.toISOString(),
+    session: { ...sessionOptionsFor(config, target), now: config.now.toISOString() },
+    selected: [...selected],
+    expectedFailures: [...expectedFailures],
+    reportDir: config.reportDir,
   };
   project.provide('conformance', settings);
   return async () => { await server?.close(); };

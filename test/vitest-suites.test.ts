@@ -1,7 +1,9 @@
 // The conformance suites under Vitest: one test per requirement, titled with its
-// id, configured like the CLI; a failing requirement fails its test.
+// id, configured like the CLI; a test fails where the CLI's verdict would.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,14 +23,20 @@ function vitest(args: string[], env: Record<string, string> = {}): Promise<{ cod
   });
 }
 
+// --reporter replaces the configured reporters: the compliance reporter is named again
+const VERBOSE = ['--reporter', 'verbose', '--reporter', './reporters/vitest-compliance.ts'];
+
+const reportIn = async (dir: string) => JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8'));
+const requirement = (report: { requirements: Array<{ id: string }> }, id: string) => report.requirements.find((r) => r.id === id);
+
 describe('vitest run --project conformance', () => {
   it('certifies the embedded server; -t selects requirements by id prefix; the reports are written', async () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
-    const { code, output } = await vitest(['-t', 'LIST-', '--reporter', 'verbose', '--reporter', './reporters/vitest-compliance.ts'], { REPORT_DIR: reportDir });
+    const { code, output } = await vitest(['-t', 'LIST-', ...VERBOSE], { REPORT_DIR: reportDir });
     expect(code).toBe(0);
     expect(output).toContain('LIST-LIMIT-MAX MUST');
     expect(output).not.toMatch(/✓ .*AUTH-MISSING-HEADER/);
-    const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+    const report = await reportIn(reportDir);
     expect(report.verdict).toBe('compliant');
     expect(report.requirements.map((r: { id: string }) => r.id).every((id: string) => id.startsWith('LIST-'))).toBe(true);
   });
@@ -42,6 +50,101 @@ describe('vitest run --project conformance', () => {
       expect(output).not.toContain('suite-key');
     } finally {
       await ref.close();
+    }
+  });
+
+  it('runs what ONLY and SKIP select; an expected failure is skipped and reported as the CLI reports it', async () => {
+    const ref = await startReferenceServer({ apiKey: 'suite-key', faults: ['no-auth-on-list'] });
+    const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
+    const expectedFailures = join(reportDir, 'expected-failures.txt');
+    await writeFile(expectedFailures, 'AUTH-MISSING-HEADER until ticket 1234\nAUTH-INVALID-KEY until ticket 99\n');
+    try {
+      const { code, output } = await vitest(['-t', 'AUTH-', ...VERBOSE], {
+        BASE_URL: ref.baseUrl, API_KEY: 'suite-key', REPORT_DIR: reportDir, EXPECTED_FAILURES: expectedFailures,
+        ONLY: 'AUTH-MISSING-HEADER,AUTH-INVALID-KEY,AUTH-WRONG-SCHEME', SKIP: 'AUTH-WRONG-SCHEME',
+      });
+      expect(code, output).toBe(0);
+      expect(output).toContain('expected failure: until ticket 1234');
+      const report = await reportIn(reportDir);
+      expect(report.verdict).toBe('compliant');
+      expect(requirement(report, 'AUTH-MISSING-HEADER')).toMatchObject({ outcome: 'failed', expectedFailure: 'until ticket 1234' });
+      expect(requirement(report, 'AUTH-INVALID-KEY')).toMatchObject({
+        outcome: 'passed', expectedFailure: 'until ticket 99', notes: expect.arrayContaining([expect.stringContaining('remove it from the expected-failures file')]),
+      });
+      for (const id of ['AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME']) {
+        expect(requirement(report, id)).toMatchObject({ outcome: 'skipped', message: 'not selected (ONLY, SKIP)' });
+      }
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('passes the test of a failed SHOULD with a warning; STRICT fails it', async () => {
+    const ref = await startReferenceServer({ apiKey: 'suite-key', faults: ['orders-missing'] });
+    const env = { BASE_URL: ref.baseUrl, API_KEY: 'suite-key' };
+    const [lenientDir, strictDir] = await Promise.all([1, 2].map(() => mkdtemp(join(tmpdir(), 'vitest-reports-'))));
+    try {
+      const lenient = await vitest(['-t', 'ORDERS-', ...VERBOSE], { ...env, REPORT_DIR: lenientDir });
+      expect(lenient.code, lenient.output).toBe(0);
+      expect(lenient.output).toMatch(/✓ .*ORDERS-EXISTS SHOULD[^]*warning\s+↳ failed: /);
+      expect(await reportIn(lenientDir)).toMatchObject({ verdict: 'compliant', strict: false, requirements: [{ id: 'ORDERS-EXISTS', outcome: 'failed' }] });
+
+      const strict = await vitest(['-t', 'ORDERS-'], { ...env, STRICT: '1', REPORT_DIR: strictDir });
+      expect(strict.code).toBe(1);
+      expect(strict.output).toMatch(/FAIL .*ORDERS-EXISTS SHOULD/);
+      expect(await reportIn(strictDir)).toMatchObject({ verdict: 'non-compliant', strict: true });
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('passes RETRIES and MAX_LATENCY_MS to the session', async () => {
+    // answers every request with 503: each GET is retried
+    const server = createServer((_, res) => { res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}'); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
+    try {
+      const { output } = await vitest(['-t', 'ORDERS-EXISTS|PERF-LATENCY-P95'], {
+        BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, API_KEY: 'suite-key', REPORT_DIR: reportDir,
+        RETRIES: '1', MAX_LATENCY_MS: '60000',
+      });
+      const report = await reportIn(reportDir);
+      expect(report.retries, output).toBeGreaterThan(0);
+      // skipped when no budget is set
+      expect(requirement(report, 'PERF-LATENCY-P95')).toMatchObject({ outcome: 'passed' });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('writes an aborted report when the preflight aborts the run, in place of the previous one', async () => {
+    const ref = await startReferenceServer({ apiKey: 'suite-key' });
+    const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
+    await writeFile(join(reportDir, 'compliance.json'), '{"verdict":"compliant"}');
+    try {
+      const { code, output } = await vitest(['-t', 'AUTH-'], { BASE_URL: ref.baseUrl, API_KEY: 'rejected-key', REPORT_DIR: reportDir });
+      expect(code).toBe(1);
+      expect(output).not.toContain('rejected-key');
+      const report = await reportIn(reportDir);
+      expect(report).toMatchObject({ verdict: 'aborted', exitCode: 2, abortReason: expect.stringContaining('401') });
+      expect(output).toContain(`run aborted: ${report.abortReason}`);
+      expect(report.requirements.length).toBeGreaterThan(0);
+      for (const r of report.requirements) expect(r).toMatchObject({ outcome: 'skipped', message: `not run: ${report.abortReason}` });
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('refuses a bad setting as the CLI does: one line, exit code 2', async () => {
+    for (const [env, message] of [
+      [{ BASE_URL: 'http//x', API_KEY: 'k' }, 'BASE_URL is not a valid URL: http//x'],
+      [{ ONLY: 'NO-SUCH-' }, '"NO-SUCH-" matches no requirement'],
+      [{ EXPECTED_FAILURES: '/nonexistent/expected.txt' }, 'cannot read the expected-failures file'],
+    ] as const) {
+      const { code, output } = await vitest([], env);
+      expect(code, output).toBe(2);
+      expect(output).toContain(`animal-store-conformance: ${message}`);
+      expect(output).not.toMatch(/No test files found|\n\s+at /);
     }
   });
 });
