@@ -3,13 +3,16 @@
 export interface Secret { value: string; label: string }
 
 /**
- * A key that is not valid but looks it: the key with its last character changed. A
- * server that checks only the form of a key accepts it; one that checks the key
- * refuses it. Printed as ${VAR%?}X, which a shell expands to the same value.
+ * A key that is not valid but looks it: the key with its last character changed to
+ * another of the same kind (digit, lower- or upper-case letter), so a server that
+ * checks only the form of a key accepts it and one that checks the key refuses it.
+ * Printed as ${VAR%?}c, which a shell expands to the same value.
  */
 export function nearMiss(key: string, variable: string): Secret {
-  const last = key.endsWith('X') ? 'Y' : 'X';
-  return { value: key.slice(0, -1) + last, label: `\${${variable.slice(1)}%?}${last}` };
+  const last = key.slice(-1);
+  const next = (from: string, size: number) => String.fromCharCode(from.charCodeAt(0) + ((last.charCodeAt(0) - from.charCodeAt(0) + 1) % size));
+  const changed = /[0-9]/.test(last) ? next('0', 10) : /[a-z]/.test(last) ? next('a', 26) : /[A-Z]/.test(last) ? next('A', 26) : 'X';
+  return { value: key.slice(0, -1) + changed, label: `\${${variable.slice(1)}%?}${changed}` };
 }
 
 /** Below this length a secret is replaced only where it stands alone, so that a short key does not mangle every number in the output. */

@@ -28,6 +28,7 @@ export const FAULTS = {
     expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
   },
   'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
+  'key-form-only': { breaks: 'a bearer token of the key\'s length and prefix is accepted (the form is checked, not the key)', expect: ['AUTH-INVALID-KEY'] },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {

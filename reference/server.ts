@@ -151,6 +151,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return token === key ? 'ok' : 'wrong-key';
   }
 
+  const bearerToken = (header: string | undefined) => header?.split(/ +/)[1] ?? '';
+  /** What a server that checks only a key's form looks at: its length and its prefix. */
+  const sameForm = (token: string, key: string) => token.length === key.length && token.slice(0, 8) === key.slice(0, 8);
+
   /** The animal store's credential check; undefined when the request may proceed. */
   function storeAuth(req: IncomingMessage, operation: string): Problem | undefined {
     const kind = credential(req.headers.authorization, apiKey);
@@ -158,6 +162,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (operation === 'listOrders' && has('orders-unauthenticated')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
+    if (kind === 'wrong-key' && has('key-form-only') && sameForm(bearerToken(req.headers.authorization), apiKey)) return undefined;
     if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
     if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
     if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };

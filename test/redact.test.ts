@@ -22,6 +22,12 @@ describe('redaction', () => {
     expect(redactor.redactShell(`-H 'authorization: Bearer ${bad.value}'`)).toBe(`-H 'authorization: Bearer '"\${API_KEY%?}X"''`);
   });
 
+  it('keeps the near-miss key of the same form: a digit for a digit, a letter for a letter', () => {
+    expect(nearMiss('sk_live_8f3a9c1d2e4b', '$API_KEY')).toEqual({ value: 'sk_live_8f3a9c1d2e4c', label: '${API_KEY%?}c' });
+    expect(nearMiss('key-129', '$API_KEY').value).toBe('key-120');
+    expect(nearMiss('KEYZ', '$QUICKSTART_API_KEY')).toEqual({ value: 'KEYA', label: '${QUICKSTART_API_KEY%?}A' });
+  });
+
   it('replaces a short key only where it stands alone', () => {
     const short = new Redactor([{ value: 'k3y', label: '$API_KEY' }]);
     expect(short.redact('Bearer k3y; sk3yline 200')).toBe('Bearer $API_KEY; sk3yline 200');
