@@ -26,6 +26,10 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { PACKAGE_ROOT } from '../harness/paths.js';
 import { startReferenceServer } from '../reference/server.js';
+import { SETTINGS } from '../harness/config.js';
+
+/** The CLI's default, which the bounds are computed for. */
+const DEFAULT_CONCURRENCY = Number(SETTINGS.concurrency.default);
 
 const ROOT = PACKAGE_ROOT;
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -404,7 +408,7 @@ const targets = {
 
 const row = (m: Measured, proxied: boolean, t: string[]): string =>
   `| ${m.label} | ${sec(m.median)} s | ${sec(m.min)} s | ${sec(m.max)} s | ${sec(m.max - m.min)} s | ${reqText(m)} | ` +
-  `${proxied ? serial(m) : '—'} | ${proxied ? parallelBound(m, 8) : '—'} | ${split(m)} | ${t.join('<br>')} |`;
+  `${proxied ? serial(m) : '—'} | ${proxied ? parallelBound(m, DEFAULT_CONCURRENCY) : '—'} | ${split(m)} | ${t.join('<br>')} |`;
 
 const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown CPU';
 const loadAfter = loadavg();
@@ -424,10 +428,10 @@ const lines = [
   '(spec and catalogue loading, every request, the checks); *tail* is the rest (reports written, server closed, exit).',
   'Proxied runs also show when the first request reached the proxy (from spawn) and the time from the last answer to exit.',
   '*One after another*: requests × the proxy delay, what the delay alone would cost if each request waited for the previous',
-  'one; *at --concurrency 8*: ⌈requests / 8⌉ × the delay, what it costs with 8 in flight all the time (the default).',
+  `one; *at --concurrency ${DEFAULT_CONCURRENCY}*: ⌈requests / ${DEFAULT_CONCURRENCY}⌉ × the delay, what it costs with ${DEFAULT_CONCURRENCY} in flight all the time (the default).`,
   'For the floor, *requests* is the number of tests run.',
   '',
-  '| Case | Median | Min | Max | Spread | Requests | One after another | At --concurrency 8 | Where the time goes | Targets |',
+  `| Case | Median | Min | Max | Spread | Requests | One after another | At --concurrency ${DEFAULT_CONCURRENCY} | Where the time goes | Targets |`,
   '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
   row(certLoop, false, targets.certLoop),
   row(healthLoop, false, targets.healthLoop),
