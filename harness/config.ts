@@ -57,8 +57,8 @@ export const SETTINGS = {
   quickstartApiKey: { flag: 'quickstart-api-key', env: 'QUICKSTART_API_KEY', help: 'Key for the quickstart service (default: API_KEY).', secret: true },
   profile: { flag: 'profile', env: 'PROFILE', help: 'certify (may create data) or health (read-only, for production).', default: 'certify' },
   reportDir: { flag: 'report-dir', env: 'REPORT_DIR', help: 'Where compliance.json, junit.xml and report.html are written.', default: 'reports' },
-  timeoutMs: { flag: 'timeout-ms', env: 'REQUEST_TIMEOUT_MS', help: 'Timeout of one request, whole body included.', default: '10000' },
-  deadlineMs: { flag: 'deadline-ms', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run.', default: '120000' },
+  timeoutMs: { flag: 'timeout', env: 'REQUEST_TIMEOUT_MS', help: 'Timeout of one request, whole body included: ms, or with a unit (500ms, 10s, 1m).', default: '10000' },
+  deadlineMs: { flag: 'deadline', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run: ms, or with a unit (90s, 2m).', default: '120000' },
   // 16: fastest in bench/results.md through a 50 ms proxy (8: 1.79 s, 16: 1.17 s; more gains little)
   concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '16' },
   now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
@@ -134,6 +134,16 @@ function positiveInteger(name: string, value: string, min = 1): number {
   return Number(value);
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** Milliseconds from "1500", "1500ms", "90s" or "2m". */
+function duration(name: string, value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
+  if (!(ms >= 1)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
+  return ms;
+}
+
 function flag(name: string, value: string | undefined): boolean {
   if (value === undefined) return false;
   if (/^(1|true|yes)$/i.test(value)) return true;
@@ -180,8 +190,8 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     environment: base ? target : 'embedded',
     profile,
     reportDir: get('reportDir')!,
-    timeoutMs: positiveInteger('REQUEST_TIMEOUT_MS', get('timeoutMs')!),
-    deadlineMs: positiveInteger('RUN_DEADLINE_MS', get('deadlineMs')!),
+    timeoutMs: duration('REQUEST_TIMEOUT_MS', get('timeoutMs')!),
+    deadlineMs: duration('RUN_DEADLINE_MS', get('deadlineMs')!),
     concurrency: positiveInteger('CONCURRENCY', get('concurrency')!),
     now: now ? new Date(now) : new Date(),
     retries: positiveInteger('RETRIES', get('retries')!, 0),

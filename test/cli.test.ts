@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/paths.js';
 import { startReferenceServer } from '../reference/server.js';
+import { reportValidator, validateJunit } from './support/validators.js';
 
 const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
 
@@ -43,7 +44,10 @@ describe('the CLI', () => {
     expect(code).toBe(0);
     const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
     expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, target: { environment: 'embedded' } });
-    expect(await readFile(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    const validate = reportValidator();
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
+    expect((await validateJunit(junit)).valid).toBe(true);
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('Compliant');
   });
 
@@ -56,7 +60,11 @@ describe('the CLI', () => {
       expect(code).toBe(1);
       expect(stdout).toContain('Verdict: NON-COMPLIANT');
       expect(stdout).toMatch(/FAIL AUTH-MISSING-HEADER[\s\S]*curl -sS -i -X GET/);
-      const outputs = [stdout, stderr, await readFile(join(reportDir, 'compliance.json'), 'utf8'), await readFile(join(reportDir, 'junit.xml'), 'utf8')];
+      const outputs = [stdout, stderr, await readFile(join(reportDir, 'compliance.json'), 'utf8'), await readFile(join(reportDir, 'junit.xml'), 'utf8'),
+        await readFile(join(reportDir, 'report.html'), 'utf8')];
+      const validate = reportValidator();
+      expect(validate(JSON.parse(outputs[2])), JSON.stringify(validate.errors)).toBe(true);
+      expect((await validateJunit(outputs[3])).valid).toBe(true);
       for (const text of outputs) expect(text).not.toContain(key);
       expect(outputs[2]).toContain('$API_KEY');
     } finally {

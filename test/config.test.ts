@@ -27,6 +27,11 @@ describe('configuration', () => {
     expect(c).toMatchObject({ environment: 'staging', baseUrl: 'https://staging.test/v1' });
   });
 
+  it('reads durations with or without a unit', () => {
+    expect(resolve(['--timeout', '1500', '--deadline', '90s'])).toMatchObject({ timeoutMs: 1500, deadlineMs: 90_000 });
+    expect(resolve([], { REQUEST_TIMEOUT_MS: '500ms', RUN_DEADLINE_MS: '2m' })).toMatchObject({ timeoutMs: 500, deadlineMs: 120_000 });
+  });
+
   it('falls back to API_KEY for the quickstart service', () => {
     const c = resolve([], { BASE_URL: 'https://a.test/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'https://q.test' });
     expect(c).toMatchObject({ quickstartBaseUrl: 'https://q.test', quickstartApiKey: 'k' });
@@ -40,7 +45,8 @@ describe('configuration', () => {
     [[], { BASE_URL: 'http://a.test/v2', API_KEY: 'k' }, /must end in the path segment \/v1/],
     [[], { PROFILE: 'full' }, /PROFILE must be one of/],
     [['--target', 'staging'], {}, /STAGING_BASE_URL is not set/],
-    [['--timeout-ms', '0'], {}, /an integer of at least 1/],
+    [['--timeout', '0'], {}, /a duration such as/],
+    [['--deadline', 'soon'], {}, /RUN_DEADLINE_MS must be a duration/],
     [['--now', 'someday'], {}, /not a date/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
   ])('rejects %j %j', (argv, env, message) => {

@@ -1,31 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { validateXML } from 'xmllint-wasm';
 import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
-
-// ajv-formats is CommonJS: the default export is the module object under Node, the function under Vitest
-const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const reportSchema = JSON.parse(readFileSync(join(root, 'spec/compliance-report.schema.json'), 'utf8'));
-const junitXsd = readFileSync(join(root, 'test/fixtures/junit-10.xsd'), 'utf8');
-
-function reportValidator() {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  return ajv.compile(reportSchema);
-}
-
-const validateJunit = (contents: string) =>
-  validateXML({ xml: [{ fileName: 'junit.xml', contents }], schema: [junitXsd] });
+import { reportSchema, reportValidator, validateJunit } from './support/validators.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
 const unescapeXml = (s: string) =>
