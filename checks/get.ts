@@ -3,7 +3,7 @@
 // Deprecation and Sunset headers are reported when present, never required.
 import { check } from '../harness/registry.js';
 import type { CheckContext } from '../harness/context.js';
-import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { confirmDelay, eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
 import { pageItems } from '../harness/fixtures.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
 import { Inconclusive, Skip, fail } from '../harness/outcome.js';
@@ -44,7 +44,7 @@ check('GET-OK', async (ctx) => {
     let ex = await ctx.call('getPet', { params: { petId: id } });
     if (ex.status === 404) {
       // confirm before failing: a store may show a write a moment after answering it
-      await new Promise((r) => setTimeout(r, 500));
+      await confirmDelay();
       ex = await ctx.call('getPet', { params: { petId: id } });
     }
     const what = `getPet for the ${from} animal ${id}`;

@@ -20,8 +20,20 @@ export interface ListPages {
   min: Exchange;
   /** limit = the maximum; fetched before the status pages. */
   max: Exchange;
-  /** status = S, limit = the maximum, for each PetStatus S. */
-  byStatus: Map<string, Exchange>;
+  /**
+   * One page per PetStatus: the first without limit (so the default page size is
+   * shown to hold with the filter too), the others with limit = the maximum.
+   */
+  byStatus: StatusPage[];
+}
+
+export interface StatusPage {
+  status: string;
+  /** The limit the page was asked with; undefined for the default. */
+  limit?: number;
+  /** The most the page may hold: that limit, or the default page size. */
+  most: number;
+  ex: Exchange;
 }
 
 export interface SentMessage {
@@ -111,8 +123,11 @@ export class Fixtures {
       ]);
       // status pages come after the unfiltered ones, so an animal seen unfiltered
       // already existed when its status page was asked for
-      const byStatus = new Map(await Promise.all(this.store.statuses.map(
-        async (status) => [status, await this.list({ status, limit: max })] as const)));
+      const byStatus = await Promise.all(this.store.statuses.map(async (status, i): Promise<StatusPage> => {
+        const limit = i === 0 ? undefined : max;
+        const ex = await this.list(limit === undefined ? { status } : { status, limit });
+        return { status, limit, most: limit ?? this.store.limit.default, ex };
+      }));
       return { default: pageDefault, min: pageMin, max: pageMax, byStatus };
     });
   }

@@ -60,6 +60,7 @@ export const FAULTS = {
   },
   'page-short': { breaks: 'a page holds limit-1 animals though more exist', expect: ['LIST-PAGE-FULL'] },
   'wrong-default': { breaks: 'the default page size is 30 instead of 20', expect: ['LIST-LIMIT-DEFAULT'] },
+  'default-limit-unfiltered-only': { breaks: 'with the status filter and no limit, every matching animal is returned', expect: ['LIST-LIMIT-DEFAULT'] },
   'no-maximum': {
     breaks: 'limit above the maximum is honoured (limit=101 returns 101 animals)',
     expect: ['LIST-LIMIT-ABOVE-MAX'],

@@ -246,6 +246,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     if (variant('newest-first')) items.reverse();
     const count = has('limit-ignored') ? items.length
+      : has('default-limit-unfiltered-only') && status !== null && !url.searchParams.has('limit') ? items.length
       : has('limit-off-by-one') ? limit + 1
       : has('page-short') ? limit - 1
       : limit;
