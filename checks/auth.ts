@@ -4,11 +4,11 @@ import { check } from '../harness/registry.js';
 import type { Auth, CheckContext } from '../harness/context.js';
 import { eachProbe, expectStatus } from '../harness/expect.js';
 import { validNewPet } from '../harness/bodies.js';
-import type { Operation } from '../harness/spec.js';
+import { isRemoved, type Operation } from '../harness/spec.js';
 
 /** Operations that must demand the key today (a removed operation need not exist). */
-export function liveSecuredOperations(ctx: CheckContext): Operation[] {
-  return ctx.spec.operations.filter((op) => op.secured && !(op.removalDate && ctx.now >= new Date(op.removalDate)));
+function liveSecuredOperations(ctx: CheckContext): Operation[] {
+  return ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now));
 }
 
 /**

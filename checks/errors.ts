@@ -11,27 +11,11 @@ import { Inconclusive, fail } from '../harness/outcome.js';
  * limits are "not shown", and a 429 often comes from a gateway before the service.
  */
 export function storeExchanges(ctx: CheckContext): Exchange[] {
-  const base = ctx.session.options.target.baseUrl;
-  return ctx.session.client.exchanges.filter((ex) => ex.status > 0 && ex.status !== 429 && ex.request.url.startsWith(base));
-}
-
-/** A valid int64 far above every id the run has seen: no animal should have it. */
-export async function absentId(ctx: CheckContext): Promise<string> {
-  const ids = [...(await ctx.fixtures.knownPets()).keys()].map(BigInt);
-  const highest = ids.reduce((a, b) => (b > a ? b : a), 0n);
-  const candidate = highest + 1_000_000_000n;
-  const INT64_MAX = 2n ** 63n - 1n;
-  return (candidate > INT64_MAX ? INT64_MAX : candidate).toString();
+  return ctx.session.answered('store').filter((ex) => ex.status !== 429);
 }
 
 async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
-  const documented: Record<number, () => Promise<Exchange>> = {
-    401: () => ctx.call('listPets', { auth: 'none' }),
-    400: () => ctx.call('createPet', { json: {} }),
-    404: async () => ctx.call('getPet', { params: { petId: await absentId(ctx) } }),
-  };
-  const seen = new Set(storeExchanges(ctx).map((ex) => ex.status));
-  await Promise.all(Object.entries(documented).filter(([status]) => !seen.has(Number(status))).map(([, probe]) => probe()));
+  await ctx.fixtures.documentedErrors();
   return storeExchanges(ctx).filter((ex) => ex.status >= 400);
 }
 

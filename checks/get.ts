@@ -3,16 +3,16 @@
 // Deprecation and Sunset headers are reported when present, never required.
 import { check } from '../harness/registry.js';
 import type { CheckContext } from '../harness/context.js';
-import { confirmDelay, eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
 import { pageItems } from '../harness/fixtures.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
 import { Inconclusive, Skip, fail } from '../harness/outcome.js';
-import { absentId } from './errors.js';
+import { isRemoved } from '../harness/spec.js';
 
 function skipWhenRemoved(ctx: CheckContext): void {
-  const { removalDate } = ctx.spec.operation('getPet');
-  if (removalDate && ctx.now >= new Date(removalDate)) {
-    throw new Skip(`getPet was to be removed on ${removalDate} (x-removal-date); it is ${ctx.now.toISOString().slice(0, 10)}`);
+  const op = ctx.spec.operation('getPet');
+  if (isRemoved(op, ctx.now)) {
+    throw new Skip(`getPet was to be removed on ${op.removalDate} (x-removal-date); it is ${ctx.now.toISOString().slice(0, 10)}`);
   }
 }
 
@@ -42,11 +42,8 @@ check('GET-OK', async (ctx) => {
   const headers = new Set<string>();
   await eachProbe(animals, async ({ id, expected, from }) => {
     let ex = await ctx.call('getPet', { params: { petId: id } });
-    if (ex.status === 404) {
-      // confirm before failing: a store may show a write a moment after answering it
-      await confirmDelay();
-      ex = await ctx.call('getPet', { params: { petId: id } });
-    }
+    // confirm before failing: a store may show a write a moment after answering it
+    if (ex.status === 404) ex = await ctx.askAgain(ex);
     const what = `getPet for the ${from} animal ${id}`;
     expectStatus(ex, [200], what);
     const pet = expectSchema(ctx.spec, ex, 'Pet', what);
@@ -63,7 +60,7 @@ check('GET-OK', async (ctx) => {
 
 check('GET-NOT-FOUND', async (ctx) => {
   skipWhenRemoved(ctx);
-  const id = await absentId(ctx);
+  const id = await ctx.fixtures.absentId();
   const ex = await ctx.call('getPet', { params: { petId: id } });
   if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
     throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);

@@ -2,11 +2,10 @@
 // filter. Most checks judge the shared list pages (fetched once, after the run's
 // animals exist); the out-of-range probes are their own.
 import { check } from '../harness/registry.js';
-import type { CheckContext } from '../harness/context.js';
+import { CONFIRM_DELAY_MS, type CheckContext } from '../harness/context.js';
 import type { Exchange } from '../harness/http.js';
-import { CONFIRM_DELAY_MS, confirmDelay, eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
-import { pageItems } from '../harness/fixtures.js';
-import { integerText, isInteger } from '../harness/json.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
+import { integerText, isInteger, showJson } from '../harness/json.js';
 import { Inconclusive, fail } from '../harness/outcome.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
@@ -60,8 +59,7 @@ check('LIST-PAGE-FULL', async (ctx) => {
   for (const [ex, limit] of cases) {
     if (validPage(ctx, ex, `listPets (limit ${limit})`).length >= limit) continue;
     // confirm before failing: a list may show the run's writes a moment late
-    await confirmDelay();
-    const again = await ctx.call('listPets', { query: Object.fromEntries(new URL(ex.request.url).searchParams) });
+    const again = await ctx.askAgain(ex);
     const items = validPage(ctx, again, `listPets (limit ${limit})`);
     if (items.length < limit) {
       fail(`${again.summary}: ${items.length} animals on a page of ${limit}, though the store holds at least ${storeHasAtLeast} (asked twice, ${CONFIRM_DELAY_MS} ms apart)`, again, ex);
@@ -104,7 +102,7 @@ check('LIST-STATUS-FILTER', async (ctx) => {
     const items = validPage(ctx, ex, `listPets with status=${status}`);
     const others = items.filter((pet) => pet.status !== status);
     if (others.length) {
-      const shown = others.slice(0, 3).map((p) => `id ${p.id} has status ${p.status === undefined ? '(none)' : JSON.stringify(p.status)}`);
+      const shown = others.slice(0, 3).map((p) => `id ${showJson(p.id)} has status ${showJson(p.status)}`);
       fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${status}: ${shown.join(', ')}`, ex);
     }
   }
@@ -116,24 +114,23 @@ function missingFrom(page: Array<Record<string, any>>, known: Array<Record<strin
   return known.filter((p) => p.status === status && !present.has(integerText(p.id))).map((p) => integerText(p.id));
 }
 
-
 check('LIST-STATUS-COMPLETE', async (ctx) => {
   const { max } = ctx.spec.limit;
-  const { byStatus } = await ctx.fixtures.pages();
+  const pages = await ctx.fixtures.pages();
+  const { byStatus } = pages;
   const known = [...(await ctx.fixtures.knownPets()).values()];
   const judged: string[] = [];
   const full: string[] = [];
   // judged on the pages asked with the largest limit: the more a page may hold, the
   // more a short one says (a server that leaves pages short fails LIST-PAGE-FULL, a SHOULD)
-  for (const { status, ex, limit, most } of byStatus.filter((p) => p.limit === max)) {
+  for (const { status, ex, most } of byStatus.filter((p) => p.limit === max)) {
     const items = validPage(ctx, ex, `listPets with status=${status}`);
     if (items.length >= most) { full.push(status); continue; }
     if (missingFrom(items, known, status).length) {
       // Confirm before failing: another client may have changed an animal, or the
       // list may lag a write. Ask again, unfiltered first, and judge the fresh pages.
-      await confirmDelay();
-      const unfiltered = validPage(ctx, await ctx.call('listPets', { query: { limit: max } }), `listPets with limit=${max}`);
-      const again = await ctx.call('listPets', { query: { status, limit: limit! } });
+      const unfiltered = validPage(ctx, await ctx.askAgain(pages.max), `listPets with limit=${max}`);
+      const again = await ctx.resend(ex);
       const fresh = validPage(ctx, again, `listPets with status=${status}`);
       const stillKnown = known.map((p) => unfiltered.find((u) => isInteger(u?.id) && integerText(u.id) === integerText(p.id)) ?? p);
       const missing = missingFrom(fresh, stillKnown, status);

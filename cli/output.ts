@@ -1,6 +1,6 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
 import type { RequirementResult, RunReport } from '../harness/types.js';
-import { isViolation } from '../harness/report.js';
+import { isViolation, listedButPassed } from '../harness/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',
@@ -32,7 +32,8 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   if (expected.length) {
     lines.push('', 'Expected failures (not counted):');
     for (const r of expected) {
-      const now = r.outcome === 'failed' || r.outcome === 'error' ? `still ${r.outcome}` : `now ${r.outcome}: remove it from the list`;
+      const now = listedButPassed(r) ? 'now passed: remove it from the list'
+        : r.outcome === 'failed' || r.outcome === 'error' ? `still ${r.outcome}` : r.outcome;
       lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
     }
   }

@@ -5,6 +5,9 @@ import type { Session } from './session.js';
 import type { Requirement } from './types.js';
 import { nearMiss } from './redact.js';
 
+/** How long a check waits before it asks again (askAgain). */
+export const CONFIRM_DELAY_MS = 500;
+
 /** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
 export type Auth = 'valid' | 'none' | { header: string };
 
@@ -32,7 +35,7 @@ export class CheckContext {
   get fixtures() { return this.session.fixtures; }
   get runPrefix() { return this.session.runPrefix; }
   get apiKey() { return this.session.options.target.apiKey; }
-  get quickstartApiKey() { return this.session.options.target.quickstartApiKey ?? this.apiKey; }
+  get quickstartApiKey() { return this.session.quickstartApiKey; }
   /** The key with its last character changed: invalid, though of the right form. */
   get invalidKey() { return nearMiss(this.apiKey, '$API_KEY').value; }
   get invalidQuickstartKey() { return nearMiss(this.quickstartApiKey, '$QUICKSTART_API_KEY').value; }
@@ -43,22 +46,30 @@ export class CheckContext {
 
   /** Calls an animal-store operation by its operationId, built from the spec. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
-    const op = this.spec.operation(operationId);
-    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const value = options.params?.[name];
-      if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
-      return encodeURIComponent(String(value));
-    });
-    const ex = await this.session.send({ ...op, url: this.session.options.target.baseUrl + path }, options, this.apiKey);
-    this.evidence.push(ex);
-    return ex;
+    return this.collect(await this.session.call('store', operationId, options));
   }
 
   /** Sends to the quickstart message service. */
   async sendMessage(options: CallOptions = {}): Promise<Exchange> {
-    const op = this.quickstartSpec.operation('sendMessage');
-    const base = this.session.options.target.quickstartBaseUrl!;
-    const ex = await this.session.send({ ...op, url: base + op.path }, options, this.quickstartApiKey);
+    return this.collect(await this.session.call('quickstart', 'sendMessage', options));
+  }
+
+  /** Sends the same request again. */
+  async resend(ex: Exchange): Promise<Exchange> {
+    return this.collect(await this.session.client.send(ex.request));
+  }
+
+  /**
+   * Waits, then sends the same request again: a check confirms this way a failure a
+   * live or eventually consistent store could cause without being wrong (a write
+   * shown late, a status changed by another client).
+   */
+  async askAgain(ex: Exchange): Promise<Exchange> {
+    await new Promise<void>((r) => setTimeout(r, CONFIRM_DELAY_MS));
+    return this.resend(ex);
+  }
+
+  private collect(ex: Exchange): Exchange {
     this.evidence.push(ex);
     return ex;
   }

@@ -35,10 +35,3 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   throw new Kind(message, rejected.flatMap((e) => e.evidence));
 }
 
-/**
- * How long a check waits before it asks again to confirm a failure that a live or
- * eventually consistent store could cause without being wrong (a write shown late,
- * a status changed by another client).
- */
-export const CONFIRM_DELAY_MS = 500;
-export const confirmDelay = () => new Promise<void>((r) => setTimeout(r, CONFIRM_DELAY_MS));

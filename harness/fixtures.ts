@@ -2,7 +2,7 @@
 // animals the run creates (certify), the list pages after creation, one sent
 // message. Each is memoised, so concurrent checks wait for the same requests.
 import type { Exchange } from './http.js';
-import { validNewPet } from './bodies.js';
+import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
 import { isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
 
@@ -57,11 +57,9 @@ export class Fixtures {
   }
 
   private get store() { return this.session.specs.store; }
-  private get target() { return this.session.options.target; }
 
   private list(query: Record<string, string | number> = {}): Promise<Exchange> {
-    const op = this.store.operation('listPets');
-    return this.session.send({ ...op, url: this.target.baseUrl + op.path }, { query }, this.target.apiKey);
+    return this.session.call('store', 'listPets', { query });
   }
 
   /** The authenticated list with no parameters that opens every run. */
@@ -94,9 +92,8 @@ export class Fixtures {
         ...Array.from({ length: fill }, (_, i) =>
           validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] })),
       ];
-      const op = this.store.operation('createPet');
       return Promise.all(bodies.map(async (sent) => {
-        const exchange = await this.session.send({ ...op, url: this.target.baseUrl + op.path }, { json: sent }, this.target.apiKey);
+        const exchange = await this.session.call('store', 'createPet', { json: sent });
         const body = exchange.json;
         const pet = exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
           ? body as Record<string, any> : undefined;
@@ -148,6 +145,37 @@ export class Fixtures {
     return known;
   }
 
+  /** A valid int64 far above every id the run has seen: no animal should have it. */
+  async absentId(): Promise<string> {
+    const highest = [...(await this.knownPets()).keys()].map(BigInt).reduce((a, b) => (b > a ? b : a), 0n);
+    const candidate = highest + 1_000_000_000n;
+    const INT64_MAX = 2n ** 63n - 1n;
+    return (candidate > INT64_MAX ? INT64_MAX : candidate).toString();
+  }
+
+  /**
+   * One response of each documented error status (401, 400, 404) of the animal store,
+   * for the error-body checks: those the run has not seen yet (as when the observers
+   * run alone) are provoked, once for all of them.
+   */
+  documentedErrors(): Promise<void> {
+    return this.once('documentedErrors', async () => {
+      const probes: Record<number, () => Promise<Exchange>> = {
+        401: () => this.session.call('store', 'listPets', { auth: 'none' }),
+        400: () => this.session.call('store', 'createPet', { json: {} }),
+        404: async () => this.session.call('store', 'getPet', { params: { petId: await this.absentId() } }),
+      };
+      const seen = new Set(this.session.answered('store').map((ex) => ex.status));
+      await Promise.all(Object.entries(probes).filter(([status]) => !seen.has(Number(status))).map(([, probe]) => probe()));
+    });
+  }
+
+  /** The negative NewPet bodies, by requirement id (generated and checked once). */
+  negativeBodies(): Promise<Record<string, NegativeBody[]>> {
+    return this.once('negativeBodies', async () =>
+      negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
+  }
+
   /** An id that exists, for probes on getPet that must not fail for want of one. */
   async someId(): Promise<string> {
     const created = (await this.created()).find((c) => c.pet && isInteger(c.pet.id));
@@ -157,9 +185,7 @@ export class Fixtures {
   }
 
   private sendMessage(json: unknown): Promise<Exchange> {
-    const op = this.session.specs.quickstart.operation('sendMessage');
-    const key = this.target.quickstartApiKey ?? this.target.apiKey;
-    return this.session.send({ ...op, url: this.target.quickstartBaseUrl + op.path }, { json }, key);
+    return this.session.call('quickstart', 'sendMessage', { json });
   }
 
   /** certify: one valid message sent to the quickstart service. */

@@ -10,6 +10,9 @@ import type { ReportBase } from './session.js';
 export const isViolation = (r: RequirementResult) =>
   (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
 
+/** Listed as an expected failure, yet passed: its line in the file can go. */
+export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
+
 /** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
 export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) =>
   isViolation(r) && (r.level === 'MUST' || strict);

@@ -12,9 +12,9 @@ import { CHECKS } from './registry.js';
 import type { Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
 import { latencyByOperation } from './latency.js';
+import { TOOL } from './tool.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'counts' | 'areas' | 'requirements'>;
-import { TOOL } from './tool.js';
 
 export interface Target {
   environment: 'production' | 'staging' | 'embedded';
@@ -34,7 +34,7 @@ export interface SessionOptions {
   maxBodyBytes?: number;
   /** Budget for PERF-LATENCY-P95. */
   maxLatencyMs?: number;
-  /** Extra attempts for idempotent requests after a network error, 429 or 503. */
+  /** Extra attempts for idempotent requests after a network error or 503 (429s are always retried). */
   retries?: number;
   /** SHOULD failures count against the verdict. */
   strict?: boolean;
@@ -96,9 +96,28 @@ export class Session {
     return this.deadline.signal.aborted;
   }
 
-  /** Sends to an operation of either service: the one place a request is built. */
-  async send(operation: { id: string; method: string; url: string }, options: CallOptions, key: string): Promise<Exchange> {
-    const { url, method } = operation;
+  /** The quickstart service's key: its own, or the animal store's. */
+  get quickstartApiKey(): string {
+    return this.options.target.quickstartApiKey ?? this.options.target.apiKey;
+  }
+
+  /** Every exchange with one service that got a response, in the order sent. */
+  answered(service: 'store' | 'quickstart'): Exchange[] {
+    const base = service === 'store' ? this.options.target.baseUrl : this.options.target.quickstartBaseUrl;
+    return base ? this.client.exchanges.filter((ex) => ex.status > 0 && ex.request.url.startsWith(base)) : [];
+  }
+
+  /** Calls an operation of either service by its operationId: the one place a request is built. */
+  async call(service: 'store' | 'quickstart', operationId: string, options: CallOptions = {}): Promise<Exchange> {
+    const { target } = this.options;
+    const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
+    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
+    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
+    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const value = options.params?.[name];
+      if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
+      return encodeURIComponent(String(value));
+    });
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
@@ -109,7 +128,8 @@ export class Session {
       body = options.raw ?? JSON.stringify(options.json);
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
-    return this.client.send({ operation: operation.id, method, url: query ? `${url}?${query}` : url, headers, body });
+    const url = base + path + (query ? `?${query}` : '');
+    return this.client.send({ operation: op.id, method: op.method, url, headers, body });
   }
 
   /**

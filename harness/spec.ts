@@ -27,6 +27,11 @@ export interface Operation {
   removalDate?: string;
 }
 
+/** A deprecated operation past its x-removal-date: it need not exist any more. */
+export function isRemoved(op: Operation, now: Date): boolean {
+  return op.removalDate !== undefined && now >= new Date(op.removalDate);
+}
+
 /** One OpenAPI document with its schemas compiled once. */
 export class ApiDescription {
   readonly doc: Schema;

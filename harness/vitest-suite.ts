@@ -8,8 +8,8 @@ import { loadCatalogue } from './catalogue.js';
 import { CHECKS } from './registry.js';
 import { RunAborted, Session, type ReportBase, type SessionOptions } from './session.js';
 import { loadSpecs } from './spec.js';
-import { countsAgainstVerdict } from './report.js';
-import { LISTED_BUT_PASSED, markExpectedFailure, skippedResult } from './engine.js';
+import { countsAgainstVerdict, listedButPassed } from './report.js';
+import { markExpectedFailure, skippedResult } from './engine.js';
 import type { Requirement, RequirementResult } from './types.js';
 import '../checks/index.js';
 
@@ -80,7 +80,9 @@ export function defineAreaSuite(area: string): void {
         const failed = result.outcome === 'failed' || result.outcome === 'error';
         if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
         if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
-        if (result.notes.includes(LISTED_BUT_PASSED)) await annotate(LISTED_BUT_PASSED, 'warning');
+        if (listedButPassed(result)) {
+          await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
+        }
         if (!failed) return;
         const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
         if (countsAgainstVerdict(result, run.session.options.strict ?? false)) throw new Error(message);

@@ -18,7 +18,7 @@
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults, isViolation } from '../harness/report.js';
+import { countResults, isViolation, listedButPassed } from '../harness/report.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, Verdict } from '../harness/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
@@ -85,8 +85,6 @@ const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 const isExpectedFailure = (r: RequirementResult) =>
   r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
-/** The engine's own note on a listed requirement that passed; the row says it with the reason. */
-const LISTED_NOTE = /^listed as an expected failure\b/;
 
 function verdictBanner(report: RunReport): string {
   const c = report.counts;
@@ -112,7 +110,7 @@ function verdictBanner(report: RunReport): string {
   if (expected > 0) {
     lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
   }
-  const listedPassed = report.requirements.filter((r) => r.expectedFailure !== undefined && r.outcome === 'passed').length;
+  const listedPassed = report.requirements.filter(listedButPassed).length;
   if (listedPassed > 0) {
     lines.push(
       `<p class="reason">${esc(plural(listedPassed, 'listed known deviation'))} passed: remove ${listedPassed === 1 ? 'it' : 'them'} from the expected-failures file.</p>`,
@@ -241,8 +239,7 @@ function detail(r: RequirementResult): string {
     parts.push(`<p class="message">${prefix ? `<span class="prefix">${prefix}</span>` : ''}${esc(r.message)}</p>`);
   }
   if ((violated || expected) && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
-  const notes = r.expectedFailure !== undefined && r.outcome === 'passed' ? r.notes.filter((n) => !LISTED_NOTE.test(n)) : r.notes;
-  if (notes.length) parts.push(`<ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (r.notes.length) parts.push(`<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   if (r.evidence.length && (violated || expected || r.outcome === 'inconclusive')) {
     const exchanges = r.evidence.map((x, i, all) => exchange(x, i, all.length)).join('\n');
     // evidence of a violation is open; of an expected failure or an inconclusive check, one click away

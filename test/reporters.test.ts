@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
-import { reportSchema, reportValidator, validateJunit } from './support/validators.js';
+import { reportValidator, validateJunit } from './support/validators.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
 const unescapeXml = (s: string) =>

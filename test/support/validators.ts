@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../../harness/paths.js';
 // ajv-formats is CommonJS: the default export is the module object under Node, the function under Vitest
 const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
 
-export const reportSchema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'spec/compliance-report.schema.json'), 'utf8'));
+const reportSchema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'spec/compliance-report.schema.json'), 'utf8'));
 const junitXsd = readFileSync(join(PACKAGE_ROOT, 'test/fixtures/junit-10.xsd'), 'utf8');
 
 export function reportValidator() {
