@@ -1,34 +1,50 @@
 // Authentication: every operation the spec secures, probed without a valid bearer
-// credential, must answer 401. Operations past their removal date are left out.
+// credential, must answer 401. Operations past their removal date are left out, and
+// so is an operation whose response is not shown where the run finds it absent.
 import { check } from '../harness/registry.js';
 import type { Auth, CheckContext } from '../harness/context.js';
 import { eachProbe, expectStatus } from '../harness/expect.js';
 import { validNewPet } from '../harness/bodies.js';
 import { isRemoved, type Operation } from '../harness/spec.js';
 
-/** Operations that must demand the key today (a removed operation need not exist). */
-function liveSecuredOperations(ctx: CheckContext): Operation[] {
-  return ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now));
+/**
+ * The operations that must demand the key today. A removed operation need not exist.
+ * One whose response is "not shown" (GET /store/orders) is probed only where the run has
+ * seen it exists (the key does not get 404 or 405 there): a server without it may
+ * answer 404 from its router before it looks at any key, and its existence is only a
+ * SHOULD (ORDERS-EXISTS). The operations left out are named in a note.
+ */
+async function probedOperations(ctx: CheckContext): Promise<Operation[]> {
+  const live = ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now));
+  const probed = await Promise.all(live.map(async (op) => {
+    if (op.successShown) return true;
+    const ex = await ctx.fixtures.withKey(op.id).catch(() => undefined);
+    if (ex && ex.status !== 404 && ex.status !== 405) return true;
+    ctx.note(`${op.id} not probed: its response is not shown, and with the key it got ${ex?.summary ?? 'no answer'}, so it may not exist`);
+    return false;
+  }));
+  return live.filter((_, i) => probed[i]);
 }
 
 /**
- * Sends each credential to each secured operation and expects 401. A body, where
- * the operation takes one, is a valid NewPet in certify (so only the credential is
- * wrong) and an empty object in health (so that even a server that ignores the
- * credential stores nothing).
+ * Sends each credential to each operation and expects 401. A body, where the operation
+ * takes one, is a valid NewPet in certify (so only the credential is wrong) and an
+ * empty object in health (so that even a server that ignores the credential stores
+ * nothing). With that invalid body a 400 refuses the request too: no precedence of 400
+ * and 401 is stated (AUTH-BEFORE-VALIDATION, a SHOULD, asks for 401 first).
  */
 async function expect401Everywhere(
   ctx: CheckContext,
   credentials: Array<{ auth: Auth; label: string }>,
-  operations = liveSecuredOperations(ctx),
+  operations?: Operation[],
 ): Promise<void> {
-  const petId = await ctx.fixtures.someId();
-  const probes = operations.flatMap((op) => credentials.map((c) => ({ op, ...c })));
+  const [petId, ops] = await Promise.all([ctx.fixtures.someId(), operations ?? probedOperations(ctx)]);
+  const probes = ops.flatMap((op) => credentials.map((c) => ({ op, ...c })));
   await eachProbe(probes, async ({ op, auth, label }) => {
-    const json = !op.hasBody ? undefined
-      : ctx.profile === 'certify' ? validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-auth-probe`)) : {};
+    const valid = ctx.profile === 'certify';
+    const json = !op.hasBody ? undefined : valid ? validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-auth-probe`)) : {};
     const ex = await ctx.call(op.id, { auth, json, params: { petId } });
-    expectStatus(ex, [401], `${op.id} with ${label}`);
+    expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${op.id} with ${label}`);
   });
 }
 
@@ -44,19 +60,22 @@ check('AUTH-INVALID-KEY', (ctx) =>
  * the same code on every route far more often than not, and missing or invalid keys
  * are still probed everywhere.
  */
-function schemeProbeOperations(ctx: CheckContext): Operation[] {
-  const live = liveSecuredOperations(ctx);
-  return ctx.profile === 'certify' ? live : live.filter((op) => op.id === 'listPets');
+async function schemeProbeOperations(ctx: CheckContext): Promise<Operation[]> {
+  const probed = await probedOperations(ctx);
+  return ctx.profile === 'certify' ? probed : probed.filter((op) => op.id === 'listPets');
 }
 
-check('AUTH-WRONG-SCHEME', (ctx) =>
+check('AUTH-WRONG-SCHEME', async (ctx) =>
   expect401Everywhere(ctx, ['Basic', 'Token'].map((scheme) => ({
     auth: { header: `${scheme} ${ctx.apiKey}` }, label: `the valid key under the ${scheme} scheme`,
-  })), schemeProbeOperations(ctx)));
+  })), await schemeProbeOperations(ctx)));
 
-check('AUTH-NO-SCHEME', (ctx) =>
-  expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], schemeProbeOperations(ctx)));
+check('AUTH-NO-SCHEME', async (ctx) =>
+  expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], await schemeProbeOperations(ctx)));
 
+// SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
+// tells an anonymous client nothing about the body; but 400 ("body missing required
+// fields") fits the request too, and no precedence is stated.
 check('AUTH-BEFORE-VALIDATION', async (ctx) => {
   const ex = await ctx.call('createPet', { auth: 'none', json: {} });
   expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');

@@ -1,12 +1,13 @@
-// GET /store/orders: only its existence is documented (its authentication is
-// checked with every other operation in checks/auth.ts).
+// GET /store/orders: only its existence is documented. Its authentication is checked
+// with every other operation in checks/auth.ts, where this same call shows it exists.
 import { check } from '../harness/registry.js';
 import { fail } from '../harness/outcome.js';
 
 // A 2xx shows it, and so does a 4xx other than 404 and 405 (a key without access to
 // orders may get 403); a redirect, 404, 405 or a server error does not.
 check('ORDERS-EXISTS', async (ctx) => {
-  const ex = await ctx.call('listOrders');
+  const ex = await ctx.fixtures.withKey('listOrders');
+  ctx.cite(ex);
   const exists = (ex.status >= 200 && ex.status < 300) || (ex.status >= 400 && ex.status < 500 && ex.status !== 404 && ex.status !== 405);
   if (!exists) fail(`listOrders with the key: ${ex.summary}; the description says the operation exists`, ex);
 });

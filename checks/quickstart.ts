@@ -24,16 +24,56 @@ check('QS-OK', async (ctx) => {
   else ctx.note(`message status: ${showJson(body.status)}`);
 });
 
-// ISO 8601 date-time in UTC: Z or a zero offset, fractional seconds allowed
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]00:?00)$/i;
+/**
+ * An ISO 8601 date-time in UTC: Z or a zero offset, or no zone designator at all
+ * (the description says the timestamp is in UTC, and a server may leave that implied;
+ * QS-CREATED-AT-CLOCK then shows whether the value really is UTC). Fractional seconds
+ * allowed. Another offset, a date alone or an epoch number is not.
+ */
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]00:?00)?$/i;
+
+/** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
+function utcInstant(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !UTC_TIMESTAMP.test(value)) return undefined;
+  const ms = Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 check('QS-CREATED-AT-UTC', async (ctx) => {
   const { exchange, body } = await sentMessage(ctx);
   const createdAt = body?.createdAt;
-  if (typeof createdAt !== 'string' || !UTC_TIMESTAMP.test(createdAt) || Number.isNaN(Date.parse(createdAt))) {
-    fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
-  }
+  if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
+  if (!/(Z|[+-]00:?00)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
 });
+
+/**
+ * createdAt names the time the message was created: read as UTC, it lies between the
+ * suite's clock just before sending and once the answer was in, give or take the clock
+ * tolerance (servers' clocks drift; CLOCK_TOLERANCE widens it for known skew). A local
+ * time written as UTC, or without a zone, lands whole hours away and fails.
+ */
+check('QS-CREATED-AT-CLOCK', async (ctx) => {
+  const { exchange, body } = await sentMessage(ctx);
+  const { sentAt, answeredAt } = await ctx.fixtures.message();
+  const createdAt = body?.createdAt;
+  const instant = utcInstant(createdAt);
+  if (instant === undefined) throw new Inconclusive(`createdAt is not a UTC timestamp (see QS-CREATED-AT-UTC)`, [exchange]);
+  const tolerance = ctx.clockToleranceMs;
+  const offset = instant < sentAt ? instant - sentAt : instant > answeredAt ? instant - answeredAt : 0;
+  const shown = `${offset >= 0 ? '+' : '-'}${formatDuration(Math.abs(offset))}`;
+  if (Math.abs(offset) > tolerance) {
+    fail(`createdAt ${createdAt} is ${shown} away from the suite's clock around the request (${new Date(sentAt).toISOString()}), more than the tolerance of ${formatDuration(tolerance)} (CLOCK_TOLERANCE): not the time of creation in UTC`, exchange);
+  }
+  ctx.note(`createdAt is ${shown} from the suite's clock around the request (tolerance ${formatDuration(tolerance)})`);
+});
+
+/** 1 h 2 min, 3 min 4 s, 1.5 s or 12 ms. */
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return minutes < 60 ? `${minutes} min ${Math.round((ms % 60_000) / 1000)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
 
 check('QS-ECHO', async (ctx) => {
   const { sent, exchange, body } = await sentMessage(ctx);

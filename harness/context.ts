@@ -5,6 +5,9 @@ import type { Session } from './session.js';
 import type { Requirement } from './types.js';
 import { nearMiss } from './redact.js';
 
+/** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
+export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
+
 /** How long a check waits before it asks again (askAgain). */
 export const CONFIRM_DELAY_MS = 500;
 
@@ -32,6 +35,8 @@ export class CheckContext {
   get quickstartSpec() { return this.session.specs.quickstart; }
   get profile() { return this.session.options.profile; }
   get now() { return this.session.options.now; }
+  /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
+  get clockToleranceMs() { return this.session.options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS; }
   get fixtures() { return this.session.fixtures; }
   get runPrefix() { return this.session.runPrefix; }
   get apiKey() { return this.session.options.target.apiKey; }

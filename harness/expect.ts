@@ -10,6 +10,20 @@ export function expectStatus(ex: Exchange, allowed: number[], what: string): voi
   if (!allowed.includes(ex.status)) fail(`${what}: expected ${allowed.join(' or ')}, got ${describeStatus(ex)}`, ex);
 }
 
+/**
+ * A refusal where the description names no status (a bad query or path value): any
+ * 4xx but 401, which says the key is wrong and the key is valid. 400, 404 and 422
+ * are all what careful servers answer; whether the body is an Error whose status
+ * matches is judged, for every error response, by ERR-BODY-SHAPE and ERR-STATUS-MATCHES.
+ */
+export const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401;
+
+/** A refusal (see isRefusal), or one of the statuses in `also`. */
+export function expectRefusal(ex: Exchange, what: string, also: number[] = []): void {
+  if (isRefusal(ex.status) || also.includes(ex.status)) return;
+  fail(`${what}: expected a 4xx error (but 401: the key is valid)${also.map((s) => ` or ${s}`).join('')}, got ${describeStatus(ex)}`, ex);
+}
+
 /** The body parsed as JSON and valid against a component schema of the spec. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   const body = ex.json;

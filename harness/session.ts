@@ -9,7 +9,7 @@ import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
 import { Redactor, nearMiss } from './redact.js';
 import { CHECKS } from './registry.js';
-import type { Specs } from './spec.js';
+import { isRemoved, type Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
 import { latencyByOperation } from './latency.js';
 import { TOOL } from './tool.js';
@@ -40,6 +40,8 @@ export interface SessionOptions {
   strict?: boolean;
   /** The categoryId of every animal the run sends (default 1). */
   categoryId?: number;
+  /** How far a server's clock may be from the suite's (default 5 minutes). */
+  clockToleranceMs?: number;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
@@ -111,6 +113,8 @@ export class Session {
   async call(service: 'store' | 'quickstart', operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const { target } = this.options;
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
+    // a removed operation need not exist any more: a check that sends it is a bug of the suite
+    if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
     const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
     const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
     const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {

@@ -25,6 +25,11 @@ export interface Operation {
   deprecated: boolean;
   /** x-removal-date of a deprecated operation (YYYY-MM-DD). */
   removalDate?: string;
+  /**
+   * The spec documents a success response. GET /store/orders has none: its response is
+   * "not shown", so only its existence is described, and a server may lack it.
+   */
+  successShown: boolean;
 }
 
 /** A deprecated operation past its x-removal-date: it need not exist any more. */
@@ -108,6 +113,7 @@ function readOperations(doc: Schema): Operation[] {
         hasBody: Boolean(op.requestBody),
         deprecated: Boolean(op.deprecated),
         removalDate: op['x-removal-date'],
+        successShown: Object.keys(op.responses ?? {}).some((status) => status.startsWith('2')),
       });
     }
   }

@@ -35,10 +35,6 @@ export const FAULTS = {
     breaks: 'a credential that is present but wrong gets 403 instead of 401',
     expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
   },
-  'validate-before-auth': {
-    breaks: 'POST /pets validates the body before the credential (an invalid body without a key gets 400)',
-    expect: ['AUTH-BEFORE-VALIDATION'],
-  },
   // ------------------------------------------------------------ errors and media
   'plain-text-errors': { breaks: 'error bodies are plain text (text/plain)', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
@@ -68,6 +64,11 @@ export const FAULTS = {
   },
   'limit-above-max-500': { breaks: 'limit above the maximum gives 500', expect: ['LIST-LIMIT-ABOVE-MAX'] },
   'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['LIST-LIMIT-BELOW-MIN'] },
+  'limit-zero-unbounded': { breaks: 'limit=0 is read as "no limit": every animal, more than the maximum', expect: ['LIST-LIMIT-BELOW-MIN'] },
+  'param-errors-html': {
+    breaks: 'a bad query or path value gets the web framework\'s HTML 400 page, not an Error body',
+    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
+  },
   'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['LIST-LIMIT-NOT-INTEGER'] },
   'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
@@ -115,6 +116,8 @@ export const FAULTS = {
   'slow-responses': { breaks: 'every animal-store answer takes 40 ms', expect: ['PERF-LATENCY-P95'], maxLatencyMs: 25 },
   // ------------------------------------------------------------ quickstart
   'qs-local-offset': { breaks: 'createdAt carries a +02:00 offset instead of UTC', expect: ['QS-CREATED-AT-UTC'] },
+  'qs-clock-ahead': { breaks: 'createdAt ends in Z but is three hours ahead (local time written as UTC)', expect: ['QS-CREATED-AT-CLOCK'] },
+  'qs-local-no-zone': { breaks: 'createdAt is local time (UTC+2) without a zone designator', expect: ['QS-CREATED-AT-CLOCK'] },
   'qs-epoch-created-at': { breaks: 'createdAt is an epoch number', expect: ['QS-OK', 'QS-CREATED-AT-UTC'] },
   'qs-no-echo': { breaks: 'the response message is not the message sent', expect: ['QS-ECHO'] },
   'qs-missing-id': { breaks: 'the response has no id', expect: ['QS-OK'] },

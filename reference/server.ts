@@ -42,6 +42,8 @@ export interface ReferenceServer {
   quickstartBaseUrl: string;
   petCount(): number;
   messageCount(): number;
+  /** How many requests reached an animal-store operation (by operationId). */
+  requestsFor(operationId: string): number;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,8 @@ interface Problem {
   status: number;
   code: string;
   message: string;
+  /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
+  frameworkPage?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -99,6 +103,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
   let storeRequests = 0;
+  /** Requests received per animal-store operation ("(no route)" for the rest). */
+  const received = new Map<string, number>();
 
   // ---------------------------------------------------------------- responses
 
@@ -113,6 +119,12 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function sendError(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
     const { status, message } = problem;
     if (status === 401 && variant('www-authenticate')) headers = { ...headers, 'www-authenticate': 'Bearer' };
+    if (problem.frameworkPage) {
+      const html = `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`;
+      res.writeHead(status, { ...headers, 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+      res.end(html);
+      return;
+    }
     if (has('plain-text-errors')) {
       const text = `${status} ${message}`;
       res.writeHead(status, { ...headers, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
@@ -132,6 +144,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const invalid = (message: string): Problem => ({ status: 400, code: 'invalid_request', message });
   const notFound = (message = 'The requested resource could not be found'): Problem => ({ status: 404, code: 'not_found', message });
   const crash = (message: string): Problem => ({ status: 500, code: 'internal_error', message });
+  /** A query or path value the server cannot use: the description names no status for it. */
+  const badParameter = (message: string): Problem => (variant('param-errors-422')
+    ? { status: 422, code: 'unprocessable_entity', message }
+    : { ...invalid(message), frameworkPage: has('param-errors-html') });
   const isProblem = (value: unknown): value is Problem =>
     typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
@@ -219,12 +235,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     else if (has('limit-not-integer-500')) return crash(`cannot compute a page of ${raw}`);
     else if (variant('truncate-limit') && /^-?\d+\.\d+$/.test(raw)) n = Math.trunc(Number(raw));
     else if (variant('default-limit-on-invalid')) return pageDefault;
-    else return invalid(`limit must be an integer from ${min} to ${max}`);
+    else return badParameter(`limit must be an integer from ${min} to ${max}`);
     if (n === 0 && has('limit-zero-500')) return crash('division by zero');
     if (n > max && has('limit-above-max-500')) return crash('page too large');
     if (n > max && has('no-maximum')) return n;
+    if (n < min && variant('limit-zero-max')) return max;
+    if (n < min && has('limit-zero-unbounded')) return Infinity;
     if (n < min || n > max) {
-      return variant('clamp-limit') ? Math.min(Math.max(n, min), max) : invalid(`limit must be an integer from ${min} to ${max}`);
+      return variant('clamp-limit') ? Math.min(Math.max(n, min), max) : badParameter(`limit must be an integer from ${min} to ${max}`);
     }
     return n;
   }
@@ -237,7 +255,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (status !== null && !statuses.includes(status)) {
       if (has('unknown-status-500')) return crash(`no such status: ${status}`);
       if (variant('unknown-status-empty')) items = [];
-      else if (!variant('unknown-status-ignored')) return invalid(`status must be one of ${statuses.join(', ')}`);
+      else if (!variant('unknown-status-ignored')) return badParameter(`status must be one of ${statuses.join(', ')}`);
     } else if (status !== null && !has('status-filter-ignored')) {
       const others = items.filter((p) => p.fields.status !== status);
       items = items.filter((p) => p.fields.status === status);
@@ -303,7 +321,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function createPet(req: IncomingMessage, text: string, denied: Problem | undefined): [number, Json] | Problem {
     const fields = readNewPet(req, text);
     if (isProblem(fields)) return fields;
-    if (denied) return denied; // reached only with the validate-before-auth fault
+    if (denied) return denied; // reached only with the validate-before-auth variant
     if (has('name-uppercased') && typeof fields.name === 'string') fields.name = fields.name.toUpperCase();
     if (has('status-dropped')) delete fields.status;
     if (has('status-changed') && typeof fields.status === 'string') {
@@ -327,7 +345,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (!INTEGER.test(petId)) {
       if (has('get-invalid-id-500')) return crash(`cannot convert ${petId} to int64`);
       if (has('get-invalid-id-200')) return [200, null];
-      return variant('invalid-id-404') ? notFound() : invalid('petId must be an integer');
+      return variant('invalid-id-404') ? notFound() : badParameter('petId must be an integer');
     }
     if (has('get-gone-410')) return { status: 410, code: 'gone', message: 'getPet has been removed' };
     // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
@@ -363,13 +381,17 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       : req.method === 'GET' && petMatch ? 'getPet'
       : req.method === 'GET' && path === '/v1/store/orders' ? 'listOrders'
       : undefined;
+    received.set(operation ?? '(no route)', (received.get(operation ?? '(no route)') ?? 0) + 1);
+    // routes the server does not have: its router answers before any key is looked at
+    if (operation === 'listOrders' && variant('orders-absent')) return sendError(res, notFound(`No route for ${req.method} ${path}`));
+    if (operation === 'getPet' && variant('getpet-removed')) return sendError(res, { ...notFound('Not Found'), frameworkPage: true });
     // getPet is deprecated: the variant announces it on every answer of the operation
     const headers: Record<string, string> = operation === 'getPet' && variant('deprecation-headers')
       ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
 
     // authentication comes first, on every route (unknown ones included)
     const denied = storeAuth(req, operation ?? '');
-    const validateFirst = operation === 'createPet' && has('validate-before-auth');
+    const validateFirst = operation === 'createPet' && variant('validate-before-auth');
     if (denied && !validateFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
 
@@ -386,10 +408,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   function utcTimestamp(): Json {
     const now = new Date();
+    const hoursAhead = (h: number) => new Date(now.getTime() + h * 3600_000).toISOString();
     if (has('qs-epoch-created-at')) return now.getTime();
-    if (has('qs-local-offset')) return new Date(now.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    if (has('qs-local-offset')) return hoursAhead(2).replace('Z', '+02:00');
+    if (has('qs-local-no-zone')) return hoursAhead(2).replace('Z', '');
+    if (has('qs-clock-ahead')) return hoursAhead(3);
     const iso = now.toISOString();
-    return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : iso;
+    return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : variant('created-at-no-zone') ? iso.replace('Z', '') : iso;
   }
 
   function sendMessage(req: IncomingMessage, text: string): [number, Json] | Problem {
@@ -460,6 +485,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     quickstartBaseUrl: `http://127.0.0.1:${quickstartPort}`,
     petCount: () => pets.length,
     messageCount: () => messages.length,
+    requestsFor: (operationId) => received.get(operationId) ?? 0,
     close: async () => {
       await Promise.all([stop(store), stop(quickstart)]);
     },

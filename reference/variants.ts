@@ -1,5 +1,7 @@
 // Allowed variants: alternative readings where the description is silent or leaves
-// a choice open. A server started with any of them must still be judged compliant.
+// a choice open. A server started with any of them must still be judged compliant,
+// with no requirement failed but the SHOULDs its entry names (VARIANT_SPECS) and on
+// the date it gives (a variant that only makes sense after getPet's removal).
 
 export const VARIANTS = {
   'clamp-limit': 'an out-of-range limit is clamped (0 -> 1, 101 -> 100) instead of 400',
@@ -24,7 +26,26 @@ export const VARIANTS = {
   'orders-empty-object': 'GET /store/orders answers 200 {}',
   'error-extra-fields': 'the Error body also carries details',
   'problem-free-codes': 'error codes are upper case (UNAUTHORIZED, INVALID_REQUEST)',
+  'param-errors-422': 'a bad query or path value (limit out of range or not an integer, an unknown status, a non-integer petId) gets 422 with an Error body, as FastAPI answers',
+  'limit-zero-max': 'a limit below the minimum (0, negative) is read as "no limit" and answered with a page of the maximum',
+  'orders-absent': 'GET /store/orders does not exist: 404 from the router, before any key is looked at',
+  'getpet-removed': 'getPet has been removed: its route answers a framework\'s HTML 404 (certified after the removal date)',
+  'validate-before-auth': 'POST /pets validates the body before the credential: an invalid body without a key gets 400',
+  'created-at-no-zone': 'quickstart createdAt is UTC written without a zone designator (2026-11-23T09:00:00.000)',
 } as const;
+
+export interface VariantSpec {
+  /** SHOULD requirements the variant fails: it is compliant, yet not all the description recommends. */
+  shouldFail?: readonly string[];
+  /** The date the run takes as today (the variant is only allowed from then on). */
+  now?: string;
+}
+
+export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> = {
+  'orders-absent': { shouldFail: ['ORDERS-EXISTS'] },
+  'getpet-removed': { now: '2031-01-01T00:00:00Z' },
+  'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
+};
 
 export type VariantName = keyof typeof VARIANTS;
 
