@@ -8,6 +8,7 @@ import { pageItems } from '../harness/fixtures.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
 import { Inconclusive, Skip, fail } from '../harness/outcome.js';
 import { isRemoved } from '../harness/spec.js';
+import { integerProbes } from '../harness/parameter-values.js';
 
 function skipWhenRemoved(ctx: CheckContext): void {
   const op = ctx.spec.operation('getPet');
@@ -68,12 +69,36 @@ check('GET-NOT-FOUND', async (ctx) => {
   expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
 });
 
+/** The probes of the petId parameter, from its schema (harness/parameter-values.ts). */
+const petIdProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('getPet', 'petId'));
+
 // Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see
-// expectRefusal); a 200, a 401 or a 5xx does not.
+// expectRefusal); a 200, a 401 or a 5xx does not. Malformed: text that is no integer,
+// and integers no int64 can hold.
 check('GET-INVALID-ID', async (ctx) => {
   skipWhenRemoved(ctx);
-  await eachProbe(['abc', '1.5'], async (petId) => {
+  const { notInteger, beyondInt64 } = petIdProbes(ctx);
+  await eachProbe([...ctx.sample(notInteger, 1), ...ctx.sample(beyondInt64, 1)], async (petId) => {
     const ex = await ctx.call('getPet', { params: { petId } });
     expectRefusal(ex, `getPet with petId=${petId}`);
+  });
+});
+
+// Valid int64 ids at the edges of the range (0, -1, both extremes) that name no animal
+// the run has seen. 404 is the documented answer; any refusal passes, since a server
+// may hold its ids positive and refuse the rest as invalid. A 200 with another animal,
+// a 401 or a 5xx (a server that cannot handle the value) fails.
+check('GET-EDGE-IDS', async (ctx) => {
+  skipWhenRemoved(ctx);
+  const known = await ctx.fixtures.knownPets();
+  const ids = ctx.sample(petIdProbes(ctx).edges, 2).filter((id) => !known.has(id));
+  await eachProbe(ids, async (petId) => {
+    const ex = await ctx.call('getPet', { params: { petId } });
+    const body = ex.json as any;
+    if (ex.status === 200 && isInteger(body?.id) && integerText(body.id) === petId) {
+      ctx.note(`an animal with id ${petId} exists: not judged`);
+      return;
+    }
+    expectRefusal(ex, `getPet with petId=${petId}, which names no animal the run has seen`);
   });
 });

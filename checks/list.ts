@@ -7,6 +7,7 @@ import type { Exchange } from '../harness/http.js';
 import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/expect.js';
 import { integerText, isInteger, showJson } from '../harness/json.js';
 import { Inconclusive, fail } from '../harness/outcome.js';
+import { integerProbes } from '../harness/parameter-values.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -39,6 +40,10 @@ check('LIST-LIMIT-DEFAULT', async (ctx) => {
 check('LIST-LIMIT-MIN', async (ctx) => {
   const { min } = ctx.spec.limit;
   expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
+  // and with each status filter: a server may enforce the bound on one query only
+  await eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+    expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
+  });
 });
 
 check('LIST-LIMIT-MAX', async (ctx) => {
@@ -73,29 +78,38 @@ check('LIST-PAGE-FULL', async (ctx) => {
  * so any refusal (a 4xx: see expectRefusal) passes, and so does a 200 with a valid
  * page of at most the maximum: the one bound that holds whatever the server made of
  * the value (clamped it, fell back to the default, read 0 as "no limit" up to the
- * maximum). Never a 5xx, never more than the maximum.
+ * maximum). Never a 5xx, never more than the maximum. The values come from the
+ * limit's schema (harness/parameter-values.ts); the nearest one is also sent with each
+ * status filter, since filtered and unfiltered lists are often separate queries.
+ * Health, which runs often against production, sends the two nearest values alone.
  */
-async function outOfRangeLimit(ctx: CheckContext, values: Array<string | number>): Promise<void> {
+async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
   const { max } = ctx.spec.limit;
   await ctx.fixtures.created(); // a store with more animals than any page, so a missing bound shows
-  await eachProbe(values, async (limit) => {
-    const ex = await ctx.call('listPets', { query: { limit } });
-    const what = `listPets with limit=${limit}`;
+  const queries: Array<Record<string, string>> = [
+    ...ctx.sample(values, 2).map((limit) => ({ limit })),
+    ...ctx.sample(ctx.spec.statuses, 0).map((status) => ({ status, limit: values[0] })),
+  ];
+  await eachProbe(queries, async (query) => {
+    const ex = await ctx.call('listPets', { query });
+    const what = `listPets with ${new URLSearchParams(query)}`;
     expectRefusal(ex, what, [200]);
     if (ex.status === 200) expectAtMost(ctx, ex, max, `${what} (answered 200, so it must be a valid page)`);
   });
 }
 
-check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, [ctx.spec.limit.min - 1]));
+const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
+
+check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).below));
 
 check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
   const { max } = ctx.spec.limit;
-  await outOfRangeLimit(ctx, [max + 1]);
+  await outOfRangeLimit(ctx, limitProbes(ctx).above);
   const known = (await ctx.fixtures.knownPets()).size;
   if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
 });
 
-check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, ['abc', '1.5']));
+check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).notInteger));
 
 check('LIST-STATUS-FILTER', async (ctx) => {
   const { byStatus } = await ctx.fixtures.pages();

@@ -45,6 +45,14 @@ export class CheckContext {
   get invalidKey() { return nearMiss(this.apiKey, '$API_KEY').value; }
   get invalidQuickstartKey() { return nearMiss(this.quickstartApiKey, '$QUICKSTART_API_KEY').value; }
 
+  /**
+   * The probe values a run sends: all of them in certify; in health, which runs every
+   * few minutes against production and keeps its requests few, the first `inHealth`.
+   */
+  sample<T>(values: T[], inHealth: number): T[] {
+    return this.profile === 'certify' ? values : values.slice(0, inHealth);
+  }
+
   note(message: string): void {
     this.notes.push(message);
   }

@@ -70,6 +70,14 @@ export const FAULTS = {
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
   },
   'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['LIST-LIMIT-NOT-INTEGER'] },
+  'limit-negative-500': { breaks: 'a negative limit gives 500', expect: ['LIST-LIMIT-BELOW-MIN'] },
+  'limit-beyond-int64-500': { breaks: 'a limit no int64 can hold (2^63) gives 500 (parsed into a long)', expect: ['LIST-LIMIT-ABOVE-MAX'] },
+  'filtered-no-maximum': {
+    breaks: 'with the status filter, a limit above the maximum is honoured (the bound is enforced on the unfiltered query only)',
+    expect: ['LIST-LIMIT-ABOVE-MAX'],
+    prefill: 303,
+  },
+  'filtered-min-ignored': { breaks: 'with the status filter, limit=1 gives the default page', expect: ['LIST-LIMIT-MIN'] },
   'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },
@@ -108,6 +116,8 @@ export const FAULTS = {
   'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND'] },
   'get-always-404': { breaks: 'getPet is already removed: 404 for every well-formed id', expect: ['GET-OK'] },
   'get-invalid-id-500': { breaks: 'a non-integer petId gives 500', expect: ['GET-INVALID-ID'] },
+  'get-negative-id-500': { breaks: 'a negative petId gives 500', expect: ['GET-EDGE-IDS'] },
+  'get-beyond-int64-500': { breaks: 'a petId no int64 can hold gives 500', expect: ['GET-INVALID-ID'] },
   'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID'] },
   'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND'] },
   // ------------------------------------------------------------ orders

@@ -226,7 +226,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   // ---------------------------------------------------------------- GET /pets
 
   /** The page size asked for, or the problem with it. */
-  function pageSize(raw: string | null): number | Problem {
+  function pageSize(raw: string | null, filtered: boolean): number | Problem {
     const { min, max } = limits;
     const pageDefault = has('wrong-default') ? 30 : limits.default;
     if (raw === null) return pageDefault;
@@ -237,6 +237,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     else if (variant('default-limit-on-invalid')) return pageDefault;
     else return badParameter(`limit must be an integer from ${min} to ${max}`);
     if (n === 0 && has('limit-zero-500')) return crash('division by zero');
+    if (n < 0 && has('limit-negative-500')) return crash('negative page size');
+    if (INTEGER.test(raw) && BigInt(raw) > 2n ** 63n - 1n && has('limit-beyond-int64-500')) return crash(`cannot parse ${raw} into a long`);
+    if (n > max && filtered && has('filtered-no-maximum')) return n;
+    if (n === min && filtered && has('filtered-min-ignored')) return pageDefault;
     if (n > max && has('limit-above-max-500')) return crash('page too large');
     if (n > max && has('no-maximum')) return n;
     if (n < min && variant('limit-zero-max')) return max;
@@ -248,7 +252,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   }
 
   function listPets(url: URL): [number, Json] | Problem {
-    const limit = pageSize(url.searchParams.get('limit'));
+    const limit = pageSize(url.searchParams.get('limit'), url.searchParams.has('status'));
     if (isProblem(limit)) return limit;
     let items = [...pets];
     const status = url.searchParams.get('status');
@@ -342,6 +346,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     } catch {
       petId = rawId; // malformed percent-encoding: not an integer either
     }
+    if (INTEGER.test(petId) && petId.startsWith('-') && has('get-negative-id-500')) return crash(`no row for ${petId}`);
+    if (INTEGER.test(petId) && BigInt(petId) > 2n ** 63n - 1n && has('get-beyond-int64-500')) return crash(`cannot parse ${petId} into a long`);
     if (!INTEGER.test(petId)) {
       if (has('get-invalid-id-500')) return crash(`cannot convert ${petId} to int64`);
       if (has('get-invalid-id-200')) return [200, null];
