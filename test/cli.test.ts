@@ -112,12 +112,21 @@ describe('the CLI', () => {
     [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
+    // set but empty, as a missing CI secret expands: never the embedded server
+    [[], { BASE_URL: '', API_KEY: 'secret-value', GITHUB_ACTIONS: 'true' }, /BASE_URL is set but empty \(a missing CI secret/],
+    [[], { QUICKSTART_BASE_URL: '' }, /QUICKSTART_BASE_URL is set but empty/],
+    [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: '' }, /API_KEY is set but empty/],
+    [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: 'secret-value\n' }, /API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)/],
+    [['--timeout', '5'], {}, /REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms/],
+    [[], { STRICT: 'sure' }, /STRICT must be one of 1, true, yes, on, y \(on\) or 0, false, no, off, n \(off\)/],
+    [['--report-dir', join(PACKAGE_ROOT, 'package.json')], {}, /REPORT_DIR .*package\.json is a file, not a folder/],
   ])('bad input %j %j: one line on stderr, exit 2', async (args, env, message) => {
     const { code, stdout, stderr } = await runCli(args as string[], env as Record<string, string>);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message as RegExp);
+    expect(stderr).not.toContain('secret-value');
   });
 
   it('prints --help with every setting', async () => {
