@@ -40,6 +40,8 @@ export interface SessionOptions {
   strict?: boolean;
   /** The categoryId of every animal the run sends (default 1). */
   categoryId?: number;
+  /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
+  signal?: AbortSignal;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
@@ -84,6 +86,8 @@ export class Session {
     });
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
+    if (options.signal?.aborted) this.deadline.abort();
+    options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
     this.fixtures = new Fixtures(this);
   }
 
