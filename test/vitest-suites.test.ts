@@ -118,17 +118,20 @@ describe('vitest run --project conformance', () => {
     }
   });
 
-  it('writes an aborted report when the preflight aborts the run, in place of the previous one', async () => {
+  it('fails one test with the reason when the preflight aborts the run, and writes an aborted report in place of the previous one', async () => {
     const ref = await startReferenceServer({ apiKey: 'suite-key' });
     const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
     await writeFile(join(reportDir, 'compliance.json'), '{"verdict":"compliant"}');
     try {
-      const { code, output } = await vitest(['-t', 'AUTH-'], { BASE_URL: ref.baseUrl, API_KEY: 'rejected-key', REPORT_DIR: reportDir });
+      const { code, output } = await vitest(['-t', 'AUTH-|ERR-'], { BASE_URL: ref.baseUrl, API_KEY: 'rejected-key', REPORT_DIR: reportDir });
       expect(code).toBe(1);
       expect(output).not.toContain('rejected-key');
       const report = await reportIn(reportDir);
       expect(report).toMatchObject({ verdict: 'aborted', exitCode: 2, abortReason: expect.stringContaining('401') });
-      expect(output).toContain(`run aborted: ${report.abortReason}`);
+      // one failed test that says why (-t selects tests in three area files); the rest skipped
+      expect(output).toMatch(/Tests\s+1 failed \| \d+ skipped/);
+      expect(output.split(`the run could not be made: ${report.abortReason}`)).toHaveLength(2);
+      expect(output).not.toMatch(/\n\s+at .*harness/);
       expect(report.requirements.length).toBeGreaterThan(0);
       for (const r of report.requirements) expect(r).toMatchObject({ outcome: 'skipped', message: `not run: ${report.abortReason}` });
     } finally {
