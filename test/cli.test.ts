@@ -13,13 +13,15 @@ import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 
 const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
+/** A working directory of the tests' own, without .env. */
+const CWD = await mkdtemp(join(tmpdir(), 'cli-cwd-'));
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       // no inherited target settings; a cwd without .env
       env: { PATH: process.env.PATH ?? '', ...env },
-      cwd: tmpdir(),
+      cwd: CWD,
     });
     let stdout = '';
     let stderr = '';
@@ -150,7 +152,7 @@ describe('the CLI', () => {
           PATH: process.env.PATH ?? '', BASE_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}/v1`, API_KEY: key,
           QUICKSTART_BASE_URL: ref.quickstartBaseUrl, REPORT_DIR: reportDir, REQUEST_TIMEOUT_MS: '60s', RUN_DEADLINE_MS: '2m',
         },
-        cwd: await mkdtemp(join(tmpdir(), 'cwd-')),
+        cwd: CWD,
       });
       let stdout = '';
       let stderr = '';
