@@ -157,6 +157,8 @@ describe('vitest run --project conformance', () => {
   it('refuses a bad setting as the CLI does: one line, exit code 2', async () => {
     for (const [env, message] of [
       [{ BASE_URL: 'http//x', API_KEY: 'k' }, 'BASE_URL is not a valid URL: http//x'],
+      // Vite's own BASE_URL ("/") is ignored; an empty one is the user's mistake
+      [{ BASE_URL: '', API_KEY: 'k' }, 'BASE_URL is set but empty'],
       [{ ONLY: 'NO-SUCH-' }, '"NO-SUCH-" matches no requirement'],
       [{ EXPECTED_FAILURES: '/nonexistent/expected.txt' }, 'cannot read the expected-failures file'],
     ] as const) {
