@@ -1,6 +1,8 @@
 // One typed, validated configuration from CLI flags, the environment and a .env
 // file, in that order of precedence. Every setting has an environment variable and
-// a flag; a bad value is a ConfigError (one line, exit code 2).
+// a flag; a bad value is a ConfigError (one line, exit code 2). A setting that is
+// present but empty is a bad value, not the default: a CI secret that is missing
+// or misspelled expands to an empty string, and must not certify another target.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
@@ -43,7 +45,7 @@ interface Setting {
   help: string;
   default?: string;
   secret?: boolean;
-  /** A flag without a value (--strict); in the environment: 1/true/yes. */
+  /** A flag without a value (--strict); in the environment one of BOOLEAN_SPELLINGS. */
   boolean?: boolean;
 }
 
@@ -129,6 +131,21 @@ function baseAddress(name: string, value: string, requireV1: boolean): string {
   return `${url.origin}${path}`;
 }
 
+/**
+ * Refuses a key that Authorization cannot carry as given: a control character (a
+ * pasted secret's trailing newline) or white space at either end (which a server
+ * strips). Not trimmed: a silently changed key could certify with the wrong one.
+ * The key itself is never part of the message.
+ */
+function headerSafeKey(name: string, key: string): string {
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) {
+    const hint = /[\r\n]$/.test(key) ? 'a newline at its end?' : 'a control character?';
+    throw new ConfigError(`${name} contains a character an HTTP header cannot carry (${hint})`);
+  }
+  if (/^[\t ]|[\t ]$/.test(key)) throw new ConfigError(`${name} begins or ends with white space, which an HTTP header does not carry`);
+  return key;
+}
+
 function positiveInteger(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
   return Number(value);
@@ -141,14 +158,19 @@ function duration(name: string, value: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
   if (!(ms >= 1)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
+  // "--timeout 5" is meant as seconds far more often than as 5 ms
+  if (!m![2] && ms < 100) throw new ConfigError(`${name}=${value} is ${value} milliseconds; give a unit (${value}s) or at least 100 ms`);
   return ms;
 }
 
+const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on', 'y'], false: ['0', 'false', 'no', 'off', 'n'] };
+
 function flag(name: string, value: string | undefined): boolean {
   if (value === undefined) return false;
-  if (/^(1|true|yes)$/i.test(value)) return true;
-  if (/^(0|false|no)$/i.test(value)) return false;
-  throw new ConfigError(`${name} must be true or false, got ${value}`);
+  const spelled = value.toLowerCase();
+  if (BOOLEAN_SPELLINGS.true.includes(spelled)) return true;
+  if (BOOLEAN_SPELLINGS.false.includes(spelled)) return false;
+  throw new ConfigError(`${name} must be one of ${BOOLEAN_SPELLINGS.true.join(', ')} (on) or ${BOOLEAN_SPELLINGS.false.join(', ')} (off), in any case; got ${value}`);
 }
 
 const list = (value: string | undefined) => (value ?? '').split(',').map((t) => t.trim()).filter(Boolean);
@@ -167,12 +189,22 @@ function refuseInsecure(name: string, url: string | undefined, allowed: boolean)
 /** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
   const envFile = args.envFile ?? env.ENV_FILE;
-  const fileEnv = readEnvFile(envFile ?? `${cwd}/.env`, envFile !== undefined);
+  if (envFile === '') throw new ConfigError(`${args.envFile === '' ? '--dotenv' : 'ENV_FILE'} is set but empty: give a file, or unset it to read .env`);
+  const envPath = envFile ?? `${cwd}/.env`;
+  const fileEnv = readEnvFile(envPath, envFile !== undefined);
+  /** The setting as given, by flag, environment or file; the default only when it is given nowhere. */
   const get = (key: Key): string | undefined => {
     const s: Setting = SETTINGS[key];
-    const value = args.values[key] ?? env[s.env] ?? fileEnv[s.env];
-    return value === undefined || value === '' ? s.default : value;
+    const [value, where] = args.values[key] !== undefined ? [args.values[key], `--${s.flag}`]
+      : env[s.env] !== undefined ? [env[s.env], s.env]
+      : [fileEnv[s.env], `${s.env} (in ${envPath})`];
+    if (value === '') {
+      throw new ConfigError(`${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${s.default !== undefined ? ` for the default, ${s.default}` : ''}`);
+    }
+    return value ?? s.default;
   };
+  // every setting, also those this run would not read: an empty one is a mistake wherever it is
+  for (const key of Object.keys(SETTINGS) as Key[]) get(key);
 
   const profile = get('profile') as Profile;
   if (!PROFILES.includes(profile)) throw new ConfigError(`PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
@@ -208,12 +240,15 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   if (qsBase) config.quickstartBaseUrl = baseAddress('QUICKSTART_BASE_URL', qsBase, false);
   if (base) {
     config.baseUrl = baseAddress(baseName, base, true);
-    config.apiKey = get('apiKey');
-    if (!config.apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
+    const apiKey = get('apiKey');
+    if (!apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
+    config.apiKey = headerSafeKey('API_KEY', apiKey);
   }
   if (config.quickstartBaseUrl) {
-    config.quickstartApiKey = get('quickstartApiKey') ?? get('apiKey');
-    if (!config.quickstartApiKey) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
+    const own = get('quickstartApiKey');
+    const key = own ?? get('apiKey');
+    if (!key) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
+    config.quickstartApiKey = headerSafeKey(own !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
   }
   const allowInsecure = flag('ALLOW_INSECURE_HTTP', get('allowInsecureHttp'));
   refuseInsecure(baseName, config.baseUrl, allowInsecure);

@@ -37,6 +37,22 @@ export function markExpectedFailure(result: RequirementResult, expectedFailures?
   return result;
 }
 
+/** The message of a requirement that an interruption (options.signal) left unjudged. */
+export const notCarriedOut = (reason: string) => `not carried out: ${reason}`;
+
+/** Why options.signal stopped the run: its reason when that is a sentence. */
+const interruption = (signal: AbortSignal) => (typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted');
+
+/** Rejects with RunAborted when the signal aborts (never settles without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (!signal) return;
+    const abort = () => reject(new RunAborted(interruption(signal)));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -47,17 +63,28 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     results.push(markExpectedFailure(r, options.expectedFailures));
     options.onResult?.(r);
   };
+  // a check cut short by an interruption has not judged its requirement: its result is dropped
+  const recordUnlessStopped = (r: RequirementResult) => { if (!options.signal?.aborted) record(r); };
   const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
-  try {
+  const work = (async () => {
     await session.preflight();
     for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, 'not selected (--only, --skip)'));
     const isObserver = (r: Requirement) => CHECKS.get(r.id)?.observer ?? false;
-    await Promise.all(selected.filter((r) => !isObserver(r)).map((r) => session.run(r).then(record)));
-    await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(record)));
+    await Promise.all(selected.filter((r) => !isObserver(r)).map((r) => session.run(r).then(recordUnlessStopped)));
+    await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(recordUnlessStopped)));
+  })();
+  const stopped = whenAborted(options.signal);
+  // either may settle when nobody waits for it any more (the run over, or interrupted)
+  for (const p of [work, stopped]) p.catch(() => undefined);
+  try {
+    await Promise.race([work, stopped]);
   } catch (err) {
     if (!(err instanceof RunAborted)) throw err;
-    abortReason = err.message;
-    for (const r of catalogue) record(skippedResult(r, `not run: ${session.redactor.redact(abortReason)}`));
+    abortReason = session.redactor.redact(err.message);
+    // an unreachable target or a rejected key: nothing was run; an interruption: what finished stands
+    const message = options.signal?.aborted ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
+    const judged = new Set(results.map((r) => r.id));
+    for (const r of catalogue.filter((r) => !judged.has(r.id))) record(skippedResult(r, message));
   } finally {
     await session.close();
   }

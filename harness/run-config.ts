@@ -2,7 +2,7 @@
 // for the Vitest suites: configuration, the selected requirements, the known
 // deviations, a writable report folder; and the session options it gives.
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from './catalogue.js';
 import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from './config.js';
 import { readExpectedFailures, selectRequirements } from './selection.js';
@@ -18,11 +18,16 @@ export interface PreparedRun {
 
 /** Finds an unusable REPORT_DIR before the run, not after it has created data. */
 async function ensureWritableDir(dir: string): Promise<void> {
+  const existing = await stat(dir).catch(() => undefined);
+  if (existing && !existing.isDirectory()) throw new ConfigError(`REPORT_DIR ${dir} is a file, not a folder`);
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
   } catch (err) {
-    throw new ConfigError(`cannot write reports to ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    // a file where a folder above it should be
+    const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : code ?? (err as Error).message;
+    throw new ConfigError(`cannot write reports to ${dir}: ${why}`);
   }
 }
 

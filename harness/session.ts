@@ -42,6 +42,8 @@ export interface SessionOptions {
   categoryId?: number;
   /** How far a server's clock may be from the suite's (default 5 minutes). */
   clockToleranceMs?: number;
+  /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
+  signal?: AbortSignal;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
@@ -86,6 +88,8 @@ export class Session {
     });
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
+    if (options.signal?.aborted) this.deadline.abort();
+    options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
     this.fixtures = new Fixtures(this);
   }
 

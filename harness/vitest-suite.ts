@@ -3,6 +3,8 @@
 // files of a Vitest run share one Session (one preflight, one seeding). A test ends
 // as the CLI judges its requirement: a violated MUST (with STRICT, also SHOULD)
 // fails it, a failed SHOULD passes with a warning, an expected failure is skipped.
+// A run that cannot be made (target unreachable, key rejected) fails one test with
+// the reason and skips the others: one failure that says why, not one per test.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from './catalogue.js';
 import { CHECKS } from './registry.js';
@@ -37,6 +39,8 @@ interface Run {
   session: Session;
   /** Set when the preflight aborted the run (target unreachable, key rejected). */
   abortReason?: string;
+  /** Whether a test has failed with the abort reason already (the first one to see it). */
+  abortReported?: boolean;
   selected: Set<string>;
   expectedFailures: Map<string, string>;
 }
@@ -67,6 +71,13 @@ async function resultOf(requirement: Requirement, { session, abortReason, select
   return session.run(requirement);
 }
 
+/** The one failure of an aborted run: the reason, without stack frames into the harness. */
+function runAborted(reason: string): Error {
+  const err = new Error(`the run could not be made: ${reason} (every other test is skipped; the CLI exits with code 2 here)`);
+  err.stack = `Error: ${err.message}`;
+  return err;
+}
+
 export function defineAreaSuite(area: string): void {
   const requirements = loadCatalogue().filter((r) => r.area === area);
   describe.concurrent(area, () => {
@@ -76,7 +87,11 @@ export function defineAreaSuite(area: string): void {
         const result = markExpectedFailure(await resultOf(requirement, run), run.expectedFailures);
         task.meta.requirement = result;
         task.meta.run = run.session.reportBase(run.abortReason);
-        if (run.abortReason) throw new Error(`run aborted: ${run.abortReason}`);
+        if (run.abortReason) {
+          if (run.abortReported) skip(`not run: ${run.abortReason}`);
+          run.abortReported = true;
+          throw runAborted(run.abortReason);
+        }
         const failed = result.outcome === 'failed' || result.outcome === 'error';
         if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
         if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);

@@ -2,22 +2,26 @@
 // pretest build), its exit codes, its output and its reports.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../harness/catalogue.js';
 import { PACKAGE_ROOT } from '../harness/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 
 const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
+/** A working directory of the tests' own, without .env. */
+const CWD = await mkdtemp(join(tmpdir(), 'cli-cwd-'));
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       // no inherited target settings; a cwd without .env
       env: { PATH: process.env.PATH ?? '', ...env },
-      cwd: tmpdir(),
+      cwd: CWD,
     });
     let stdout = '';
     let stderr = '';
@@ -112,12 +116,79 @@ describe('the CLI', () => {
     [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
+    // set but empty, as a missing CI secret expands: never the embedded server
+    [[], { BASE_URL: '', API_KEY: 'secret-value', GITHUB_ACTIONS: 'true' }, /BASE_URL is set but empty \(a missing CI secret/],
+    [[], { QUICKSTART_BASE_URL: '' }, /QUICKSTART_BASE_URL is set but empty/],
+    [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: '' }, /API_KEY is set but empty/],
+    [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: 'secret-value\n' }, /API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)/],
+    [['--timeout', '5'], {}, /REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms/],
+    [[], { STRICT: 'sure' }, /STRICT must be one of 1, true, yes, on, y \(on\) or 0, false, no, off, n \(off\)/],
+    [['--report-dir', join(PACKAGE_ROOT, 'package.json')], {}, /REPORT_DIR .*package\.json is a file, not a folder/],
   ])('bad input %j %j: one line on stderr, exit 2', async (args, env, message) => {
     const { code, stdout, stderr } = await runCli(args as string[], env as Record<string, string>);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message as RegExp);
+    expect(stderr).not.toContain('secret-value');
+  });
+
+  // The store answers the preflight and then holds every request; the quickstart
+  // service answers, so some requirements are judged before the signal comes.
+  it.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('stopped by %s: exit %i, one summary line, reports that say what was not carried out', async (signal, exitCode) => {
+    const key = 'interrupt-secret-key-42';
+    const ref = await startReferenceServer({ apiKey: key });
+    let answered = false;
+    const store = createHttpServer((_req, res) => {
+      if (answered) return; // held until the client gives up
+      answered = true;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((r) => store.listen(0, '127.0.0.1', r));
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const child = spawn(process.execPath, [BIN], {
+        env: {
+          PATH: process.env.PATH ?? '', BASE_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}/v1`, API_KEY: key,
+          QUICKSTART_BASE_URL: ref.quickstartBaseUrl, REPORT_DIR: reportDir, REQUEST_TIMEOUT_MS: '60s', RUN_DEADLINE_MS: '2m',
+        },
+        cwd: CWD,
+      });
+      let stdout = '';
+      let stderr = '';
+      let signalledAt = 0;
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        // the first progress line: the run is under way
+        if (!signalledAt && /^ {2}(PASS|FAIL) /m.test(stderr)) { signalledAt = performance.now(); child.kill(signal); }
+      });
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      const stoppedWithinMs = performance.now() - signalledAt;
+
+      expect(code, stderr).toBe(exitCode);
+      expect(stoppedWithinMs).toBeLessThan(5000);
+      const reason = `the run was interrupted (${signal})`;
+      expect(stdout).toMatch(new RegExp(`^The run was interrupted \\(${signal}\\): \\d+ of ${loadCatalogue().length} requirements finished before it \\(\\d+ violated\\), \\d+ not carried out \\(exit code ${exitCode}; reports: .*compliance\\.json.*\\)\\n$`));
+      const json = await readFile(join(reportDir, 'compliance.json'), 'utf8');
+      const report = JSON.parse(json);
+      expect(report).toMatchObject({ verdict: 'aborted', abortReason: reason });
+      expect(report.requirements.map((r: { id: string }) => r.id).sort()).toEqual(loadCatalogue().map((r) => r.id).sort());
+      const notCarriedOut = report.requirements.filter((r: { message?: string }) => r.message === `not carried out: ${reason}`);
+      // judged before the signal and kept: the quickstart service answered
+      expect(report.requirements.filter((r: { outcome: string }) => r.outcome === 'passed').length).toBeGreaterThan(0);
+      // held on the store: not judged, and no check cut short by the signal counts as an error
+      expect(notCarriedOut.map((r: { id: string }) => r.id)).toContain('LIST-LIMIT-MAX');
+      for (const r of notCarriedOut) expect(r.outcome).toBe('skipped');
+      expect(report.requirements.filter((r: { outcome: string }) => r.outcome === 'error')).toEqual([]);
+      const validate = reportValidator();
+      expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+      for (const text of [stdout, stderr, json, await readFile(join(reportDir, 'report.html'), 'utf8')]) expect(text).not.toContain(key);
+    } finally {
+      store.closeAllConnections();
+      store.close();
+      await ref.close();
+    }
   });
 
   it('prints --help with every setting', async () => {

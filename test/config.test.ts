@@ -49,9 +49,48 @@ describe('configuration', () => {
     [['--deadline', 'soon'], {}, /RUN_DEADLINE_MS must be a duration/],
     [['--now', 'someday'], {}, /not a date/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
+    // present but empty: what a missing CI secret expands to; never the embedded server or a default
+    [[], { BASE_URL: '' }, /^BASE_URL is set but empty \(a missing CI secret expands to an empty string\)/],
+    [[], { BASE_URL: '', API_KEY: 'k', GITHUB_ACTIONS: 'true' }, /^BASE_URL is set but empty/],
+    [[], { BASE_URL: 'https://a.test/v1', API_KEY: '' }, /^API_KEY is set but empty/],
+    [[], { QUICKSTART_BASE_URL: '' }, /^QUICKSTART_BASE_URL is set but empty/],
+    [[], { STAGING_BASE_URL: '' }, /^STAGING_BASE_URL is set but empty/],
+    [[], { REPORT_DIR: '' }, /^REPORT_DIR is set but empty .*unset it for the default, reports$/],
+    [['--base-url', ''], {}, /^--base-url is set but empty/],
+    [[], { ENV_FILE: '' }, /^ENV_FILE is set but empty/],
+    // a key an Authorization header cannot carry is refused, not trimmed
+    [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\n' }, /^API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)$/],
+    [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\r\n' }, /\(a newline at its end\?\)$/],
+    [[], { QUICKSTART_BASE_URL: 'https://q.test', QUICKSTART_API_KEY: 'pasted\u0001secret' }, /^QUICKSTART_API_KEY contains a character an HTTP header cannot carry \(a control character\?\)$/],
+    [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret ' }, /^API_KEY begins or ends with white space/],
+    // a number without a unit under 100 was meant as seconds
+    [['--timeout', '5'], {}, /^REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms$/],
+    [[], { RUN_DEADLINE_MS: '90' }, /^RUN_DEADLINE_MS=90 is 90 milliseconds; give a unit \(90s\)/],
+    [[], { STRICT: 'maybe' }, /^STRICT must be one of 1, true, yes, on, y \(on\) or 0, false, no, off, n \(off\), in any case; got maybe$/],
   ])('rejects %j %j', (argv, env, message) => {
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(ConfigError);
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(message as RegExp);
+  });
+
+  it('names the .env file that holds an empty setting', async () => {
+    const dir = await mkdtemp(`${tmpdir()}/cfg-`);
+    await writeFile(`${dir}/.env`, 'BASE_URL=\nAPI_KEY=k\n');
+    expect(() => resolve([], {}, dir)).toThrow(`BASE_URL (in ${dir}/.env) is set but empty`);
+    // a value in the environment wins over the empty line
+    expect(resolve([], { BASE_URL: 'https://a.test/v1' }, dir).baseUrl).toBe('https://a.test/v1');
+  });
+
+  it('never shows the key in a refusal', () => {
+    expect(() => resolve([], { BASE_URL: 'https://a.test/v1', API_KEY: 'do-not-print-me\n' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('do-not-print-me') }),
+    );
+  });
+
+  it('takes a short duration with a unit, and the usual spellings of on and off', () => {
+    expect(resolve(['--timeout', '50ms', '--deadline', '5s'])).toMatchObject({ timeoutMs: 50, deadlineMs: 5000 });
+    expect(resolve(['--timeout', '100'])).toMatchObject({ timeoutMs: 100 });
+    for (const on of ['1', 'true', 'YES', 'on', 'On', 'y']) expect(resolve([], { STRICT: on }).strict).toBe(true);
+    for (const off of ['0', 'FALSE', 'no', 'off', 'n']) expect(resolve([], { STRICT: off }).strict).toBe(false);
   });
 
   it('rejects an unreadable .env', async () => {

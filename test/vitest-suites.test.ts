@@ -10,11 +10,26 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 
+/** A user's .env: every variable of .env.example set, the commented ones too (values from the example, or made up). */
+async function usersDotEnv(): Promise<string> {
+  const example = await readFile(join(PACKAGE_ROOT, '.env.example'), 'utf8');
+  return [...example.matchAll(/^#?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => `${name}=${value || `users-${name.toLowerCase()}`}\n`).join('');
+}
+
+// The suites are spawned where a user's .env lies in wait, and are told to read an
+// empty settings file instead (ENV_FILE): the self-tests never take the user's
+// settings, from the checkout's .env or the shell (the environment is built here).
+// Were the .env read, the runs below would target api.example.com and fail.
+const RUN_DIR = await mkdtemp(join(tmpdir(), 'vitest-cwd-'));
+const EMPTY_ENV_FILE = join(RUN_DIR, 'empty.env');
+await writeFile(join(RUN_DIR, '.env'), await usersDotEnv());
+await writeFile(EMPTY_ENV_FILE, '');
+
 function vitest(args: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'conformance', ...args], {
-      cwd: PACKAGE_ROOT,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', PACKAGE_ROOT, '--project', 'conformance', ...args], {
+      cwd: RUN_DIR,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ENV_FILE: EMPTY_ENV_FILE, ...env },
     });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
@@ -24,7 +39,7 @@ function vitest(args: string[], env: Record<string, string> = {}): Promise<{ cod
 }
 
 // --reporter replaces the configured reporters: the compliance reporter is named again
-const VERBOSE = ['--reporter', 'verbose', '--reporter', './reporters/vitest-compliance.ts'];
+const VERBOSE = ['--reporter', 'verbose', '--reporter', join(PACKAGE_ROOT, 'reporters/vitest-compliance.ts')];
 
 const reportIn = async (dir: string) => JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8'));
 const requirement = (report: { requirements: Array<{ id: string }> }, id: string) => report.requirements.find((r) => r.id === id);
@@ -37,7 +52,7 @@ describe('vitest run --project conformance', () => {
     expect(output).toContain('LIST-LIMIT-MAX MUST');
     expect(output).not.toMatch(/✓ .*AUTH-MISSING-HEADER/);
     const report = await reportIn(reportDir);
-    expect(report.verdict).toBe('compliant');
+    expect(report).toMatchObject({ verdict: 'compliant', target: { environment: 'embedded' } });
     expect(report.requirements.map((r: { id: string }) => r.id).every((id: string) => id.startsWith('LIST-'))).toBe(true);
   });
 
@@ -118,17 +133,20 @@ describe('vitest run --project conformance', () => {
     }
   });
 
-  it('writes an aborted report when the preflight aborts the run, in place of the previous one', async () => {
+  it('fails one test with the reason when the preflight aborts the run, and writes an aborted report in place of the previous one', async () => {
     const ref = await startReferenceServer({ apiKey: 'suite-key' });
     const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
     await writeFile(join(reportDir, 'compliance.json'), '{"verdict":"compliant"}');
     try {
-      const { code, output } = await vitest(['-t', 'AUTH-'], { BASE_URL: ref.baseUrl, API_KEY: 'rejected-key', REPORT_DIR: reportDir });
+      const { code, output } = await vitest(['-t', 'AUTH-|ERR-'], { BASE_URL: ref.baseUrl, API_KEY: 'rejected-key', REPORT_DIR: reportDir });
       expect(code).toBe(1);
       expect(output).not.toContain('rejected-key');
       const report = await reportIn(reportDir);
       expect(report).toMatchObject({ verdict: 'aborted', exitCode: 2, abortReason: expect.stringContaining('401') });
-      expect(output).toContain(`run aborted: ${report.abortReason}`);
+      // one failed test that says why (-t selects tests in three area files); the rest skipped
+      expect(output).toMatch(/Tests\s+1 failed \| \d+ skipped/);
+      expect(output.split(`the run could not be made: ${report.abortReason}`)).toHaveLength(2);
+      expect(output).not.toMatch(/\n\s+at .*harness/);
       expect(report.requirements.length).toBeGreaterThan(0);
       for (const r of report.requirements) expect(r).toMatchObject({ outcome: 'skipped', message: `not run: ${report.abortReason}` });
     } finally {
@@ -139,6 +157,8 @@ describe('vitest run --project conformance', () => {
   it('refuses a bad setting as the CLI does: one line, exit code 2', async () => {
     for (const [env, message] of [
       [{ BASE_URL: 'http//x', API_KEY: 'k' }, 'BASE_URL is not a valid URL: http//x'],
+      // Vite's own BASE_URL ("/") is ignored; an empty one is the user's mistake
+      [{ BASE_URL: '', API_KEY: 'k' }, 'BASE_URL is set but empty'],
       [{ ONLY: 'NO-SUCH-' }, '"NO-SUCH-" matches no requirement'],
       [{ EXPECTED_FAILURES: '/nonexistent/expected.txt' }, 'cannot read the expected-failures file'],
     ] as const) {
