@@ -28,6 +28,8 @@ export interface RunConfig {
   retries: number;
   /** The categoryId of every animal the run sends. */
   categoryId: number;
+  /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
+  clockToleranceMs: number;
   /** Budget for the p95 response time of each operation (PERF-LATENCY-P95). */
   maxLatencyMs?: number;
   /** SHOULD failures count against the verdict. */
@@ -66,6 +68,7 @@ export const SETTINGS = {
   now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
   retries: { flag: 'retries', env: 'RETRIES', help: 'Retries of an idempotent request after a network error or 503, with backoff (a 429 is always retried).', default: '0' },
   categoryId: { flag: 'category-id', env: 'CATEGORY_ID', help: 'categoryId of every animal the run sends (for a server that knows only some categories).', default: '1' },
+  clockTolerance: { flag: 'clock-tolerance', env: 'CLOCK_TOLERANCE', help: 'How far a server\'s clock may be from this machine\'s (createdAt timestamps): a duration.', default: '5m' },
   maxLatencyMs: { flag: 'max-latency-ms', env: 'MAX_LATENCY_MS', help: 'Latency budget: PERF-LATENCY-P95 fails when an operation\'s p95 exceeds it.' },
   strict: { flag: 'strict', env: 'STRICT', help: 'SHOULD failures make the run non-compliant too.', boolean: true },
   allowInsecureHttp: { flag: 'allow-insecure-http', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http to a host other than loopback.', boolean: true },
@@ -151,11 +154,11 @@ function positiveInteger(name: string, value: string, min = 1): number {
   return Number(value);
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds from "1500", "1500ms", "90s" or "2m". */
 function duration(name: string, value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
   if (!(ms >= 1)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
   // "--timeout 5" is meant as seconds far more often than as 5 ms
@@ -228,6 +231,7 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     now: now ? new Date(now) : new Date(),
     retries: positiveInteger('RETRIES', get('retries')!, 0),
     categoryId: positiveInteger('CATEGORY_ID', get('categoryId')!, 0),
+    clockToleranceMs: duration('CLOCK_TOLERANCE', get('clockTolerance')!),
     strict: flag('STRICT', get('strict')),
     only: list(get('only')),
     skip: list(get('skip')),

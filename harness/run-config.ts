@@ -55,6 +55,7 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
     strict: config.strict,
     retries: config.retries,
     categoryId: config.categoryId,
+    clockToleranceMs: config.clockToleranceMs,
     maxLatencyMs: config.maxLatencyMs,
   };
 }

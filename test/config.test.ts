@@ -30,6 +30,8 @@ describe('configuration', () => {
   it('reads durations with or without a unit', () => {
     expect(resolve(['--timeout', '1500', '--deadline', '90s'])).toMatchObject({ timeoutMs: 1500, deadlineMs: 90_000 });
     expect(resolve([], { REQUEST_TIMEOUT_MS: '500ms', RUN_DEADLINE_MS: '2m' })).toMatchObject({ timeoutMs: 500, deadlineMs: 120_000 });
+    expect(resolve([]).clockToleranceMs).toBe(5 * 60_000);
+    expect(resolve(['--clock-tolerance', '2h']).clockToleranceMs).toBe(2 * 3_600_000);
   });
 
   it('falls back to API_KEY for the quickstart service', () => {

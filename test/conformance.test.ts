@@ -35,6 +35,16 @@ describe('the reference server', () => {
     }
   });
 
+  it('a server clock three hours ahead fails QS-CREATED-AT-CLOCK, unless CLOCK_TOLERANCE allows the skew', async () => {
+    const only = { selected: new Set(['QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-UTC']) };
+    const skewed = await certifyReference({ faults: ['qs-clock-ahead'] }, only);
+    const clock = skewed.requirements.find((r) => r.id === 'QS-CREATED-AT-CLOCK')!;
+    expect(clock).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/is \+(2 h 59|3 h 0) min away from the suite's clock/) });
+    const tolerated = await certifyReference({ faults: ['qs-clock-ahead'] }, { ...only, clockToleranceMs: 4 * 3_600_000 });
+    expect(violations(tolerated)).toEqual([]);
+    expect(tolerated.requirements.find((r) => r.id === 'QS-CREATED-AT-CLOCK')!.notes.join()).toMatch(/\+(2 h 59|3 h 0) min from the suite's clock/);
+  });
+
   it('after the removal date of getPet, its checks are skipped with that reason, and no check sends it', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
