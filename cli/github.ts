@@ -3,7 +3,7 @@
 // for a failed SHOULD.
 import { appendFile } from 'node:fs/promises';
 import type { RunReport } from '../harness/types.js';
-import { isViolation } from '../harness/report.js';
+import { coverageText, coverageWarning, isViolation, verdictText } from '../harness/report.js';
 import { anchorOf } from './catalogue-doc.js';
 
 /**
@@ -19,10 +19,12 @@ function catalogueUrl(env: NodeJS.ProcessEnv): string {
 export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): string {
   const catalogue = catalogueUrl(env);
   const c = report.counts;
-  const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'aborted' ? '⚠️' : '❌';
+  const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'non-compliant' ? '❌' : '⚠️';
+  const warning = coverageWarning(report);
   const lines = [
-    `## ${icon} Animal Store conformance: ${report.verdict}`,
+    `## ${icon} Animal Store conformance: ${verdictText(report.verdict)} (${coverageText(report.coverage)})`,
     '',
+    ...(warning ? [`> **Warning:** ${warning}`, ''] : []),
     `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${report.requestCount} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',
