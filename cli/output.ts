@@ -1,5 +1,6 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
-import type { RequirementResult, RunReport } from '../harness/types.js';
+import type { RequirementResult, RunReport, SinceBaseline } from '../harness/types.js';
+import { baselineHeading, changeGroups } from '../harness/baseline.js';
 import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
@@ -9,6 +10,17 @@ const MARK: Record<RequirementResult['outcome'], string> = {
 export function formatProgress(r: RequirementResult): string {
   const line = `  ${MARK[r.outcome].padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
   return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
+}
+
+/** The "since the baseline" section: newly failing, recovered, still failing, and what differs. */
+export function formatSinceBaseline(s: SinceBaseline): string[] {
+  const lines = [`${baselineHeading(s)}:`];
+  for (const { label, changes } of changeGroups(s)) {
+    if (changes.length) lines.push(`  ${label}:`, ...changes.map((c) => `    ${c.id} (${c.level}) ${c.title} — ${c.detail}`));
+  }
+  if (!s.newlyFailing.length && !s.recovered.length && !s.stillFailing.length) lines.push('  Nothing newly fails, recovered or still fails.');
+  for (const note of s.notes) lines.push(`  Note: ${note}`);
+  return lines;
 }
 
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
@@ -35,6 +47,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     const count = report.animalsCreated === undefined ? '' : ` (${report.animalsCreated})`;
     lines.push(`Animals created by this run${count} are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);
   }
+  if (report.sinceBaseline) lines.push('', ...formatSinceBaseline(report.sinceBaseline));
   const expected = report.requirements.filter((r) => r.expectedFailure !== undefined);
   if (expected.length) {
     lines.push('', 'Expected failures (not counted):');

@@ -139,4 +139,36 @@ export interface RunReport {
   counts: Counts;
   areas: AreaReport[];
   requirements: RequirementResult[];
+  /** Set when the run was given a baseline (--baseline): what changed since. */
+  sinceBaseline?: SinceBaseline;
+}
+
+/** A requirement whose state changed, or did not, since the baseline. */
+export interface BaselineChange extends Pick<RequirementResult, 'id' | 'level' | 'title' | 'outcome'> {
+  baselineOutcome: Outcome;
+  /** Failing ones: when the first run known to fail it started (carried along a chain of baselines). */
+  failingSince?: string;
+}
+
+/** This run compared with a previous report, over the requirement ids both hold (harness/baseline.ts). */
+export interface SinceBaseline {
+  baseline: {
+    startedAt: string;
+    finishedAt: string;
+    verdict: string;
+    tool: { name: string; version: string };
+    spec: { title: string; version: string };
+    baseUrl: string;
+    profile: string;
+  };
+  /** Requirement ids both reports hold: the only ones compared. */
+  compared: number;
+  /** What differs from this run (versions, target, profile, ids, an aborted baseline), in words. */
+  notes: string[];
+  /** A violation now (failed or error, not an expected failure), not in the baseline. */
+  newlyFailing: BaselineChange[];
+  /** A violation in the baseline, passed now. */
+  recovered: BaselineChange[];
+  /** A violation in both. */
+  stillFailing: BaselineChange[];
 }

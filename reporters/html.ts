@@ -10,6 +10,7 @@
 //   #counts [data-count=...]               run counts
 //   #latency tr[data-operation]            response times per operation
 //   #areas-overview                        the table of areas
+//   #since-baseline .changes.changes-<newly-failing|recovered|still-failing> li[data-requirement]   (--baseline)
 //   section.area#area-<area>[data-area][data-verdict]
 //   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
 //     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
@@ -20,7 +21,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed } from '../harness/report.js';
-import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, Verdict } from '../harness/types.js';
+import { baselineHeading, changeGroups } from '../harness/baseline.js';
+import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
 // (except tab and LF, and CR before LF), DEL, zero-width and bidi controls (they
@@ -138,6 +140,24 @@ function verdictBanner(report: RunReport): string {
     `<div class="banner-head"><span class="banner-label">Verdict</span> <span class="banner-verdict">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</span> <span class="banner-exit">exit code ${esc(report.exitCode)}</span></div>`,
     ...lines,
     '</header>',
+  ].join('\n');
+}
+
+/** What changed since the baseline (--baseline), each requirement linked to its row. */
+function sinceBaseline(s: SinceBaseline): string {
+  const groups = changeGroups(s).map(({ key, label, changes }) => {
+    const items = changes.map((c) =>
+      `<li data-requirement="${attr(c.id)}"><a href="#${attr(requirementAnchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
+      `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`);
+    return `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>` +
+      (items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>') + '</div>';
+  });
+  return [
+    '<section id="since-baseline" class="since-baseline">',
+    `<h2>${esc(baselineHeading(s))}</h2>`,
+    ...groups,
+    ...s.notes.map((n) => `<p class="note">Note: ${esc(n)}</p>`),
+    '</section>',
   ].join('\n');
 }
 
@@ -442,6 +462,10 @@ tbody.requirement.expected-failure.outcome-failed .message, tbody.requirement.ex
 .counts li.expected, .counts .outcome-failed.expected, .counts .outcome-error.expected { color: var(--xf); }
 .overview .n-expected { color: var(--xf); }
 .strict { margin-left: 6px; font-size: 12px; color: var(--fail); }
+.since-baseline { margin: 0 0 20px; padding: 10px 16px; border: 1px solid var(--line); border-radius: 8px; }
+.since-baseline ul { margin: 2px 0 8px; padding-left: 20px; }
+.since-baseline .changes-newly-failing b { color: var(--fail); } .since-baseline .changes-recovered b { color: var(--pass); }
+.since-baseline .note { color: var(--muted); margin: 4px 0 0; }
 .latency { margin: -12px 0 24px; }
 .latency summary { cursor: pointer; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 4px 0; }
 .latency table { width: auto; min-width: 50%; }
@@ -477,6 +501,7 @@ export function renderHtml(report: RunReport): string {
     verdictBanner(report),
     runInfo(report),
     countsLine(report.counts, report.requirements, 'counts'),
+    ...(report.sinceBaseline ? [sinceBaseline(report.sinceBaseline)] : []),
     areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
     latencyTable(report.latency),
     ...sections,
