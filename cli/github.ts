@@ -45,7 +45,7 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
   if (since) {
     lines.push('', `### ${baselineHeading(since)}`, '');
     for (const { label, changes } of changeGroups(since)) {
-      lines.push(`**${label}:** ${changes.length ? '' : 'none'}`);
+      lines.push(`**${label}:**${changes.length ? '' : ' none'}`);
       for (const c of changes) lines.push(`- [${c.id}](${catalogue}#${anchorOf(c.id)}) (${c.level}) ${c.title.replace(/\s+/g, ' ')} — ${c.detail}`);
       lines.push('');
     }

@@ -58,7 +58,7 @@ describe('--baseline', () => {
     expect(broke.baseline).toMatchObject({ finishedAt: first.finishedAt, verdict: 'compliant' });
     const when = new Date(first.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
     expect(formatSummary(second, [])).toMatch(new RegExp(`Since the baseline \\(run finished ${when}, compliant; 45 requirements compared\\):\\n  Newly failing:\\n    AUTH-MISSING-HEADER \\(MUST\\) .* — failed; was passed`));
-    expect(githubSummary(second)).toMatch(/### Since the baseline[^\n]*\n\n\*\*Newly failing:\*\* \n- \[AUTH-MISSING-HEADER\]\(docs\/requirements.md#auth-missing-header\) \(MUST\)/);
+    expect(githubSummary(second)).toMatch(/### Since the baseline[^\n]*\n\n\*\*Newly failing:\*\*\n- \[AUTH-MISSING-HEADER\]\(docs\/requirements.md#auth-missing-header\) \(MUST\)/);
     const html = renderHtml(second);
     expect(html).toMatch(/<div class="changes changes-newly-failing"><b>Newly failing<\/b><ul><li data-requirement="AUTH-MISSING-HEADER"><a href="#req-auth-missing-header">/);
     expect(html).toContain('<div class="changes changes-recovered"><b>Recovered</b> <span class="none">none</span></div>');
@@ -72,7 +72,7 @@ describe('--baseline', () => {
     expect(ids(fixed.recovered)).toEqual(['AUTH-MISSING-HEADER']);
     expect(fixed.recovered[0]).toMatchObject({ outcome: 'passed', baselineOutcome: 'failed', failingSince: second.startedAt });
     expect(formatSummary(third, [])).toMatch(/  Recovered:\n    AUTH-MISSING-HEADER \(MUST\) .* — had failed since /);
-    expect(githubSummary(third)).toMatch(/\*\*Recovered:\*\* \n- \[AUTH-MISSING-HEADER\]/);
+    expect(githubSummary(third)).toMatch(/\*\*Recovered:\*\*\n- \[AUTH-MISSING-HEADER\]/);
     expect(renderHtml(third)).toMatch(/<div class="changes changes-recovered"><b>Recovered<\/b><ul><li data-requirement="AUTH-MISSING-HEADER">/);
     expect(validate(JSON.parse(renderComplianceJson(third))), JSON.stringify(validate.errors)).toBe(true);
     // with no change at all, the section says so
