@@ -16,6 +16,7 @@ import { writeComplianceJson } from '../reporters/compliance-json.js';
 import { writeJunit } from '../reporters/junit.js';
 import { writeHtml } from '../reporters/html.js';
 import { formatProgress, formatSummary } from './output.js';
+import { compareWithBaseline, readBaseline, type Baseline } from '../harness/baseline.js';
 
 const NAME = 'animal-store-conformance';
 
@@ -36,19 +37,22 @@ export function usage(): string {
     '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
     '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
     '',
-    'Exit codes: 0 compliant (every MUST passed), 1 not compliant, 2 the run could not be made;',
+    'Exit codes: 0 compliant (every MUST passed), 1 not compliant, 2 the run could not be made or judged nothing;',
     '130/143 stopped by SIGINT/SIGTERM (the reports are still written; a second signal exits at once).',
   ].join('\n');
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let run: PreparedRun;
+  let baseline: Baseline | undefined;
   try {
     const args = parseCommandLine(argv);
     if (args.help) { console.log(usage()); return 0; }
     if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
     if (args.list) { console.log(formatCatalogueList(loadCatalogue())); return 0; }
     run = await prepareRun(args, env);
+    // read now: a bad baseline is bad input (exit 2), and REPORT_DIR/compliance.json may be it
+    if (run.config.baselineFile) baseline = await readBaseline(run.config.baselineFile);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
@@ -88,6 +92,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     } finally {
       await server?.close();
     }
+    if (baseline) report.sinceBaseline = compareWithBaseline(report, baseline);
 
     const paths = await Promise.all([
       writeComplianceJson(report, config.reportDir),

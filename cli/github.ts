@@ -3,8 +3,9 @@
 // for a failed SHOULD.
 import { appendFile } from 'node:fs/promises';
 import type { RunReport } from '../harness/types.js';
-import { isViolation } from '../harness/report.js';
+import { coverageText, coverageWarning, isViolation, verdictText } from '../harness/report.js';
 import { anchorOf } from './catalogue-doc.js';
+import { baselineHeading, changeGroups } from '../harness/baseline.js';
 
 /**
  * Where the catalogue entries live: in the suite's repository at the commit that
@@ -19,10 +20,12 @@ function catalogueUrl(env: NodeJS.ProcessEnv): string {
 export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): string {
   const catalogue = catalogueUrl(env);
   const c = report.counts;
-  const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'aborted' ? '⚠️' : '❌';
+  const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'non-compliant' ? '❌' : '⚠️';
+  const warning = coverageWarning(report);
   const lines = [
-    `## ${icon} Animal Store conformance: ${report.verdict}`,
+    `## ${icon} Animal Store conformance: ${verdictText(report.verdict)} (${coverageText(report.coverage)})`,
     '',
+    ...(warning ? [`> **Warning:** ${warning}`, ''] : []),
     `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${report.requestCount} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',
@@ -37,6 +40,16 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
       const message = (r.message ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
       lines.push(`| [${r.id}](${catalogue}#${anchorOf(r.id)}) | ${r.level} | ${r.outcome} | ${message} |`);
     }
+  }
+  const since = report.sinceBaseline;
+  if (since) {
+    lines.push('', `### ${baselineHeading(since)}`, '');
+    for (const { label, changes } of changeGroups(since)) {
+      lines.push(`**${label}:**${changes.length ? '' : ' none'}`);
+      for (const c of changes) lines.push(`- [${c.id}](${catalogue}#${anchorOf(c.id)}) (${c.level}) ${c.title.replace(/\s+/g, ' ')} — ${c.detail}`);
+      lines.push('');
+    }
+    for (const note of since.notes) lines.push(`> Note: ${note}`);
   }
   return `${lines.join('\n')}\n`;
 }

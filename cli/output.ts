@@ -1,6 +1,7 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
-import type { RequirementResult, RunReport } from '../harness/types.js';
-import { isViolation, listedButPassed } from '../harness/report.js';
+import type { RequirementResult, RunReport, SinceBaseline } from '../harness/types.js';
+import { baselineHeading, changeGroups } from '../harness/baseline.js';
+import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',
@@ -11,23 +12,42 @@ export function formatProgress(r: RequirementResult): string {
   return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
 }
 
+/** The "since the baseline" section: newly failing, recovered, still failing, and what differs. */
+export function formatSinceBaseline(s: SinceBaseline): string[] {
+  const lines = [`${baselineHeading(s)}:`];
+  for (const { label, changes } of changeGroups(s)) {
+    if (changes.length) lines.push(`  ${label}:`, ...changes.map((c) => `    ${c.id} (${c.level}) ${c.title} — ${c.detail}`));
+  }
+  if (!s.newlyFailing.length && !s.recovered.length && !s.stillFailing.length) lines.push('  Nothing newly fails, recovered or still fails.');
+  for (const note of s.notes) lines.push(`  Note: ${note}`);
+  return lines;
+}
+
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
   // a run that could not be made says so in one line: there is no verdict to explain
   if (report.abortReason) return `The run could not be made: ${report.abortReason} (exit code 2; reports: ${reportPaths.join(', ')})`;
   const c = report.counts;
+  const warning = coverageWarning(report);
   const lines = [
     '',
-    `Verdict: ${report.verdict.toUpperCase()} (exit code ${report.exitCode})`,
+    `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
+    ...(warning ? [`Warning: ${warning}`] : []),
     `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
   ];
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
     ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s`,
-    `Areas: ${report.areas.map((a) => `${a.area} ${a.verdict}`).join(', ')}`,
+    `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
     `Latency p95: ${Object.entries(report.latency).map(([op, s]) => `${op} ${s.p95} ms`).join(', ') || '(no responses)'}`,
   );
   if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
+  if (report.profile === 'certify' && report.runPrefix) {
+    // the API has no delete: say how to find what the run left in the store
+    const count = report.animalsCreated === undefined ? '' : ` (${report.animalsCreated})`;
+    lines.push(`Animals created by this run${count} are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);
+  }
+  if (report.sinceBaseline) lines.push('', ...formatSinceBaseline(report.sinceBaseline));
   const expected = report.requirements.filter((r) => r.expectedFailure !== undefined);
   if (expected.length) {
     lines.push('', 'Expected failures (not counted):');

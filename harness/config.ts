@@ -39,6 +39,8 @@ export interface RunConfig {
   skip: string[];
   /** Known-deviations file: requirement id and reason per line. */
   expectedFailuresFile?: string;
+  /** A previous compliance.json to compare the run with (--baseline). */
+  baselineFile?: string;
 }
 
 interface Setting {
@@ -75,6 +77,7 @@ export const SETTINGS = {
   only: { flag: 'only', env: 'ONLY', help: 'Run only these requirements: ids, id prefixes (LIST-), areas or levels, comma-separated.' },
   skip: { flag: 'skip', env: 'SKIP', help: 'Skip these requirements (same selectors as --only).' },
   expectedFailures: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', help: 'Known-deviations file: "<ID> <reason>" per line; listed failures do not count.' },
+  baseline: { flag: 'baseline', env: 'BASELINE', help: 'A previous compliance.json: the reports say what newly fails, recovered or still fails since.' },
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
@@ -240,6 +243,8 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
   const expectedFailures = get('expectedFailures');
   if (expectedFailures !== undefined) config.expectedFailuresFile = expectedFailures;
+  const baseline = get('baseline');
+  if (baseline !== undefined) config.baselineFile = baseline;
   const qsBase = get('quickstartBaseUrl');
   if (qsBase) config.quickstartBaseUrl = baseAddress('QUICKSTART_BASE_URL', qsBase, false);
   if (base) {

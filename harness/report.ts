@@ -1,8 +1,11 @@
-// Turns requirement results into the run report: counts, per-area verdicts, the
-// run's verdict and exit code. Compliant means every MUST passed (or was
-// inconclusive or skipped); a MUST that failed or could not be carried out is not,
-// unless the known-deviations file lists it. --strict counts SHOULDs the same way.
-import type { AreaReport, Counts, RequirementResult, RunReport, Verdict } from './types.js';
+// Turns requirement results into the run report: counts, coverage, per-area
+// verdicts, the run's verdict and exit code. Compliant means every MUST passed (or
+// was inconclusive or skipped); a MUST that failed or could not be carried out is
+// not, unless the known-deviations file lists it. --strict counts SHOULDs the same
+// way. A run (or area) that judged nothing is not-tested, never compliant: the
+// run's exit code is then 2, as for a run that could not be made, because it says
+// nothing about the server (1 would blame the server, 0 would let CI go green on nothing).
+import type { AreaReport, Counts, Coverage, RequirementResult, RunReport, Verdict } from './types.js';
 import { AREAS } from './catalogue.js';
 import type { ReportBase } from './session.js';
 
@@ -31,8 +34,35 @@ export function countResults(results: RequirementResult[]): Counts {
   };
 }
 
-const verdictOf = (counts: Counts, strict: boolean): Verdict =>
-  counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
+/** A verdict as words: "not tested" rather than its id. */
+export const verdictText = (v: Verdict) => (v === 'not-tested' ? 'not tested' : v);
+
+/** Judged: passed, failed or error (see Coverage); counts of skipped and inconclusive aside. */
+export function coverageOf(c: Counts): Coverage {
+  return { judged: c.passed + c.failed + c.error, total: c.total, skipped: c.skipped, inconclusive: c.inconclusive };
+}
+
+/** "3 of 45 requirements judged; 42 skipped": the wording every output gives the coverage. */
+export function coverageText(c: Coverage): string {
+  const rest = [c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`].filter(Boolean);
+  return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
+}
+
+/** What the outputs warn about when the verdict rests on little or nothing (an aborted run says why instead). */
+export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage'>): string | undefined {
+  const c = report.coverage;
+  if (report.verdict === 'aborted') return undefined;
+  if (report.verdict === 'not-tested') {
+    return `no requirement was judged (${coverageText(c)}): this run says nothing about the server; see why they were skipped (ONLY, SKIP, PROFILE, QUICKSTART_BASE_URL)`;
+  }
+  if (c.judged * 2 < c.total) return `only ${c.judged} of ${c.total} requirements were judged: this verdict covers those only`;
+  return undefined;
+}
+
+function verdictOf(counts: Counts, strict: boolean): Verdict {
+  if (coverageOf(counts).judged === 0) return 'not-tested';
+  return counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
+}
 
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
@@ -46,6 +76,6 @@ export function buildReport(base: ReportBase, results: RequirementResult[]): Run
       return { area: list[0].area, verdict: base.abortReason ? 'aborted' : verdictOf(areaCounts, base.strict), counts: areaCounts };
     });
   const verdict: Verdict = base.abortReason ? 'aborted' : verdictOf(counts, base.strict);
-  const exitCode = verdict === 'aborted' ? 2 : verdict === 'compliant' ? 0 : 1;
-  return { ...base, verdict, exitCode, counts, areas, requirements };
+  const exitCode = verdict === 'compliant' ? 0 : verdict === 'non-compliant' ? 1 : 2;
+  return { ...base, verdict, exitCode, coverage: coverageOf(counts), counts, areas, requirements };
 }

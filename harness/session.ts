@@ -14,7 +14,7 @@ import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from
 import { latencyByOperation } from './latency.js';
 import { TOOL } from './tool.js';
 
-export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'counts' | 'areas' | 'requirements'>;
+export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 export interface Target {
   environment: 'production' | 'staging' | 'embedded';
@@ -144,18 +144,23 @@ export class Session {
    * Checks that each service answers and accepts its key: an authenticated list of
    * the animal store; for the quickstart service, a message without its required
    * field (which a conforming server refuses with 400, so nothing is queued).
-   * Throws RunAborted when nothing answers or a configured key itself is rejected,
-   * instead of reporting dozens of failures that only say that.
+   * Throws RunAborted when nothing answers, a configured key itself is rejected, or
+   * the quickstart address has no POST /messages, instead of reporting dozens of
+   * failures that only say that.
    */
   async preflight(): Promise<void> {
+    const { quickstartBaseUrl } = this.options.target;
     await Promise.all([
       this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET'),
-      this.options.target.quickstartBaseUrl
-        && this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY'),
+      quickstartBaseUrl && this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY', (ex) =>
+        // the key was accepted, yet the one documented route is missing: the address is
+        // wrong (ends in /v1, or is the animal store's), not the service
+        `the quickstart service at ${quickstartBaseUrl} answered POST /messages with ${ex.status}: QUICKSTART_BASE_URL looks wrong ` +
+        '(it is the service\'s base address, without /v1; POST /messages is appended)'),
     ]);
   }
 
-  private async expectAnswer(exchange: Promise<Exchange>, what: string, settings: string): Promise<void> {
+  private async expectAnswer(exchange: Promise<Exchange>, what: string, settings: string, wrongAddress?: (ex: Exchange) => string): Promise<void> {
     let ex: Exchange;
     try {
       ex = await exchange;
@@ -166,6 +171,7 @@ export class Session {
       throw new RunAborted(`${what} unreachable: ${(err as Error).message}`);
     }
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${settings})`);
+    if (wrongAddress && (ex.status === 404 || ex.status === 405)) throw new RunAborted(wrongAddress(ex));
   }
 
   private readonly running = new Set<Promise<RequirementResult>>();
@@ -252,6 +258,8 @@ export class Session {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
+      runPrefix: this.runPrefix,
+      animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.status >= 200 && ex.status < 300).length,
       requestCount: this.client.requestCount,
       retries: this.client.retryCount,
       latency: latencyByOperation(this.client.exchanges),

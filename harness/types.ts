@@ -72,7 +72,8 @@ export interface LatencyStats {
   max: number;
 }
 
-export type Verdict = 'compliant' | 'non-compliant' | 'aborted';
+/** not-tested: no requirement (of the run, or of an area) was judged; see Coverage. */
+export type Verdict = 'compliant' | 'non-compliant' | 'aborted' | 'not-tested';
 
 export interface Counts {
   total: number;
@@ -85,6 +86,18 @@ export interface Counts {
   mustViolations: number;
   /** SHOULD requirements that failed or could not be carried out (expected failures aside). */
   shouldViolations: number;
+}
+
+/**
+ * How much of the catalogue the verdict rests on. Judged: passed, failed or error
+ * (an error counts against the verdict like a failure). Skipped and inconclusive
+ * results are not judged: neither shows the behaviour nor counts against it.
+ */
+export interface Coverage {
+  judged: number;
+  total: number;
+  skipped: number;
+  inconclusive: number;
 }
 
 export interface AreaReport {
@@ -112,6 +125,12 @@ export interface RunReport {
   exitCode: 0 | 1 | 2;
   /** Why the run was aborted (exit code 2). */
   abortReason?: string;
+  /** How much of the catalogue was judged. */
+  coverage: Coverage;
+  /** Every animal and message the run creates is named with this prefix (the API has no delete). */
+  runPrefix?: string;
+  /** Animals the store accepted from this run (2xx answers to createPet). */
+  animalsCreated?: number;
   requestCount: number;
   /** How many of those requests were retries. */
   retries: number;
@@ -120,4 +139,36 @@ export interface RunReport {
   counts: Counts;
   areas: AreaReport[];
   requirements: RequirementResult[];
+  /** Set when the run was given a baseline (--baseline): what changed since. */
+  sinceBaseline?: SinceBaseline;
+}
+
+/** A requirement whose state changed, or did not, since the baseline. */
+export interface BaselineChange extends Pick<RequirementResult, 'id' | 'level' | 'title' | 'outcome'> {
+  baselineOutcome: Outcome;
+  /** Failing ones: when the first run known to fail it started (carried along a chain of baselines). */
+  failingSince?: string;
+}
+
+/** This run compared with a previous report, over the requirement ids both hold (harness/baseline.ts). */
+export interface SinceBaseline {
+  baseline: {
+    startedAt: string;
+    finishedAt: string;
+    verdict: string;
+    tool: { name: string; version: string };
+    spec: { title: string; version: string };
+    baseUrl: string;
+    profile: string;
+  };
+  /** Requirement ids both reports hold: the only ones compared. */
+  compared: number;
+  /** What differs from this run (versions, target, profile, ids, an aborted baseline), in words. */
+  notes: string[];
+  /** A violation now (failed or error, not an expected failure), not in the baseline. */
+  newlyFailing: BaselineChange[];
+  /** A violation in the baseline, passed now. */
+  recovered: BaselineChange[];
+  /** A violation in both. */
+  stillFailing: BaselineChange[];
 }

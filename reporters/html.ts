@@ -4,11 +4,13 @@
 // from servers that may be hostile, so a <script> in a body must render as text.
 //
 // Stable hooks for tests and tooling:
-//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted)
+//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted), with
+//     #coverage, #coverage-warning and links a.violation-link[href="#req-<id>"] to the violations
 //   #run [data-field=...]                  target, profile, versions, times, request count
 //   #counts [data-count=...]               run counts
 //   #latency tr[data-operation]            response times per operation
 //   #areas-overview                        the table of areas
+//   #since-baseline .changes.changes-<newly-failing|recovered|still-failing> li[data-requirement]   (--baseline)
 //   section.area#area-<area>[data-area][data-verdict]
 //   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
 //     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
@@ -18,8 +20,9 @@
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults, isViolation, listedButPassed } from '../harness/report.js';
-import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, Verdict } from '../harness/types.js';
+import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed } from '../harness/report.js';
+import { baselineHeading, changeGroups } from '../harness/baseline.js';
+import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
 // (except tab and LF, and CR before LF), DEL, zero-width and bidi controls (they
@@ -76,6 +79,7 @@ const VERDICT_LABEL: Record<Verdict, string> = {
   compliant: 'Compliant',
   'non-compliant': 'Non-compliant',
   aborted: 'Aborted',
+  'not-tested': 'Not tested',
 };
 
 const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'passed'];
@@ -85,6 +89,14 @@ const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 const isExpectedFailure = (r: RequirementResult) =>
   r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
+/** The anchor of a requirement's row. */
+const requirementAnchor = (id: string) => `req-${slug(id)}`;
+
+/** ": ID, ID" with each id linked to its row, MUST before SHOULD. */
+function linkedIds(results: RequirementResult[]): string {
+  const sorted = [...results].sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1));
+  return ': ' + sorted.map((r) => `<a class="violation-link" href="#${attr(requirementAnchor(r.id))}">${esc(r.id)}</a>`).join(', ');
+}
 
 function verdictBanner(report: RunReport): string {
   const c = report.counts;
@@ -97,13 +109,20 @@ function verdictBanner(report: RunReport): string {
     const counted = report.strict && c.shouldViolations > 0
       ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
       : plural(c.mustViolations, 'MUST requirement');
-    lines.push(`<p class="reason">${esc(counted)} failed or could not be carried out.</p>`);
-  } else {
+    const ids = linkedIds(report.requirements.filter((r) => countsAgainstVerdict(r, report.strict)));
+    lines.push(`<p class="reason">${esc(counted)} failed or could not be carried out${ids}.</p>`);
+  } else if (report.verdict === 'compliant') {
     lines.push(`<p class="reason">No MUST${report.strict ? ' or SHOULD' : ''} requirement failed or went unproven.</p>`);
   }
+  if (report.verdict !== 'aborted') {
+    lines.push(`<p id="coverage" class="reason">${esc(coverageText(report.coverage))}.</p>`);
+    const warning = coverageWarning(report);
+    if (warning) lines.push(`<p id="coverage-warning" class="reason warning">Warning: ${esc(warning)}.</p>`);
+  }
   if (report.verdict !== 'aborted' && !report.strict && c.shouldViolations > 0) {
+    const ids = linkedIds(report.requirements.filter((r) => r.level === 'SHOULD' && isViolation(r)));
     lines.push(
-      `<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed or could not be carried out (reported, does not change the verdict).</p>`,
+      `<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed or could not be carried out (reported, does not change the verdict)${ids}.</p>`,
     );
   }
   const expected = report.requirements.filter(isExpectedFailure).length;
@@ -124,6 +143,24 @@ function verdictBanner(report: RunReport): string {
   ].join('\n');
 }
 
+/** What changed since the baseline (--baseline), each requirement linked to its row. */
+function sinceBaseline(s: SinceBaseline): string {
+  const groups = changeGroups(s).map(({ key, label, changes }) => {
+    const items = changes.map((c) =>
+      `<li data-requirement="${attr(c.id)}"><a href="#${attr(requirementAnchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
+      `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`);
+    return `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>` +
+      (items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>') + '</div>';
+  });
+  return [
+    '<section id="since-baseline" class="since-baseline">',
+    `<h2>${esc(baselineHeading(s))}</h2>`,
+    ...groups,
+    ...s.notes.map((n) => `<p class="note">Note: ${esc(n)}</p>`),
+    '</section>',
+  ].join('\n');
+}
+
 function field(name: string, label: string, valueHtml: string): string {
   return `<div data-field="${attr(name)}"><dt>${esc(label)}</dt><dd>${valueHtml}</dd></div>`;
 }
@@ -141,6 +178,10 @@ function runInfo(report: RunReport): string {
     field('startedAt', 'Started', time(report.startedAt)),
     field('duration', 'Duration', esc(duration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
+    ...(report.profile === 'certify' && report.runPrefix
+      ? [field('runPrefix', 'Data created', `<code>${esc(report.runPrefix)}-…</code>` +
+          (report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`) + ' (the API has no delete)')]
+      : []),
     '</dl>',
   ].join('\n');
 }
@@ -269,7 +310,7 @@ function requirement(r: RequirementResult): string {
   ].join('');
   const detailRow = body ? `\n<tr class="detail"><td colspan="5">\n${body}\n</td></tr>` : '';
   return (
-    `<tbody class="requirement outcome-${attr(slug(r.outcome))}${r.expectedFailure !== undefined ? ' expected-failure' : ''}" id="req-${attr(slug(r.id))}" data-requirement="${attr(r.id)}"` +
+    `<tbody class="requirement outcome-${attr(slug(r.outcome))}${r.expectedFailure !== undefined ? ' expected-failure' : ''}" id="${attr(requirementAnchor(r.id))}" data-requirement="${attr(r.id)}"` +
     ` data-outcome="${attr(r.outcome)}" data-level="${attr(r.level)}" data-area="${attr(r.area)}"` +
     `${r.expectedFailure !== undefined ? ' data-expected-failure' : ''}>\n${row}${detailRow}\n</tbody>`
   );
@@ -348,6 +389,9 @@ code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Me
 .banner.verdict-compliant { background: var(--pass); }
 .banner.verdict-non-compliant { background: var(--fail); }
 .banner.verdict-aborted { background: #6e4c00; }
+.banner.verdict-not-tested { background: #59636e; }
+.banner a { color: #fff; text-decoration: underline; font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace; font-size: 13px; }
+.banner .warning { font-weight: 600; }
 .run { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 8px 24px; margin: 0 0 14px;
   padding: 12px 16px; background: var(--bg-soft); border: 1px solid var(--line); border-radius: 8px; }
 .run dt { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
@@ -387,7 +431,7 @@ tr.detail td { padding-top: 0; padding-bottom: 10px; }
 .badge.outcome-passed, .badge.verdict-compliant { color: var(--pass); background: var(--pass-bg); }
 .badge.outcome-failed, .badge.verdict-non-compliant { color: var(--fail); background: var(--fail-bg); }
 .badge.outcome-error, .badge.verdict-aborted { color: var(--err); background: var(--err-bg); }
-.badge.outcome-skipped { color: var(--skip); background: var(--skip-bg); }
+.badge.outcome-skipped, .badge.verdict-not-tested { color: var(--skip); background: var(--skip-bg); }
 .badge.outcome-inconclusive { color: var(--inc); background: var(--inc-bg); }
 .message { margin: 0 0 6px; font-weight: 600; overflow-wrap: anywhere; }
 .outcome-failed .message { color: var(--fail); } .outcome-error .message { color: var(--err); }
@@ -418,6 +462,10 @@ tbody.requirement.expected-failure.outcome-failed .message, tbody.requirement.ex
 .counts li.expected, .counts .outcome-failed.expected, .counts .outcome-error.expected { color: var(--xf); }
 .overview .n-expected { color: var(--xf); }
 .strict { margin-left: 6px; font-size: 12px; color: var(--fail); }
+.since-baseline { margin: 0 0 20px; padding: 10px 16px; border: 1px solid var(--line); border-radius: 8px; }
+.since-baseline ul { margin: 2px 0 8px; padding-left: 20px; }
+.since-baseline .changes-newly-failing b { color: var(--fail); } .since-baseline .changes-recovered b { color: var(--pass); }
+.since-baseline .note { color: var(--muted); margin: 4px 0 0; }
 .latency { margin: -12px 0 24px; }
 .latency summary { cursor: pointer; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 4px 0; }
 .latency table { width: auto; min-width: 50%; }
@@ -453,6 +501,7 @@ export function renderHtml(report: RunReport): string {
     verdictBanner(report),
     runInfo(report),
     countsLine(report.counts, report.requirements, 'counts'),
+    ...(report.sinceBaseline ? [sinceBaseline(report.sinceBaseline)] : []),
     areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
     latencyTable(report.latency),
     ...sections,

@@ -3,11 +3,12 @@
 // shows it; whether it breaks compliance is in the verdict properties. A listed
 // known deviation that failed is not a violation (harness/report.ts isViolation), so
 // it is <skipped> (CI stays green, as the verdict does) with its evidence in
-// <system-out>. An aborted run adds a suite "run" whose one testcase is an <error>
-// carrying the reason, so CI shows the run as broken rather than all skipped.
+// <system-out>. An aborted run, and a run that judged nothing (not-tested), add a
+// suite "run" whose one testcase is an <error> carrying the reason, so CI shows the
+// run as broken rather than all skipped.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isViolation } from '../harness/report.js';
+import { coverageText, coverageWarning, isViolation } from '../harness/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
@@ -125,6 +126,8 @@ function property(name: string, value: string): string {
 
 /** The name of the one testcase of the "run" suite an aborted run adds. */
 export const ABORTED_TESTCASE = 'RUN the conformance run could not be made';
+/** Its name when the run judged no requirement (verdict not-tested). */
+export const NOT_TESTED_TESTCASE = 'RUN no requirement was judged';
 
 export function renderJunit(report: RunReport): string {
   // areas in report order, then any area a result names that the area list lacks
@@ -143,6 +146,8 @@ export function renderJunit(report: RunReport): string {
   ];
   const verdictProps = [
     property('run.verdict', report.verdict),
+    property('run.coverage', coverageText(report.coverage)),
+    property('run.judged', String(report.coverage.judged)),
     ...(report.abortReason !== undefined ? [property('run.abortReason', report.abortReason)] : []),
   ];
   const suiteTag = (name: string, c: Record<Kind, number> & { tests: number }, time: string) =>
@@ -172,10 +177,12 @@ export function renderJunit(report: RunReport): string {
     ].join('\n');
   });
 
-  // An aborted run leaves every requirement skipped ("not run: ..."), which CI would
-  // show as nothing wrong: one extra suite "run" with one <error> says the run broke.
-  const aborted = report.abortReason !== undefined || report.verdict === 'aborted';
-  const abortReason = report.abortReason || 'no reason given';
+  // An aborted run leaves every requirement skipped ("not run: ..."), and so does a
+  // run that judged nothing, which CI would show as nothing wrong: one extra suite
+  // "run" with one <error> says the run broke or proved nothing.
+  const notTested = report.verdict === 'not-tested' && report.abortReason === undefined;
+  const aborted = notTested || report.abortReason !== undefined || report.verdict === 'aborted';
+  const abortReason = report.abortReason || (notTested && coverageWarning(report)) || 'no reason given';
   const runSuite = aborted
     ? [
         suiteTag('run', { tests: 1, failure: 0, error: 1, skipped: 0, passed: 0 }, seconds(report.durationMs)),
@@ -183,10 +190,11 @@ export function renderJunit(report: RunReport): string {
         ...runProps,
         ...verdictProps,
         '    </properties>',
-        `    <testcase classname="animal-store.run" name="${attr(ABORTED_TESTCASE)}" time="${seconds(report.durationMs)}">`,
-        `      <error message="${attr(abortReason)}" type="aborted">${text(
-          `The conformance run could not be made: ${abortReason}\n` +
-            `${report.requirements.length} requirement${report.requirements.length === 1 ? ' was' : 's were'} not run.`,
+        `    <testcase classname="animal-store.run" name="${attr(notTested ? NOT_TESTED_TESTCASE : ABORTED_TESTCASE)}" time="${seconds(report.durationMs)}">`,
+        `      <error message="${attr(abortReason)}" type="${notTested ? 'not-tested' : 'aborted'}">${text(
+          notTested ? abortReason
+            : `The conformance run could not be made: ${abortReason}\n` +
+              `${report.requirements.length} requirement${report.requirements.length === 1 ? ' was' : 's were'} not run.`,
         )}</error>`,
         '    </testcase>',
         '  </testsuite>',

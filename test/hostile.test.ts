@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http.js';
 import { PACKAGE_ROOT } from '../harness/paths.js';
+import { coverageText } from '../harness/report.js';
 import * as hostile from './support/hostile-servers.js';
 import type { HostileServer } from './support/hostile-servers.js';
 
@@ -104,7 +105,8 @@ function expectOrderlyEnd(run: Run, exitCode: 1 | 2): void {
   // reports stay readable whatever the bodies were: every requirement citing up to 8
   // exchanges of at most MAX_EVIDENCE_BODY_CHARS each stays far under this
   for (const [name, text] of run.files) expect(text.length, name).toBeLessThan(8 * 1024 * 1024);
-  expect(run.stdout).toContain(exitCode === 2 ? 'The run could not be made: ' : `Verdict: ${run.report.verdict.toUpperCase()} (exit code ${exitCode})`);
+  expect(run.stdout).toContain(exitCode === 2 ? 'The run could not be made: '
+    : `Verdict: ${run.report.verdict.toUpperCase()} (${coverageText(run.report.coverage)}; exit code ${exitCode})`);
 
   const forms = [KEY, Buffer.from(KEY).toString('base64')];
   for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...run.files]) {

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderHtml, writeHtml } from '../reporters/html.js';
 import type { RunReport } from '../harness/types.js';
-import { countResults } from '../harness/report.js';
+import { buildReport, countResults } from '../harness/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -74,7 +74,7 @@ describe('renderHtml', () => {
       expect(h).not.toMatch(/\b(?:href|src|action|poster|data)\s*=\s*["']?\s*(?:[a-z]+:)?\/\//i);
       expect(markupOf(h)).not.toMatch(/https?:|\/\//i); // URLs only as shown text, never in markup
       // the only links are fragments of the page itself
-      for (const m of h.matchAll(/\bhref="([^"]*)"/g)) expect(m[1]).toMatch(/^#area-[a-z0-9-]+$/);
+      for (const m of h.matchAll(/\bhref="([^"]*)"/g)) expect(m[1]).toMatch(/^#(?:area|req)-[a-z0-9-]+$/);
       expect(h.match(/<style>/g)?.length).toBe(1);
     }
   });
@@ -110,7 +110,7 @@ describe('renderHtml', () => {
   it('has the verdict banner, the target, profile, versions, times, request count and counts', () => {
     expect(html).toMatch(/<header id="verdict" class="banner verdict-non-compliant" data-verdict="non-compliant" data-exit-code="1">/);
     expect(html).toContain('<span class="banner-verdict">Non-compliant</span>');
-    expect(html).toContain(`${report.counts.mustViolations} MUST requirements failed or could not be carried out.`);
+    expect(html).toContain(`${report.counts.mustViolations} MUST requirements failed or could not be carried out: `);
     expect(html).toContain('1 SHOULD requirement failed or could not be carried out');
     const field = (name: string) => html.match(new RegExp(`<div data-field="${name}"><dt>[^<]*</dt><dd>(.*?)</dd></div>`))?.[1];
     expect(field('baseUrl')).toBe('<code>https://api.example.test/v1</code>');
@@ -192,6 +192,53 @@ describe('renderHtml', () => {
     expect(block('ERR-STATUS-MATCHES')).not.toContain('class="detail"');
   });
 
+  it('the banner names each violation, linked to its row: MUST ids, SHOULD ids under strict or as reported', () => {
+    /** The ids the banner's paragraph containing `text` links, and where each link points. */
+    const linksIn = (h: string, text: string) => {
+      const banner = h.match(/<header id="verdict"[\s\S]*?<\/header>/)![0];
+      const p = banner.split('\n').find((line) => line.includes(text))!;
+      return [...p.matchAll(/<a class="violation-link" href="#([^"]+)">([^<]+)<\/a>/g)].map((m) => ({ anchor: m[1], id: m[2] }));
+    };
+    const must = linksIn(html, 'MUST requirements failed');
+    expect(must.map((l) => l.id)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']);
+    // every link lands on the row of the requirement it names
+    for (const { anchor, id } of must) expect(html).toMatch(new RegExp(`<tbody [^>]*id="${anchor}" data-requirement="${id}"`));
+    expect(linksIn(html, 'reported, does not change the verdict').map((l) => l.id)).toEqual(['LIST-PAGE-FULL']);
+    const strict = renderHtml(buildReport({ ...report, strict: true }, report.requirements));
+    expect(linksIn(strict, '(strict) failed').map((l) => l.id)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE', 'LIST-PAGE-FULL']);
+    // a listed known deviation is no violation: not named
+    const listed = buildReportFixture({ expectedFailures: { 'ERR-BODY-SHAPE': 'ticket 7' } });
+    expect(linksIn(renderHtml(listed), 'MUST requirement failed').map((l) => l.id)).toEqual(['AUTH-INVALID-KEY']);
+    // an id with markup stays text, and its anchor is a slug
+    const hostile = buildReportFixture();
+    byId(hostile, 'AUTH-INVALID-KEY').id = 'AUTH-"><b>X';
+    const h = renderHtml(hostile);
+    expect(h).toContain('<a class="violation-link" href="#req-auth--b-x">AUTH-&quot;&gt;&lt;b&gt;X</a>');
+    expect(h).toContain('id="req-auth--b-x"');
+  });
+
+  it('says how much of the catalogue was judged; an area or run that judged nothing reads "not tested"', () => {
+    expect(html).toContain('<p id="coverage" class="reason">6 of 9 requirements judged; 2 skipped, 1 inconclusive.</p>');
+    expect(html).not.toContain('id="coverage-warning"');
+    // the fixture's orders area holds one skipped requirement
+    expect(html).toMatch(/<section class="area" id="area-orders" data-area="orders" data-verdict="not-tested">\n<h2><span class="area-name">orders<\/span> <span class="badge verdict-not-tested">Not tested<\/span>/);
+    const few = report.requirements.map((r) => (r.area === 'auth' ? r : { ...r, outcome: 'skipped' as const, message: 'not selected (--only, --skip)' }));
+    const h = renderHtml(buildReport(report, few));
+    expect(h).toContain('<p id="coverage" class="reason">2 of 9 requirements judged; 7 skipped.</p>');
+    expect(h).toContain('<p id="coverage-warning" class="reason warning">Warning: only 2 of 9 requirements were judged: this verdict covers those only.</p>');
+    const none = renderHtml(buildReport(report, report.requirements.map((r) => ({ ...r, outcome: 'skipped' as const }))));
+    expect(none).toContain('<header id="verdict" class="banner verdict-not-tested" data-verdict="not-tested" data-exit-code="2">');
+    expect(none).toContain('<span class="banner-verdict">Not tested</span>');
+    expect(none).toMatch(/id="coverage-warning" class="reason warning">Warning: no requirement was judged/);
+    expect(none).not.toContain('No MUST requirement failed');
+  });
+
+  it('names the prefix of the data a certify run created', () => {
+    const field = html.match(/<div data-field="runPrefix"><dt>Data created<\/dt><dd>(.*?)<\/dd><\/div>/)?.[1];
+    expect(field).toBe('<code>conformance-fixture-0a1b2c-…</code> 104 animals (the API has no delete)');
+    expect(renderHtml({ ...report, profile: 'health' })).not.toContain('data-field="runPrefix"');
+  });
+
   it('an aborted run shows the reason; a compliant run says so', () => {
     const aborted = renderHtml({ ...report, verdict: 'aborted', exitCode: 2, abortReason: 'target unreachable: <ECONNREFUSED>' });
     expect(aborted).toContain('<span class="banner-verdict">Aborted</span>');
@@ -207,7 +254,7 @@ describe('renderHtml', () => {
 
   it('shows strict mode, known deviations and the response times per operation', () => {
     const strict = renderHtml({ ...report, strict: true });
-    expect(strict).toContain('2 MUST requirements and 1 SHOULD requirement (strict) failed or could not be carried out.');
+    expect(strict).toContain('2 MUST requirements and 1 SHOULD requirement (strict) failed or could not be carried out: ');
     expect(strict).toContain('<span class="strict">strict: SHOULD counts</span>');
     expect(html).not.toContain('class="strict"');
 

@@ -112,6 +112,8 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
     startedAt: '2025-01-02T03:04:05.678Z',
     finishedAt: '2025-01-02T03:04:17.001Z',
     durationMs: 11323.4,
+    runPrefix: 'conformance-fixture-0a1b2c',
+    animalsCreated: 104,
     requestCount: 42,
     retries: 1,
     latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },

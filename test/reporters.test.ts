@@ -83,6 +83,9 @@ describe('compliance.json', () => {
       ['extra exchange property', (r) => (r.requirements[0].evidence[0].secret = 'x')],
       ['exchange without curl', (r) => delete r.requirements[0].evidence[0].curl],
       ['non-string header', (r) => (r.requirements[0].evidence[0].request.headers.x = 1)],
+      ['missing coverage', (r) => delete r.coverage],
+      ['coverage without judged', (r) => delete r.coverage.judged],
+      ['unknown area verdict', (r) => (r.areas[0].verdict = 'untested')],
     ];
     for (const [name, breakIt] of cases) {
       const report = JSON.parse(renderComplianceJson(buildReportFixture()));

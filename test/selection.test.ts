@@ -11,7 +11,14 @@ import { readExpectedFailures, selectRequirements } from '../harness/selection.j
 import { renderRequirementsDoc } from '../cli/catalogue-doc.js';
 import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { formatSummary } from '../cli/output.js';
-import { certifyReference } from './support/run.js';
+import { API_KEY, certifyReference } from './support/run.js';
+import { runConformance } from '../harness/engine.js';
+import { startReferenceServer } from '../reference/server.js';
+import { renderComplianceJson } from '../reporters/compliance-json.js';
+import { NOT_TESTED_TESTCASE, renderJunit } from '../reporters/junit.js';
+import { renderHtml } from '../reporters/html.js';
+import { reportValidator, validateJunit } from './support/validators.js';
+import type { RunReport } from '../harness/types.js';
 
 const catalogue = loadCatalogue();
 
@@ -34,6 +41,75 @@ describe('selection', () => {
     const ran = report.requirements.filter((r) => r.outcome !== 'skipped').map((r) => r.area);
     expect(new Set(ran)).toEqual(new Set(['auth']));
     expect(report.requirements.find((r) => r.id === 'LIST-OK')?.message).toMatch(/not selected/);
+  });
+});
+
+/** The embedded reference server certified without a quickstart address. */
+async function certifyWithoutQuickstart(selected?: Set<string>): Promise<RunReport> {
+  const ref = await startReferenceServer({ apiKey: API_KEY });
+  try {
+    return await runConformance({
+      target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
+      profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'), selected,
+    });
+  } finally {
+    await ref.close();
+  }
+}
+
+describe('coverage: how much of the catalogue the verdict rests on', () => {
+  it('--skip list,MUST: every output says 3 of 45 judged, and warns that the verdict covers those only', async () => {
+    const report = await certifyReference({}, { selected: selectRequirements(catalogue, [], ['list', 'MUST']) });
+    expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, coverage: { judged: 3, total: 45, skipped: 42, inconclusive: 0 } });
+    const line = '3 of 45 requirements judged; 42 skipped';
+    const summary = formatSummary(report, []);
+    expect(summary).toContain(`Verdict: COMPLIANT (${line}; exit code 0)`);
+    expect(summary).toContain('Warning: only 3 of 45 requirements were judged: this verdict covers those only');
+    const json = JSON.parse(renderComplianceJson(report));
+    expect(json.coverage).toEqual({ judged: 3, total: 45, skipped: 42, inconclusive: 0 });
+    const validate = reportValidator();
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    const junit = renderJunit(report);
+    expect(junit).toContain(`<property name="run.coverage" value="${line}"/>`);
+    expect(junit).toContain('<property name="run.judged" value="3"/>');
+    const html = renderHtml(report);
+    expect(html).toContain(`<p id="coverage" class="reason">${line}.</p>`);
+    expect(html).toContain('Warning: only 3 of 45 requirements were judged');
+    const github = githubSummary(report);
+    expect(github).toContain(`## ✅ Animal Store conformance: compliant (${line})`);
+    expect(github).toContain('> **Warning:** only 3 of 45 requirements were judged');
+  });
+
+  it('without a quickstart address, the quickstart area reads "not tested" in every output, not compliant', async () => {
+    const report = await certifyWithoutQuickstart();
+    expect(report.verdict).toBe('compliant');
+    expect(report.areas.find((a) => a.area === 'quickstart')).toMatchObject({ verdict: 'not-tested', counts: { skipped: 11 } });
+    expect(report.areas.find((a) => a.area === 'auth')?.verdict).toBe('compliant');
+    expect(formatSummary(report, [])).toMatch(/Areas: .*quickstart not tested/);
+    expect(formatSummary(report, [])).toMatch(/Verdict: COMPLIANT \(\d+ of 45 requirements judged; \d+ skipped/);
+    // most of the catalogue was judged: no warning
+    expect(report.coverage.judged * 2).toBeGreaterThan(report.coverage.total);
+    expect(formatSummary(report, [])).not.toContain('Warning:');
+    expect(renderJunit(report)).toMatch(/<testsuite name="quickstart"[\s\S]*?<property name="area.verdict" value="not-tested"\/>/);
+    expect(renderHtml(report)).toContain('<section class="area" id="area-quickstart" data-area="quickstart" data-verdict="not-tested">');
+    const validate = reportValidator();
+    expect(validate(JSON.parse(renderComplianceJson(report))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('a run that judged nothing is "not tested" with exit code 2, never compliant; JUnit shows it as an error', async () => {
+    const report = await certifyWithoutQuickstart(selectRequirements(catalogue, ['quickstart'], []));
+    expect(report).toMatchObject({ verdict: 'not-tested', exitCode: 2, coverage: { judged: 0, total: 45, skipped: 45 } });
+    expect(report.abortReason).toBeUndefined();
+    expect(formatSummary(report, [])).toContain('Verdict: NOT TESTED (0 of 45 requirements judged; 45 skipped; exit code 2)');
+    expect(formatSummary(report, [])).toContain('Warning: no requirement was judged');
+    expect(githubSummary(report)).toContain('## ⚠️ Animal Store conformance: not tested (0 of 45 requirements judged; 45 skipped)');
+    const junit = renderJunit(report);
+    expect((await validateJunit(junit)).errors).toEqual([]);
+    expect(junit).toContain(`name="${NOT_TESTED_TESTCASE}"`);
+    expect(junit).toMatch(/<error message="no requirement was judged [^"]*" type="not-tested">/);
+    expect(junit).toMatch(/<testsuites [^>]* errors="1"/);
+    const validate = reportValidator();
+    expect(validate(JSON.parse(renderComplianceJson(report))), JSON.stringify(validate.errors)).toBe(true);
   });
 });
 

@@ -1,0 +1,130 @@
+// --baseline: a previous compliance.json, and what changed since it. The comparison
+// is made here once; the reporters render report.sinceBaseline. Requirements are
+// matched by id, so a baseline from another spec or tool version is compared where
+// the ids match, and the notes say so.
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from './config.js';
+import { isViolation } from './report.js';
+import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from './types.js';
+
+/** What a baseline must hold: the parts of a compliance report of any version that are compared. */
+export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements'>
+  & { sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> };
+
+const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
+
+/** What is missing for the parsed JSON to be a compliance report, or undefined. */
+function notAReport(value: any): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const str = (v: unknown) => typeof v === 'string';
+  if (!str(value.tool?.name) || !str(value.tool?.version)) return 'no tool name and version';
+  if (!str(value.spec?.title) || !str(value.spec?.version)) return 'no spec title and version';
+  if (!str(value.target?.baseUrl) || !str(value.profile)) return 'no target and profile';
+  for (const key of ['startedAt', 'finishedAt']) {
+    if (!str(value[key]) || Number.isNaN(Date.parse(value[key]))) return `no ${key} time`;
+  }
+  if (!str(value.verdict)) return 'no verdict';
+  if (!Array.isArray(value.requirements)) return 'no requirements';
+  const bad = value.requirements.findIndex((r: any) => !str(r?.id) || !str(r?.level) || !OUTCOMES.includes(r?.outcome));
+  if (bad >= 0) return `requirements[${bad}] has no id, level or known outcome`;
+  return undefined;
+}
+
+/** Reads and checks a baseline; any problem is a ConfigError (exit code 2) before the run. */
+export async function readBaseline(file: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read the baseline ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`the baseline ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const problem = notAReport(value);
+  if (problem) throw new ConfigError(`the baseline ${file} is not a compliance report (a compliance.json of an earlier run): ${problem}`);
+  return value as Baseline;
+}
+
+/** What differs between the two runs besides the results. */
+function notesOn(report: RunReport, baseline: Baseline, compared: number): string[] {
+  const notes: string[] = [];
+  if (baseline.tool.version !== report.tool.version || baseline.spec.version !== report.spec.version) {
+    notes.push(`the baseline was written by ${baseline.tool.name} ${baseline.tool.version} for spec ${baseline.spec.version} ` +
+      `(this run: ${report.tool.version}, spec ${report.spec.version}): compared where requirement ids match`);
+  }
+  if (compared < report.requirements.length || compared < baseline.requirements.length) {
+    notes.push(`${compared} requirements compared: ${report.requirements.length - compared} only in this run, ` +
+      `${baseline.requirements.length - compared} only in the baseline`);
+  }
+  if (baseline.target.baseUrl !== report.target.baseUrl) notes.push(`the baseline certified another address: ${baseline.target.baseUrl}`);
+  if (baseline.profile !== report.profile) notes.push(`the baseline ran the ${baseline.profile} profile`);
+  if (baseline.verdict === 'aborted') notes.push('the baseline run was aborted: it judged nothing');
+  return notes;
+}
+
+export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
+  const before = new Map(baseline.requirements.map((r) => [r.id, r]));
+  // when each requirement the baseline saw failing started to fail, as the baseline knew it
+  const since = new Map<string, string>();
+  for (const c of [...(baseline.sinceBaseline?.newlyFailing ?? []), ...(baseline.sinceBaseline?.stillFailing ?? [])]) {
+    if (c.failingSince) since.set(c.id, c.failingSince);
+  }
+  const change = (now: RequirementResult, then: RequirementResult, failingSince?: string): BaselineChange => ({
+    id: now.id, level: now.level, title: now.title, outcome: now.outcome, baselineOutcome: then.outcome,
+    ...(failingSince && { failingSince }),
+  });
+  const result: SinceBaseline = {
+    baseline: {
+      startedAt: baseline.startedAt,
+      finishedAt: baseline.finishedAt,
+      verdict: baseline.verdict,
+      tool: { name: baseline.tool.name, version: baseline.tool.version },
+      spec: { title: baseline.spec.title, version: baseline.spec.version },
+      baseUrl: baseline.target.baseUrl,
+      profile: baseline.profile,
+    },
+    compared: 0,
+    notes: [],
+    newlyFailing: [],
+    recovered: [],
+    stillFailing: [],
+  };
+  for (const now of report.requirements) {
+    const then = before.get(now.id);
+    if (!then) continue;
+    result.compared++;
+    const failsNow = isViolation(now);
+    const failedThen = isViolation(then);
+    if (failsNow && failedThen) result.stillFailing.push(change(now, then, since.get(now.id) ?? baseline.startedAt));
+    else if (failsNow) result.newlyFailing.push(change(now, then, report.startedAt));
+    else if (failedThen && now.outcome === 'passed') result.recovered.push(change(now, then, since.get(now.id) ?? baseline.startedAt));
+  }
+  result.notes = notesOn(report, baseline, result.compared);
+  return result;
+}
+
+/** An ISO time as "2025-01-02 03:04:05 UTC"; anything else as given. */
+export function utcTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+/** The section's three groups, each change with what every output says of it. */
+export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
+  const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
+  const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) =>
+    ({ key, label, changes: changes.map((c) => ({ ...c, detail: detail(c) })) });
+  return [
+    group('newly-failing', 'Newly failing', s.newlyFailing, (c) => `${c.outcome}; was ${c.baselineOutcome}`),
+    group('recovered', 'Recovered', s.recovered, (c) => `had failed since ${since(c)}`),
+    group('still-failing', 'Still failing', s.stillFailing, (c) => `${c.outcome}, failing since ${since(c)}`),
+  ];
+}
+
+/** The section's heading line. */
+export const baselineHeading = (s: SinceBaseline) =>
+  `Since the baseline (run finished ${utcTime(s.baseline.finishedAt)}, ${s.baseline.verdict}; ${s.compared} requirements compared)`;

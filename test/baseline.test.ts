@@ -1,0 +1,144 @@
+// --baseline: three consecutive runs against the reference server, which breaks
+// for the second: the second names the requirement that newly fails, the third
+// names it as recovered; every output renders the same comparison; a chain of
+// baselines carries how long a requirement has been failing; a bad baseline is
+// bad input (exit 2).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compareWithBaseline, readBaseline } from '../harness/baseline.js';
+import { loadCatalogue } from '../harness/catalogue.js';
+import { ConfigError } from '../harness/config.js';
+import { PACKAGE_ROOT } from '../harness/paths.js';
+import { selectRequirements } from '../harness/selection.js';
+import type { RunReport } from '../harness/types.js';
+import { githubSummary } from '../cli/github.js';
+import { formatSummary } from '../cli/output.js';
+import { renderComplianceJson } from '../reporters/compliance-json.js';
+import { renderHtml } from '../reporters/html.js';
+import { buildReportFixture } from './report-fixture.js';
+import { certifyReference } from './support/run.js';
+import { reportValidator } from './support/validators.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'baseline-'));
+let n = 0;
+
+/** The report as the CLI would have written it, read back as a baseline. */
+async function asBaseline(report: RunReport) {
+  const file = join(dir, `compliance-${++n}.json`);
+  await writeFile(file, renderComplianceJson(report));
+  return readBaseline(file);
+}
+
+/** A lean run (three areas) against the reference server, compared with the previous report when given. */
+async function run(faults: Array<'no-auth-on-list'>, previous?: RunReport): Promise<RunReport> {
+  const report = await certifyReference({ faults }, { selected: selectRequirements(loadCatalogue(), ['auth', 'errors', 'media'], []) });
+  if (previous) report.sinceBaseline = compareWithBaseline(report, await asBaseline(previous));
+  return report;
+}
+
+const ids = (changes: Array<{ id: string }>) => changes.map((c) => c.id);
+
+describe('--baseline', () => {
+  it('names what newly fails after the server breaks, and what recovered after the fix, in every output', async () => {
+    const first = await run([]);
+    const second = await run(['no-auth-on-list'], first);
+    const third = await run([], second);
+    const validate = reportValidator();
+
+    const broke = second.sinceBaseline!;
+    expect(second.exitCode).toBe(1); // the exit code is the run's, whatever the baseline
+    expect(ids(broke.newlyFailing)).toEqual(['AUTH-MISSING-HEADER']);
+    expect(broke).toMatchObject({ recovered: [], stillFailing: [], compared: 45 });
+    // each reference server listens on its own port
+    expect(broke.notes).toEqual([`the baseline certified another address: ${first.target.baseUrl}`]);
+    expect(broke.newlyFailing[0]).toMatchObject({ outcome: 'failed', baselineOutcome: 'passed', failingSince: second.startedAt });
+    expect(broke.baseline).toMatchObject({ finishedAt: first.finishedAt, verdict: 'compliant' });
+    const when = new Date(first.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    expect(formatSummary(second, [])).toMatch(new RegExp(`Since the baseline \\(run finished ${when}, compliant; 45 requirements compared\\):\\n  Newly failing:\\n    AUTH-MISSING-HEADER \\(MUST\\) .* — failed; was passed`));
+    expect(githubSummary(second)).toMatch(/### Since the baseline[^\n]*\n\n\*\*Newly failing:\*\*\n- \[AUTH-MISSING-HEADER\]\(docs\/requirements.md#auth-missing-header\) \(MUST\)/);
+    const html = renderHtml(second);
+    expect(html).toMatch(/<div class="changes changes-newly-failing"><b>Newly failing<\/b><ul><li data-requirement="AUTH-MISSING-HEADER"><a href="#req-auth-missing-header">/);
+    expect(html).toContain('<div class="changes changes-recovered"><b>Recovered</b> <span class="none">none</span></div>');
+    const json = JSON.parse(renderComplianceJson(second));
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.sinceBaseline.newlyFailing[0]).toMatchObject({ id: 'AUTH-MISSING-HEADER', failingSince: second.startedAt });
+
+    const fixed = third.sinceBaseline!;
+    expect(third.exitCode).toBe(0);
+    expect(fixed).toMatchObject({ newlyFailing: [], stillFailing: [] });
+    expect(ids(fixed.recovered)).toEqual(['AUTH-MISSING-HEADER']);
+    expect(fixed.recovered[0]).toMatchObject({ outcome: 'passed', baselineOutcome: 'failed', failingSince: second.startedAt });
+    expect(formatSummary(third, [])).toMatch(/  Recovered:\n    AUTH-MISSING-HEADER \(MUST\) .* — had failed since /);
+    expect(githubSummary(third)).toMatch(/\*\*Recovered:\*\*\n- \[AUTH-MISSING-HEADER\]/);
+    expect(renderHtml(third)).toMatch(/<div class="changes changes-recovered"><b>Recovered<\/b><ul><li data-requirement="AUTH-MISSING-HEADER">/);
+    expect(validate(JSON.parse(renderComplianceJson(third))), JSON.stringify(validate.errors)).toBe(true);
+    // with no change at all, the section says so
+    expect(formatSummary({ ...first, sinceBaseline: compareWithBaseline(first, await asBaseline(first)) }, []))
+      .toContain('Nothing newly fails, recovered or still fails.');
+  });
+
+  it('a chain of baselines keeps when a requirement started failing; another version is compared where ids match, and says so', async () => {
+    const at = (startedAt: string, over: Partial<RunReport> = {}): RunReport => ({ ...buildReportFixture(), startedAt, finishedAt: startedAt, ...over });
+    const monday = at('2025-01-06T10:00:00.000Z');
+    const tuesday = at('2025-01-07T10:00:00.000Z');
+    tuesday.sinceBaseline = compareWithBaseline(tuesday, await asBaseline(monday));
+    const wednesday = at('2025-01-08T10:00:00.000Z');
+    wednesday.sinceBaseline = compareWithBaseline(wednesday, await asBaseline(tuesday));
+    // the fixture's violations: failing since Monday, the first run known to fail them
+    expect(ids(wednesday.sinceBaseline.stillFailing)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE', 'LIST-PAGE-FULL']);
+    for (const c of wednesday.sinceBaseline.stillFailing) expect(c.failingSince).toBe(monday.startedAt);
+    expect(formatSummary(wednesday, [])).toContain('ERR-BODY-SHAPE (MUST) Title of ERR-BODY-SHAPE — error, failing since 2025-01-06 10:00:00 UTC');
+
+    // a baseline from another tool and spec version, holding one id this run lacks and lacking one it has
+    const older = at('2025-01-05T10:00:00.000Z', { tool: { name: 'animal-store-conformance', version: '0.0.9' }, spec: { title: 'Animal Store', version: '0.9.0' } });
+    older.requirements = [...older.requirements.filter((r) => r.id !== 'ORDERS-EXISTS'), { ...older.requirements[0], id: 'AUTH-RETIRED' }];
+    const since = compareWithBaseline(wednesday, await asBaseline(older));
+    expect(since.compared).toBe(8);
+    expect(since.notes).toEqual([
+      'the baseline was written by animal-store-conformance 0.0.9 for spec 0.9.0 (this run: 0.1.0, spec 1.0.0): compared where requirement ids match',
+      '8 requirements compared: 1 only in this run, 1 only in the baseline',
+    ]);
+    expect(formatSummary({ ...wednesday, sinceBaseline: since }, [])).toContain('  Note: the baseline was written by animal-store-conformance 0.0.9');
+    expect(renderHtml({ ...wednesday, sinceBaseline: since })).toContain('<p class="note">Note: 8 requirements compared: 1 only in this run, 1 only in the baseline</p>');
+    // an expected failure is not failing
+    const listed = buildReportFixture({ expectedFailures: { 'LIST-PAGE-FULL': 'ticket 9' } });
+    expect(ids(compareWithBaseline(listed, await asBaseline(wednesday)).stillFailing)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']);
+  });
+
+  it('a baseline that cannot be read, is not JSON, or is not a compliance report is a configuration error', async () => {
+    const write = async (name: string, text: string) => { const f = join(dir, name); await writeFile(f, text); return f; };
+    await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/cannot read the baseline .*missing.json: ENOENT/);
+    await expect(readBaseline(await write('bad.json', '{"verdict":'))).rejects.toThrow(/the baseline .*bad.json is not valid JSON/);
+    await expect(readBaseline(await write('junit.json', '[1]'))).rejects.toThrow(/is not a compliance report .*: not a JSON object/);
+    const noOutcome = JSON.parse(renderComplianceJson(buildReportFixture()));
+    noOutcome.requirements[2].outcome = 'flaky';
+    await expect(readBaseline(await write('flaky.json', JSON.stringify(noOutcome)))).rejects.toThrow(/requirements\[2\] has no id, level or known outcome/);
+    await expect(readBaseline(join(dir, 'missing.json'))).rejects.toBeInstanceOf(ConfigError);
+  });
+
+  it('from the CLI: a bad baseline exits 2 before the run; REPORT_DIR/compliance.json can be its own baseline', async () => {
+    const cli = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '' }, cwd: tmpdir() });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    const bad = await cli(['--baseline', join(dir, 'missing.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/cannot read the baseline .*missing.json: ENOENT/)]);
+
+    // the fixture fails AUTH-INVALID-KEY; the embedded server passes it
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    await writeFile(join(reportDir, 'compliance.json'), renderComplianceJson(buildReportFixture()));
+    const good = await cli(['--only', 'auth', '--report-dir', reportDir, '--baseline', join(reportDir, 'compliance.json')]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/Since the baseline \(run finished 2025-01-02 03:04:17 UTC, non-compliant; 9 requirements compared\):\n  Recovered:\n    AUTH-INVALID-KEY \(MUST\)/);
+    const written = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+    expect(written.sinceBaseline.recovered.map((c: { id: string }) => c.id)).toEqual(['AUTH-INVALID-KEY']);
+  });
+});
