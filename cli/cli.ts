@@ -13,6 +13,7 @@ import type { RequirementResult, RunReport } from '../harness/types.js';
 import { writeComplianceJson } from '../reporters/compliance-json.js';
 import { writeJunit } from '../reporters/junit.js';
 import { writeHtml } from '../reporters/html.js';
+import { writeMetrics } from '../reporters/metrics.js';
 import { formatProgress, formatSummary } from './output.js';
 
 const NAME = 'animal-store-conformance';
@@ -76,6 +77,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     writeComplianceJson(report, config.reportDir),
     writeJunit(report, config.reportDir),
     writeHtml(report, config.reportDir),
+    writeMetrics(report, config.reportDir),
   ]);
   process.stdout.write(`${redactor.redact(formatSummary(report, paths))}\n`);
   await reportToGithub(report, env, (text) => redactor.redact(text));
