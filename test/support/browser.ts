@@ -21,6 +21,9 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     return { executablePath: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' };
   }
   if (existsSync(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM, source: SYSTEM_CHROMIUM };
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`no Chromium: set CHROMIUM_PATH (the one in @sparticuz/chromium is for Linux x64, this is ${process.platform} ${process.arch})`);
+  }
   return { executablePath: await extractPackagedChromium(), source: '@sparticuz/chromium' };
 }
 
