@@ -15,6 +15,7 @@ import type { RequirementResult, RunReport } from '../harness/types.js';
 import { writeComplianceJson } from '../reporters/compliance-json.js';
 import { writeJunit } from '../reporters/junit.js';
 import { writeHtml } from '../reporters/html.js';
+import { writeMetrics } from '../reporters/metrics.js';
 import { formatProgress, formatSummary } from './output.js';
 import { compareWithBaseline, readBaseline, type Baseline } from '../harness/baseline.js';
 
@@ -27,7 +28,7 @@ export function usage(): string {
     `Usage: ${NAME} [options]`,
     '',
     'Certifies an Animal Store server against its API description and writes',
-    'REPORT_DIR/compliance.json, junit.xml and report.html. With no BASE_URL, the',
+    'REPORT_DIR/compliance.json, junit.xml, report.html and metrics.prom. With no BASE_URL, the',
     'embedded reference server is started on 127.0.0.1 and certified.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
@@ -98,6 +99,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       writeComplianceJson(report, config.reportDir),
       writeJunit(report, config.reportDir),
       writeHtml(report, config.reportDir),
+      writeMetrics(report, config.reportDir),
     ]);
     const exitCode = signalled ? exitCodeFor(signalled) : report.exitCode;
     const summary = signalled && report.abortReason ? interruptedSummary(report, paths, exitCode) : formatSummary(report, paths);

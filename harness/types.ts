@@ -73,7 +73,8 @@ export interface LatencyStats {
 }
 
 /** not-tested: no requirement (of the run, or of an area) was judged; see Coverage. */
-export type Verdict = 'compliant' | 'non-compliant' | 'aborted' | 'not-tested';
+export const VERDICTS = ['compliant', 'non-compliant', 'aborted', 'not-tested'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface Counts {
   total: number;

@@ -1,5 +1,5 @@
 // A Vitest reporter: when the conformance suites run under Vitest, it writes the
-// same compliance.json, junit.xml and report.html as the CLI, to REPORT_DIR; also
+// same compliance.json, junit.xml, report.html and metrics.prom as the CLI, to REPORT_DIR; also
 // when the run was aborted (every test then carries the abort reason).
 import type { Reporter, TestModule } from 'vitest/node';
 import { buildReport } from '../harness/report.js';
@@ -8,6 +8,7 @@ import type { RequirementResult } from '../harness/types.js';
 import { writeComplianceJson } from './compliance-json.js';
 import { writeHtml } from './html.js';
 import { writeJunit } from './junit.js';
+import { writeMetrics } from './metrics.js';
 
 export default class ComplianceReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
@@ -25,7 +26,7 @@ export default class ComplianceReporter implements Reporter {
     }
     if (!run || !reportDir) return; // not a conformance run (the self-tests)
     const report = buildReport(run, results);
-    const paths = await Promise.all([writeComplianceJson(report, reportDir), writeJunit(report, reportDir), writeHtml(report, reportDir)]);
+    const paths = await Promise.all([writeComplianceJson(report, reportDir), writeJunit(report, reportDir), writeHtml(report, reportDir), writeMetrics(report, reportDir)]);
     console.log(`Conformance verdict: ${report.verdict}; reports: ${paths.join(', ')}`);
   }
 }

@@ -9,8 +9,8 @@ import { renderHtml, writeHtml } from '../reporters/html.js';
 import type { RunReport } from '../harness/types.js';
 import { buildReport, countResults } from '../harness/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
+import { findChromium } from './support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCRIPT = "<script>document.title='pwned'</script>";
 
 /** The fixture with hostile markup wherever a server or a catalogue could put text. */
@@ -361,19 +361,20 @@ describe('report.html in Chromium', () => {
   let browser: Browser | undefined;
   let dir: string;
 
-  /** The browser, launched once; each test fails (never skips) with a clear message when Chromium is missing. */
+  /** The browser, launched once; each test fails (never skips) with a clear message when no Chromium can be had. */
   async function launched(): Promise<Browser> {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it with \`apt-get update && apt-get install -y chromium\` ` +
-          '(Debian; .ci/run does this in CI). The test never downloads a browser.',
-      );
-    }
     dir ??= await mkdtemp(join(tmpdir(), 'html-report-'));
-    browser ??= await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    if (browser) return browser;
+    const found = await findChromium();
+    try {
+      browser = await chromium.launch({
+        executablePath: found.executablePath,
+        // a user's browser: web security and the CSP stay on (the package's own Lambda flags would turn them off)
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+    } catch (err) {
+      throw new Error(`Chromium from ${found.source} (${found.executablePath}) did not start; set CHROMIUM_PATH to another one. ${err}`);
+    }
     return browser;
   }
 
