@@ -407,7 +407,7 @@ describe('report.html in Chromium', () => {
     expect(await banner.isVisible()).toBe(true);
     expect(await banner.getAttribute('data-verdict')).toBe('non-compliant');
     expect(await banner.innerText()).toMatch(/Non-compliant/);
-    expect(await banner.innerText()).toContain('2 MUST requirements failed or could not be carried out.');
+    expect(await banner.innerText()).toContain('2 MUST requirements failed or could not be carried out: AUTH-INVALID-KEY, ERR-BODY-SHAPE.');
     expect(await page.title()).toBe('Animal Store conformance: Non-compliant (https://api.example.test/v1)');
 
     const failed = page.locator('[data-requirement="AUTH-INVALID-KEY"]');

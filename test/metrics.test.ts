@@ -46,6 +46,7 @@ function expectMatchesReport(metrics: Map<string, MetricFamily>, report: RunRepo
     compliant: report.verdict === 'compliant' ? 1 : 0,
     'non-compliant': report.verdict === 'non-compliant' ? 1 : 0,
     aborted: report.verdict === 'aborted' ? 1 : 0,
+    'not-tested': report.verdict === 'not-tested' ? 1 : 0,
   });
   expect(valueOf(metrics.get(`${P}exit_code`))).toBe(report.exitCode);
   expect(valueOf(metrics.get(`${P}run_duration_seconds`))).toBeCloseTo(report.durationMs / 1000, 6);
