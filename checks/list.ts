@@ -166,3 +166,18 @@ check('LIST-STATUS-UNKNOWN', async (ctx) => {
   expectRefusal(ex, `listPets with status=${status}`, [200]);
   if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
 });
+
+// Every page the run was given, judged after every other check: an id is a "unique
+// identifier", so one page that lists an animal twice (a join that multiplies rows, an
+// offset computed twice) shows a broken list. Pages with ids that are not integers are
+// LIST-OK's to fail.
+check('LIST-IDS-UNIQUE', async (ctx) => {
+  const pages = ctx.session.answered('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
+  if (pages.length === 0) throw new Inconclusive('no list page was observed');
+  for (const ex of pages) {
+    const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
+    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+    if (twice.length) fail(`${ex.summary}: the page lists ${[...new Set(twice)].slice(0, 3).map((id) => `id ${id}`).join(', ')} more than once`, ex);
+  }
+  ctx.note(`${pages.length} pages judged`);
+}, { observer: true });

@@ -78,6 +78,7 @@ export const FAULTS = {
     prefill: 303,
   },
   'filtered-min-ignored': { breaks: 'with the status filter, limit=1 gives the default page', expect: ['LIST-LIMIT-MIN'] },
+  'list-duplicates': { breaks: 'a page lists its first animal twice (in place of the last)', expect: ['LIST-IDS-UNIQUE'] },
   'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },

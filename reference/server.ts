@@ -273,6 +273,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       : has('page-short') ? limit - 1
       : limit;
     const page = items.slice(0, Math.max(0, count)).map(petJson);
+    if (has('list-duplicates') && page.length > 1) page[page.length - 1] = page[0];
     return [200, has('list-envelope') ? { items: page } : page];
   }
 
