@@ -156,7 +156,7 @@ const backoff = (n: number) => Math.min(250 * 2 ** (n - 1), 4000);
  * hammered until the deadline.
  */
 function pauseMs(retryAfter: string | undefined, rounds: number): number {
-  return Math.max(retryAfterMs(retryAfter) ?? backoff(rounds), rounds > 3 ? backoff(rounds) : 0);
+  return Math.max(retryAfterMs(retryAfter) ?? backoff(rounds), rounds > 3 ? backoff(rounds - 3) : 0);
 }
 
 /** The request a redirect leads to when it is followed: same origin, at most 3 hops, 301-303 only for GET and HEAD. */
