@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/paths.js';
+import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config.js';
+import { sessionOptionsFor } from '../harness/run-config.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
 
@@ -61,5 +63,24 @@ describe.concurrent('production realities', () => {
     const complete = report.requirements.find((r) => r.id === 'LIST-STATUS-COMPLETE')!;
     expect(complete.outcome).toBe('failed');
     expect(complete.message).toMatch(/lacks \d+ known \w+ animals.*\(asked once: --consistency-window 0\)$/);
+  });
+});
+
+describe('--rate and --consistency-window', () => {
+  const resolve = (argv: string[], env: Record<string, string> = {}) => resolveConfig(parseCommandLine(argv), env, '/nonexistent');
+
+  it('reach the session: a rate in requests per second, a window as a duration (0 allowed), 5 s by default', () => {
+    const config = resolve(['--rate', '2.5', '--consistency-window', '0']);
+    expect(config).toMatchObject({ rate: 2.5, consistencyWindowMs: 0 });
+    const target = { environment: 'embedded' as const, baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' };
+    expect(sessionOptionsFor(config, target)).toMatchObject({ rate: 2.5, consistencyWindowMs: 0 });
+    expect(resolve([], { CONSISTENCY_WINDOW: '1500ms' }).consistencyWindowMs).toBe(1500);
+    expect(resolve([]).rate).toBeUndefined();
+    expect(resolve([]).consistencyWindowMs).toBe(5000);
+  });
+
+  it('refuse what is not a rate or a duration, in one line', () => {
+    for (const rate of ['0', '-1', 'fast']) expect(() => resolve([], { RATE: rate })).toThrow(/^RATE must be a number of requests per second above 0/);
+    expect(() => resolve(['--consistency-window', 'soon'])).toThrow(ConfigError);
   });
 });
