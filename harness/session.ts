@@ -261,8 +261,11 @@ export class Session {
     return undefined;
   }
 
-  /** Everything the report says about the run apart from the results. */
-  reportBase(abortReason?: string): ReportBase {
+  /**
+   * Everything the report says about the run apart from the results; a run the
+   * server rate-limited past its deadline is reported as one that could not be made.
+   */
+  reportBase(abortReason = this.rateLimitAbort()?.message): ReportBase {
     const finishedAt = new Date();
     const { target, profile, strict } = this.options;
     return {
