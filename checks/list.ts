@@ -53,7 +53,7 @@ check('LIST-LIMIT-MAX', async (ctx) => {
 /** Says how long the list took to show the run's animals, when it was not at once. */
 function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   if (listed.asked > 1 && !listed.pending) {
-    ctx.note(`the list showed the run's animals ${(listed.lagMs / 1000).toFixed(1)} s after they were written (asked ${listed.asked} times; --consistency-window)`);
+    ctx.note(`the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`);
   }
 }
 

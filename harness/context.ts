@@ -4,6 +4,7 @@ import type { Exchange } from './http.js';
 import type { Session } from './session.js';
 import type { Requirement } from './types.js';
 import { nearMiss } from './redact.js';
+import { CheckError } from './outcome.js';
 
 /** A value read again until it showed what was written, or the consistency window passed. */
 export interface Polled<T> {
@@ -29,7 +30,9 @@ export async function pollWithinWindow<T>(
   let asked = 1;
   for (let delay = 250; pending(value); delay *= 2) {
     const left = session.consistencyWindowMs - (performance.now() - since);
-    if (left <= 0 || session.deadlinePassed) break;
+    if (left <= 0) break;
+    // the window was cut short: what has not shown yet may still show, so no verdict
+    if (session.deadlinePassed) throw new CheckError(`the run deadline passed within the consistency window (asked ${asked} times)`);
     await session.client.wait(Math.min(delay, left));
     value = await read();
     asked++;

@@ -59,6 +59,8 @@ interface Pet {
   id: bigint;
   fields: Fields;
   createdAt: string;
+  /** performance.now() when it was stored. */
+  storedAt: number;
 }
 
 interface Problem {
@@ -72,8 +74,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 const SLOW_RESPONSE_MS = 40;
 /** The rate-limited variant refuses every so many requests. */
 const RATE_LIMIT_EVERY = 7;
-/** The lagging-list variant lists a copy of the store taken this often, as a search index refreshed on a timer. */
-const LIST_REFRESH_MS = 1500;
+/** The lagging-list variant lists an animal only this long after it was stored, as a search index behind the store. */
+const LIST_LAG_MS = 1500;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
 
@@ -108,11 +110,6 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
   let storeRequests = 0;
-  // lagging-list: what the list and its status filter see; getPet reads the store itself
-  let listable = pets;
-  const refresh = variant('lagging-list') ? setInterval(() => { listable = [...pets]; }, LIST_REFRESH_MS) : undefined;
-  if (refresh) listable = [];
-  refresh?.unref();
   const bucket = { tokens: opts.ratePerSecond ?? 0, at: performance.now() };
 
   // ---------------------------------------------------------------- responses
@@ -208,7 +205,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   }
 
   function addPet(fields: Fields): Pet {
-    const pet = { id: newId(), fields, createdAt: new Date().toISOString() };
+    const pet = { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
     pets.push(pet);
     return pet;
   }
@@ -247,7 +244,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function listPets(url: URL): [number, Json] | Problem {
     const limit = pageSize(url.searchParams.get('limit'));
     if (isProblem(limit)) return limit;
-    let items = [...listable];
+    // lagging-list: the list and its status filter see a write late; getPet reads the store itself
+    const now = performance.now();
+    let items = variant('lagging-list') ? pets.filter((p) => now - p.storedAt >= LIST_LAG_MS) : [...pets];
     const status = url.searchParams.get('status');
     if (status !== null && !statuses.includes(status)) {
       if (has('unknown-status-500')) return crash(`no such status: ${status}`);
@@ -326,7 +325,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     // the default when status is omitted is not stated: by default none is stored
     if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
-    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString() } : addPet(fields);
+    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() } : addPet(fields);
     return [has('created-200') ? 200 : 201, petJson(pet)];
   }
 
@@ -499,7 +498,6 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     petCount: () => pets.length,
     messageCount: () => messages.length,
     close: async () => {
-      clearInterval(refresh);
       await Promise.all([stop(store), stop(quickstart)]);
     },
   };

@@ -25,7 +25,7 @@ export const VARIANTS = {
   'error-extra-fields': 'the Error body also carries details',
   'problem-free-codes': 'error codes are upper case (UNAUTHORIZED, INVALID_REQUEST)',
   // production realities (issue 13) and same-origin redirects
-  'lagging-list': 'the list and its status filter show a copy of the store refreshed every 1.5 s (a search index); getPet reads the store at once',
+  'lagging-list': 'the list and its status filter show an animal only 1.5 s after it was created (a search index behind the store); getPet reads the store at once',
   'trailing-slash-redirect': 'the collection lives at /v1/pets/: GET and POST /v1/pets answer 307 to it (query kept, text/plain body), before authentication, as routers that redirect slashes do',
 } as const;
 
