@@ -41,6 +41,10 @@ export interface RunConfig {
   expectedFailuresFile?: string;
   /** A previous compliance.json to compare the run with (--baseline). */
   baselineFile?: string;
+  /** Requests started per second at most; unset: no limit. */
+  rate?: number;
+  /** How long a just-written animal may take to show in reads (ms); 0: at once. */
+  consistencyWindowMs: number;
 }
 
 interface Setting {
@@ -52,6 +56,13 @@ interface Setting {
   /** A flag without a value (--strict); in the environment one of BOOLEAN_SPELLINGS. */
   boolean?: boolean;
 }
+
+/**
+ * How long a just-written animal may take to show in reads unless told otherwise:
+ * a search index refreshed every second (a common default) with room to spare under
+ * load. A server that shows writes at once never waits for it.
+ */
+export const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
 
 /** Every setting, as flag and environment variable; --help is printed from this table. */
 export const SETTINGS = {
@@ -78,6 +89,8 @@ export const SETTINGS = {
   skip: { flag: 'skip', env: 'SKIP', help: 'Skip these requirements (same selectors as --only).' },
   expectedFailures: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', help: 'Known-deviations file: "<ID> <reason>" per line; listed failures do not count.' },
   baseline: { flag: 'baseline', env: 'BASELINE', help: 'A previous compliance.json: the reports say what newly fails, recovered or still fails since.' },
+  rate: { flag: 'rate', env: 'RATE', help: 'Requests per second at most, for a server with a known rate limit (unset: none; a 429 slows the run down anyway).' },
+  consistencyWindow: { flag: 'consistency-window', env: 'CONSISTENCY_WINDOW', help: 'How long a just-created animal may take to show in the list and getPet: a duration (5s, 1500ms); 0 for strict read-after-write.', default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s` },
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
@@ -160,12 +173,12 @@ function positiveInteger(name: string, value: string, min = 1): number {
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds from "1500", "1500ms", "90s" or "2m". */
-function duration(name: string, value: string): number {
+function duration(name: string, value: string, min = 1): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
-  if (!(ms >= 1)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
-  // "--timeout 5" is meant as seconds far more often than as 5 ms
-  if (!m![2] && ms < 100) throw new ConfigError(`${name}=${value} is ${value} milliseconds; give a unit (${value}s) or at least 100 ms`);
+  if (!(ms >= min)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
+  // "--timeout 5" is meant as seconds far more often than as 5 ms (0, where allowed, is 0 in any unit)
+  if (!m![2] && ms > 0 && ms < 100) throw new ConfigError(`${name}=${value} is ${value} milliseconds; give a unit (${value}s) or at least 100 ms`);
   return ms;
 }
 
@@ -238,7 +251,13 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     strict: flag('STRICT', get('strict')),
     only: list(get('only')),
     skip: list(get('skip')),
+    consistencyWindowMs: duration('CONSISTENCY_WINDOW', get('consistencyWindow')!, 0),
   };
+  const rate = get('rate');
+  if (rate !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(rate) || !(Number(rate) > 0)) throw new ConfigError(`RATE must be a number of requests per second above 0, got ${rate}`);
+    config.rate = Number(rate);
+  }
   const maxLatency = get('maxLatencyMs');
   if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
   const expectedFailures = get('expectedFailures');

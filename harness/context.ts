@@ -4,12 +4,51 @@ import type { Exchange } from './http.js';
 import type { Session } from './session.js';
 import type { Requirement } from './types.js';
 import { nearMiss } from './redact.js';
+import { CheckError } from './outcome.js';
 
 /** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
 export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
 
-/** How long a check waits before it asks again (askAgain). */
-export const CONFIRM_DELAY_MS = 500;
+/** A value read again until it showed what was written, or the consistency window passed. */
+export interface Polled<T> {
+  value: T;
+  /** ms from the write (or the first read) to the read that gave `value`. */
+  lagMs: number;
+  /** How many times it was read. */
+  asked: number;
+  /** The last read still lacked what was written: the window passed, or the deadline. */
+  pending: boolean;
+}
+
+/**
+ * Reads again, 250 ms later and then twice as long each time, while `pending(value)`
+ * holds and the consistency window (--consistency-window, counted from `since`: the
+ * write) lasts: the description promises no read-after-write timing, so a store may
+ * show a write a moment late without being wrong. Window 0: the first read stands.
+ */
+export async function pollWithinWindow<T>(
+  session: Session, first: T, read: () => Promise<T>, pending: (value: T) => boolean, since = performance.now(),
+): Promise<Polled<T>> {
+  let value = first;
+  let asked = 1;
+  for (let delay = 250; pending(value); delay *= 2) {
+    const left = session.consistencyWindowMs - (performance.now() - since);
+    if (left <= 0) break;
+    // the window was cut short: what has not shown yet may still show, so no verdict
+    if (session.deadlinePassed) throw new CheckError(`the run deadline passed within the consistency window (asked ${asked} times)`);
+    await session.client.wait(Math.min(delay, left));
+    value = await read();
+    asked++;
+  }
+  return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
+}
+
+/** "(asked 5 times over 5.0 s: --consistency-window)", for a message on what never showed. */
+export function waitedFor(polled: Polled<unknown>): string {
+  return polled.asked > 1
+    ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`
+    : ' (asked once: --consistency-window 0)';
+}
 
 /** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
 export type Auth = 'valid' | 'none' | { header: string };
@@ -67,23 +106,20 @@ export class CheckContext {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
   }
 
-  /** Sends the same request again. */
-  async resend(ex: Exchange): Promise<Exchange> {
-    return this.collect(await this.session.client.send(ex.request));
-  }
-
   /**
-   * Waits, then sends the same request again: a check confirms this way a failure a
-   * live or eventually consistent store could cause without being wrong (a write
-   * shown late, a status changed by another client).
+   * Sends, and sends again while the answer is `pending` within the consistency
+   * window (pollWithinWindow): for a read of something just written.
    */
-  async askAgain(ex: Exchange): Promise<Exchange> {
-    await new Promise<void>((r) => setTimeout(r, CONFIRM_DELAY_MS));
-    return this.resend(ex);
+  async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number): Promise<Polled<Exchange>> {
+    const started = since ?? performance.now();
+    return pollWithinWindow(this.session, await send(), send, pending, started);
   }
 
   private collect(ex: Exchange): Exchange {
-    this.evidence.push(ex);
+    // a followed redirect shows in the evidence before the answer it led to
+    const hops: Exchange[] = [];
+    for (let hop = ex.redirectedFrom; hop; hop = hop.redirectedFrom) hops.unshift(hop);
+    this.cite(...hops, ex);
     return ex;
   }
 

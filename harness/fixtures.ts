@@ -2,6 +2,7 @@
 // animals the run creates (certify), the list pages after creation, one sent
 // message. Each is memoised, so concurrent checks wait for the same requests.
 import type { Exchange } from './http.js';
+import { pollWithinWindow, type Polled } from './context.js';
 import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
 import { isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
@@ -50,10 +51,19 @@ export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined 
   return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
 }
 
+/** The ids of known animals of this status that a page lacks. */
+export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Record<string, any>>, status: string): string[] {
+  const present = new Set(page.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
+  return [...known].filter((p) => p.status === status && !present.has(integerText(p.id))).map((p) => integerText(p.id));
+}
+
 export class Fixtures {
   private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(private readonly session: Session) {}
+
+  /** performance.now() when the run's animals had all been answered. */
+  private writtenAt?: number;
 
   private once<T>(key: string, make: () => Promise<T>): Promise<T> {
     if (!this.memo.has(key)) this.memo.set(key, make());
@@ -96,14 +106,22 @@ export class Fixtures {
         ...Array.from({ length: fill }, (_, i) =>
           validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] })),
       ];
-      return Promise.all(bodies.map(async (sent) => {
+      const created = await Promise.all(bodies.map(async (sent) => {
         const exchange = await this.session.call('store', 'createPet', { json: sent });
         const body = exchange.json;
         const pet = exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
           ? body as Record<string, any> : undefined;
         return { sent, exchange, pet };
       }));
+      this.writtenAt = performance.now();
+      return created;
     });
+  }
+
+  /** When the run's animals had all been written (performance.now()), for the consistency window; undefined: nothing written. */
+  async writesEnded(): Promise<number | undefined> {
+    await this.created();
+    return this.writtenAt;
   }
 
   /** The sample animals (one per status, one without) the run created. */
@@ -115,38 +133,67 @@ export class Fixtures {
   pages(): Promise<ListPages> {
     return this.once('pages', async () => {
       await this.created();
-      const { min, max } = this.store.limit;
       // health creates nothing, so the preflight already is the default page
-      const [pageDefault, pageMin, pageMax] = await Promise.all([
-        this.session.options.profile === 'health' ? this.preflight() : this.list(),
-        this.list({ limit: min }),
-        this.list({ limit: max }),
-      ]);
-      // status pages come after the unfiltered ones, so an animal seen unfiltered
-      // already existed when its status page was asked for
-      const byStatus = await Promise.all(this.store.statuses.map(async (status, i): Promise<StatusPage> => {
-        const limit = i === 0 ? undefined : max;
-        const ex = await this.list(limit === undefined ? { status } : { status, limit });
-        return { status, limit, most: limit ?? this.store.limit.default, ex };
-      }));
-      return { default: pageDefault, min: pageMin, max: pageMax, byStatus };
+      return this.fetchPages(this.session.options.profile === 'health' ? this.preflight() : this.list());
     });
   }
 
   /**
-   * Animals known to exist, by id: those the run created (as the server answered)
-   * and those the unfiltered pages showed.
+   * The list pages once they show every animal the run knows of (unseen()), or
+   * as they were when the consistency window passed: for the checks that need the
+   * run's writes to be visible. One re-listing serves every check that waits on it;
+   * the others judge pages() and go on meanwhile.
    */
-  async knownPets(): Promise<Map<string, Record<string, any>>> {
-    const known = new Map<string, Record<string, any>>();
-    for (const c of await this.created()) {
-      if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+  listed(): Promise<Polled<ListPages>> {
+    return this.once('listed', async () => {
+      const [created, first, since] = await Promise.all([this.created(), this.pages(), this.writesEnded()]);
+      return pollWithinWindow(this.session, first, () => this.fetchPages(this.list()), (pages) => this.unseen(pages, created) > 0, since);
+    });
+  }
+
+  /**
+   * How many known animals the pages fail to show where they must: an unfiltered page
+   * holds at least as many animals as the run created (up to its limit), and a status
+   * page that is not full holds every known animal of its status. Pages that are not
+   * a list at all are the checks' to judge, not a reason to wait.
+   */
+  private unseen(pages: ListPages, created: CreatedPet[]): number {
+    const written = created.filter((c) => c.pet && isInteger(c.pet.id)).length;
+    const { min, max, default: pageDefault } = this.store.limit;
+    let unseen = 0;
+    for (const [ex, limit] of [[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const) {
+      const items = pageItems(ex);
+      if (items) unseen += Math.max(0, Math.min(limit, written) - items.length);
     }
-    const pages = await this.pages();
-    for (const ex of [pages.default, pages.min, pages.max]) {
-      for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
+    const known = [...knownIn(created, pages).values()];
+    for (const { status, ex, most } of pages.byStatus) {
+      const items = pageItems(ex);
+      if (items && items.length < most) unseen += missingFrom(items, known, status).length;
     }
-    return known;
+    return unseen;
+  }
+
+  /** One set of list pages: the default page (given), limit = min and max, then one page per status. */
+  private async fetchPages(defaultPage: Promise<Exchange>): Promise<ListPages> {
+    const { min, max } = this.store.limit;
+    const [pageDefault, pageMin, pageMax] = await Promise.all([defaultPage, this.list({ limit: min }), this.list({ limit: max })]);
+    // status pages come after the unfiltered ones, so an animal seen unfiltered
+    // already existed when its status page was asked for
+    const byStatus = await Promise.all(this.store.statuses.map(async (status, i): Promise<StatusPage> => {
+      const limit = i === 0 ? undefined : max;
+      const ex = await this.list(limit === undefined ? { status } : { status, limit });
+      return { status, limit, most: limit ?? this.store.limit.default, ex };
+    }));
+    return { default: pageDefault, min: pageMin, max: pageMax, byStatus };
+  }
+
+  /**
+   * Animals known to exist, by id: those the run created (as the server answered)
+   * and those the unfiltered pages showed (default: pages(); the checks that waited
+   * pass listed()'s).
+   */
+  async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
+    return knownIn(await this.created(), pages ?? await this.pages());
   }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
@@ -217,4 +264,16 @@ export class Fixtures {
   messagePreflight(): Promise<Exchange> {
     return this.once('messagePreflight', () => this.sendMessage({}));
   }
+}
+
+/** The animals created, then those the unfiltered pages showed (as they show them now), by id. */
+function knownIn(created: CreatedPet[], pages: ListPages): Map<string, Record<string, any>> {
+  const known = new Map<string, Record<string, any>>();
+  for (const c of created) {
+    if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+  }
+  for (const ex of [pages.default, pages.min, pages.max]) {
+    for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
+  }
+  return known;
 }

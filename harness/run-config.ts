@@ -57,5 +57,7 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
     categoryId: config.categoryId,
     clockToleranceMs: config.clockToleranceMs,
     maxLatencyMs: config.maxLatencyMs,
+    rate: config.rate,
+    consistencyWindowMs: config.consistencyWindowMs,
   };
 }

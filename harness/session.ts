@@ -13,6 +13,7 @@ import { isRemoved, type Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
 import { latencyByOperation } from './latency.js';
 import { TOOL } from './tool.js';
+import { DEFAULT_CONSISTENCY_WINDOW_MS } from './config.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
@@ -44,6 +45,10 @@ export interface SessionOptions {
   clockToleranceMs?: number;
   /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
   signal?: AbortSignal;
+  /** Requests started per second at most (--rate); unset: no limit. */
+  rate?: number;
+  /** How long a just-written animal may take to show in reads (--consistency-window); default 5 s, 0: at once. */
+  consistencyWindowMs?: number;
 }
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
@@ -60,7 +65,7 @@ export function keysOf(target: Target): Array<{ value: string; label: string }> 
   ];
 }
 
-/** The run cannot be made (target unreachable, key rejected): exit code 2. */
+/** The run cannot be made (target unreachable or too slow, key rejected, rate limited past the deadline): exit code 2. */
 export class RunAborted extends Error {}
 
 const MAX_EVIDENCE = 8;
@@ -85,6 +90,7 @@ export class Session {
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
+      rate: options.rate,
     });
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
@@ -107,10 +113,17 @@ export class Session {
     return this.options.target.quickstartApiKey ?? this.options.target.apiKey;
   }
 
-  /** Every exchange with one service that got a response, in the order sent. */
+  get consistencyWindowMs(): number {
+    return this.options.consistencyWindowMs ?? DEFAULT_CONSISTENCY_WINDOW_MS;
+  }
+
+  /**
+   * Every exchange with one service that got a response, in the order sent; a
+   * same-origin redirect the client followed is not an answer, the hop after it is.
+   */
   answered(service: 'store' | 'quickstart'): Exchange[] {
     const base = service === 'store' ? this.options.target.baseUrl : this.options.target.quickstartBaseUrl;
-    return base ? this.client.exchanges.filter((ex) => ex.status > 0 && ex.request.url.startsWith(base)) : [];
+    return base ? this.client.exchanges.filter((ex) => ex.status > 0 && !ex.followed && ex.request.url.startsWith(base)) : [];
   }
 
   /** Calls an operation of either service by its operationId: the one place a request is built. */
@@ -165,13 +178,35 @@ export class Session {
     try {
       ex = await exchange;
     } catch (err) {
-      // a status line arrived but the body did not (cut at the cap, too slow): the
-      // service answers, and the checks will say what is wrong with it
-      if (err instanceof CheckError && err.evidence[0]?.status > 0) return;
+      const limited = this.rateLimitAbort();
+      if (limited) throw limited;
+      const failed = err instanceof CheckError ? err.evidence[0] : undefined;
+      if (failed?.timedOut) {
+        const { timeoutMs } = this.options;
+        throw new RunAborted(`the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`);
+      }
+      // a status line arrived but the body was cut at the cap: the service answers,
+      // and the checks will say what is wrong with it
+      if (failed && failed.status > 0) return;
       throw new RunAborted(`${what} unreachable: ${(err as Error).message}`);
     }
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${settings})`);
     if (wrongAddress && (ex.status === 404 || ex.status === 405)) throw new RunAborted(wrongAddress(ex));
+  }
+
+  /**
+   * Set when the run could not finish because the server kept answering 429 until
+   * the deadline passed: the run is then one that could not be made (exit code 2),
+   * with a remedy. The one place that decides it.
+   */
+  rateLimitAbort(): RunAborted | undefined {
+    if (!this.client.rateLimitedAtDeadline) return undefined;
+    const limited = this.client.rateLimitedCount;
+    const others = this.client.exchanges.filter((ex) => ex.status > 0 && ex.status !== 429).length;
+    // the pace the server did accept, as the rate to try
+    const seconds = (Date.now() - this.startedAt.getTime()) / 1000;
+    const rate = Math.max(1, Math.floor(others / Math.max(seconds, 1)));
+    return new RunAborted(`the server rate-limited the run (${limited} answers 429) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
   private readonly running = new Set<Promise<RequirementResult>>();
@@ -240,8 +275,11 @@ export class Session {
     return undefined;
   }
 
-  /** Everything the report says about the run apart from the results. */
-  reportBase(abortReason?: string): ReportBase {
+  /**
+   * Everything the report says about the run apart from the results; a run the
+   * server rate-limited past its deadline is reported as one that could not be made.
+   */
+  reportBase(abortReason = this.rateLimitAbort()?.message): ReportBase {
     const finishedAt = new Date();
     const { target, profile, strict } = this.options;
     return {
@@ -262,6 +300,7 @@ export class Session {
       animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.status >= 200 && ex.status < 300).length,
       requestCount: this.client.requestCount,
       retries: this.client.retryCount,
+      rateLimited: this.client.rateLimitedCount,
       latency: latencyByOperation(this.client.exchanges),
     };
   }

@@ -135,6 +135,8 @@ export interface RunReport {
   requestCount: number;
   /** How many of those requests were retries. */
   retries: number;
+  /** Answers 429 Too Many Requests the run received (each was waited out and the request sent again). */
+  rateLimited: number;
   /** Response time per operation, in ms. */
   latency: Record<string, LatencyStats>;
   counts: Counts;

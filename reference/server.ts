@@ -33,6 +33,13 @@ export interface ReferenceOptions {
   newPetSchema?: object;
   /** Animals already in the store at start, spread over every status (default 0). */
   prefill?: number;
+  /**
+   * A rate limit, as a gateway in front of a correct server applies it: a token
+   * bucket of this many animal-store requests a second (bursts up to as many),
+   * beyond which 429 with Retry-After: 1. Not a variant: every run against it takes
+   * seconds, so only the test of rate limiting starts one.
+   */
+  ratePerSecond?: number;
 }
 
 export interface ReferenceServer {
@@ -54,6 +61,8 @@ interface Pet {
   id: bigint;
   fields: Fields;
   createdAt: string;
+  /** performance.now() when it was stored. */
+  storedAt: number;
 }
 
 interface Problem {
@@ -69,6 +78,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 const SLOW_RESPONSE_MS = 40;
 /** The rate-limited variant refuses every so many requests. */
 const RATE_LIMIT_EVERY = 7;
+/** The lagging-list variant lists an animal only this long after it was stored, as a search index behind the store. */
+const LIST_LAG_MS = 1500;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
 
@@ -105,6 +116,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   let storeRequests = 0;
   /** Requests received per animal-store operation ("(no route)" for the rest). */
   const received = new Map<string, number>();
+  const bucket = { tokens: opts.ratePerSecond ?? 0, at: performance.now() };
 
   // ---------------------------------------------------------------- responses
 
@@ -209,7 +221,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   }
 
   function addPet(fields: Fields): Pet {
-    const pet = { id: newId(), fields, createdAt: new Date().toISOString() };
+    const pet = { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
     pets.push(pet);
     return pet;
   }
@@ -254,7 +266,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function listPets(url: URL): [number, Json] | Problem {
     const limit = pageSize(url.searchParams.get('limit'), url.searchParams.has('status'));
     if (isProblem(limit)) return limit;
-    let items = [...pets];
+    // lagging-list: the list and its status filter see a write late; getPet reads the store itself
+    const now = performance.now();
+    let items = variant('lagging-list') ? pets.filter((p) => now - p.storedAt >= LIST_LAG_MS) : [...pets];
     const status = url.searchParams.get('status');
     if (status !== null && !statuses.includes(status)) {
       if (has('unknown-status-500')) return crash(`no such status: ${status}`);
@@ -334,7 +348,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     // the default when status is omitted is not stated: by default none is stored
     if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
-    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString() } : addPet(fields);
+    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() } : addPet(fields);
     return [has('created-200') ? 200 : 201, petJson(pet)];
   }
 
@@ -373,6 +387,18 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   // ---------------------------------------------------------------- dispatch
 
+  /** ratePerSecond: takes a token from the bucket, refilled continuously; false when it is empty. */
+  function withinRate(): boolean {
+    const rate = opts.ratePerSecond;
+    if (!rate) return true;
+    const now = performance.now();
+    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    bucket.at = now;
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { text, tooLarge } = await readBody(req);
     if (has('slow-responses')) await new Promise((r) => setTimeout(r, SLOW_RESPONSE_MS));
@@ -380,8 +406,19 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (variant('rate-limited') && ++storeRequests % RATE_LIMIT_EVERY === 0) {
       return sendError(res, { status: 429, code: 'rate_limited', message: 'Too many requests' }, { 'retry-after': '0' });
     }
+    if (!withinRate()) return sendError(res, { status: 429, code: 'rate_limited', message: 'Too many requests' }, { 'retry-after': '1' });
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
+    let path = url.pathname;
+    if (variant('trailing-slash-redirect')) {
+      // the collection lives at /v1/pets/; the router sends /v1/pets there, before any
+      // handler (authentication included) sees the request
+      if (path === '/v1/pets') {
+        const text = 'Redirecting to /v1/pets/';
+        res.writeHead(307, { location: `/v1/pets/${url.search}`, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
+        return void res.end(text);
+      }
+      if (path === '/v1/pets/') path = '/v1/pets';
+    }
     const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);
     const operation = req.method === 'GET' && path === '/v1/pets' ? 'listPets'
       : req.method === 'POST' && path === '/v1/pets' ? 'createPet'

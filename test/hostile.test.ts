@@ -1,8 +1,9 @@
 // The CLI against servers that misbehave on purpose (test/support/hostile-servers.ts),
 // run as a user runs it: the built bin (dist/, made by `npm test`'s pretest build)
 // with small limits. Whatever the server does, the run ends by its deadline, exits
-// 1 (the server answered, badly) or 2 (nothing answered the preflight), writes both
-// reports, never shows the key and never crashes.
+// 1 (the server answered, badly) or 2 (nothing answered the preflight in time, or a
+// rate limit outlasted the deadline), writes both reports, never shows the key and
+// never crashes.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -154,7 +155,7 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a server that never answers: the preflight times out, exit 2', () =>
     withServer(hostile.neverAnswers, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
+      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
     }));
 
   it.concurrent('invalid JSON under application/json: failures, exit 1', () =>
@@ -208,12 +209,36 @@ describe('the CLI against hostile servers', () => {
       expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNRESET/);
     }));
 
-  it.concurrent('a byte a second: the request timeout covers the body, the run ends, exit 1', () =>
+  // the request timeout bounds the whole exchange however slowly bytes come: the
+  // preflight ends at it, so the run (the report's own time: process start-up is the
+  // machine's) ends within twice the timeout, long before the deadline
+  it.concurrent('a byte a second: the request timeout covers the body, the preflight ends the run, exit 2', () =>
     withServer(hostile.dripsBytes, async (server) => {
       const run = await certify(server.baseUrl);
-      // as with the endless body: headers arrived, so the run goes on, and each body times out
-      const violated = expectNonCompliant(run);
-      expect(violated.some((r) => r.outcome === 'error' && /body incomplete \(timed out after 1000 ms\)/.test(r.message))).toBe(true);
+      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> 200, body incomplete \(timed out after 1000 ms\)/);
+      expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
+    }));
+
+  it.concurrent('a status line dripping a byte at a time: the request timeout covers the headers, exit 2', () =>
+    withServer(hostile.dripsStatusLine, async (server) => {
+      const run = await certify(server.baseUrl);
+      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
+      expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
+    }));
+
+  it.concurrent('a rate limit that outlasts the deadline: waited out, never a failure; exit 2 with a remedy', () =>
+    withServer(hostile.rateLimitsAfterPreflight, async (server) => {
+      const run = await certify(server.baseUrl);
+      expectOrderlyEnd(run, 2);
+      expect(run.report.rateLimited).toBeGreaterThan(0);
+      const line = `the server rate-limited the run (${run.report.rateLimited} answers 429) until the deadline passed; try --rate 1 or a longer --deadline`;
+      expect(run.report.abortReason).toBe(line);
+      expect(run.stdout).toContain(`The run could not be made: ${line}`);
+      // the reports say which requirements could not be carried out, and why; none failed for a 429
+      const notDone = run.report.requirements.filter((r: any) => r.outcome === 'error');
+      expect(notDone.length).toBeGreaterThan(0);
+      for (const r of notDone) expect(r.message, r.id).toMatch(/still rate limited when the run deadline passed|run deadline has passed/);
+      expect(run.report.requirements.filter((r: any) => r.outcome === 'failed' && /429/.test(r.message))).toEqual([]);
     }));
 
   it.concurrent('500 with an Error body to everything: failures, exit 1', () =>

@@ -1,9 +1,10 @@
-// The HTTP client in a real network: retries of idempotent requests, proxies from
-// the environment, and no plain-http key to a remote host.
-import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
+// The HTTP client in a real network: retries of idempotent requests, pacing by the
+// server's rate limits, timeouts of the whole exchange, same-origin redirects,
+// proxies from the environment, and no plain-http key to a remote host.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient } from '../harness/http.js';
+import { HttpClient, retryAfterMs } from '../harness/http.js';
 import { Redactor } from '../harness/redact.js';
 import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config.js';
 
@@ -18,12 +19,30 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
-function client(retries = 0): HttpClient {
+function client(retries = 0, more: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
   return new HttpClient({
     timeoutMs: 2000, maxBodyBytes: 1024, concurrency: 4, retries,
-    signal: new AbortController().signal, userAgent: 'test', redactor: new Redactor([]),
+    signal: new AbortController().signal, userAgent: 'test', redactor: new Redactor([]), ...more,
   });
 }
+
+/** A server that records when each request arrived (ms since it started) and answers with `answer`. */
+async function recording(answer: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
+  const arrivals: Array<{ at: number; url: string; method: string; authorization?: string; body: string }> = [];
+  const started = performance.now();
+  const url = await listen(createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      arrivals.push({ at: performance.now() - started, url: req.url ?? '', method: req.method ?? '', authorization: req.headers.authorization, body });
+      answer(req, res, arrivals.length);
+    });
+  }));
+  return { url, arrivals };
+}
+
+const json = (res: ServerResponse, status: number, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end('[]');
 
 describe('retries', () => {
   it('retries an idempotent request after 503 and records every attempt; never a POST', async () => {
@@ -47,6 +66,190 @@ describe('retries', () => {
     const http = client();
     expect((await http.send({ method: 'GET', url })).status).toBe(503);
     expect(http.requestCount).toBe(1);
+  });
+});
+
+describe('rate limits', () => {
+  it('reads Retry-After as seconds or as an HTTP date, at most 10 s', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs('Sun, 22 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    expect(retryAfterMs('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0); // in the past
+    expect(retryAfterMs('3600', now)).toBe(10_000);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+
+  it('waits out every 429, as long as it takes, whatever the method: being rate limited is no failure', async () => {
+    const { url, arrivals } = await recording((_req, res, n) => json(res, n <= 5 ? 429 : 201, { 'retry-after': '0' }));
+    const http = client();
+    const ex = await http.send({ method: 'POST', url, body: '{}' });
+    expect(ex).toMatchObject({ status: 201, attempt: 6 });
+    expect(arrivals.map((a) => a.body)).toEqual(Array(6).fill('{}'));
+    expect(http.rateLimitedCount).toBe(5);
+  });
+
+  it('pauses the whole client for Retry-After: no other request is sent meanwhile', async () => {
+    const { url, arrivals } = await recording((_req, res, n) => json(res, n === 1 ? 429 : 200, { 'retry-after': '1' }));
+    const http = client();
+    const first = http.send({ method: 'GET', url: `${url}/first` });
+    while (arrivals.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50)); // the 429 has arrived
+    const other = await http.send({ method: 'GET', url: `${url}/other` });
+    expect((await first).status).toBe(200);
+    expect(other.status).toBe(200);
+    const at = (path: string) => arrivals.filter((a) => a.url === path).map((a) => a.at);
+    expect(at('/other')[0] - at('/first')[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('halves the requests in flight after a 429 and lets them grow back as answers come', async () => {
+    let hold = false;
+    const held: ServerResponse[] = [];
+    const { url, arrivals } = await recording((_req, res, n) => {
+      if (n === 1) return json(res, 429, { 'retry-after': '0' });
+      if (hold) held.push(res); else json(res, 200);
+    });
+    const http = client(0, { concurrency: 8 });
+    /** Sends 8 at once while the server holds its answers: how many reach it in 300 ms. */
+    const burst = async () => {
+      hold = true;
+      const before = arrivals.length;
+      const sent = Promise.all(Array.from({ length: 8 }, () => http.send({ method: 'GET', url })));
+      await new Promise((r) => setTimeout(r, 300));
+      const reached = arrivals.length - before;
+      hold = false;
+      while (held.length || arrivals.length - before < 8) {
+        for (const res of held.splice(0)) json(res, 200);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await sent;
+      return reached;
+    };
+    expect(await http.send({ method: 'GET', url })).toMatchObject({ status: 200, attempt: 2 });
+    expect(await burst()).toBe(4); // 8 halved
+    await Promise.all(Array.from({ length: 40 }, () => http.send({ method: 'GET', url })));
+    expect(await burst()).toBe(8); // one more per round of answers, back to 8
+  });
+
+  it('spaces requests by --rate', async () => {
+    const { url, arrivals } = await recording((_req, res) => json(res, 200));
+    await Promise.all(Array.from({ length: 5 }, () => client(0, { rate: 20 }).send({ method: 'GET', url }))); // a client each: no spacing
+    const spread = (list: typeof arrivals) => list[list.length - 1].at - list[0].at;
+    expect(spread(arrivals)).toBeLessThan(150);
+    arrivals.length = 0;
+    const http = client(0, { rate: 20 });
+    await Promise.all(Array.from({ length: 5 }, () => http.send({ method: 'GET', url })));
+    expect(spread(arrivals)).toBeGreaterThanOrEqual(190); // 4 gaps of 50 ms
+  });
+
+  it('ends a request still rate limited at the deadline as could-not-be-carried-out, and says so', async () => {
+    const { url } = await recording((_req, res) => json(res, 429, { 'retry-after': '1' }));
+    const deadline = new AbortController();
+    setTimeout(() => deadline.abort(), 300);
+    const http = client(0, { signal: deadline.signal });
+    const started = performance.now();
+    await expect(http.send({ method: 'GET', url })).rejects.toThrow(/-> 429 \(still rate limited when the run deadline passed\)/);
+    expect(performance.now() - started).toBeLessThan(900); // the pause ends at the deadline
+    expect(http.rateLimitedAtDeadline).toBe(true);
+  });
+
+  it('adds no abort listener per waiting request to the run\'s signal (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      // 16 requests waiting out a 429 at once (250 ms without Retry-After): a timer with an abort listener each would warn
+      const { url } = await recording((_req, res, n) => json(res, n <= 16 ? 429 : 200));
+      const http = client(0, { concurrency: 16 });
+      const answers = await Promise.all(Array.from({ length: 24 }, () => http.send({ method: 'GET', url })));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('timeouts', () => {
+  it('bound the whole exchange: a body that drips a byte every 100 ms ends at the timeout', async () => {
+    const url = await listen(createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      const timer = setInterval(() => res.write('['), 100);
+      res.on('close', () => clearInterval(timer));
+    }));
+    const started = performance.now();
+    await expect(client(0, { timeoutMs: 500 }).send({ method: 'GET', url })).rejects.toThrow(/-> 200, body incomplete \(timed out after 500 ms\)/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('bound the headers too: a status line that drips a byte every 100 ms ends at the timeout', async () => {
+    const server = createNetServer((socket) => {
+      const head = 'HTTP/1.1 200 OK\r\nx-slow: '.padEnd(1000, 'x');
+      let i = 0;
+      const timer = setInterval(() => socket.write(head[i++] ?? 'x'), 100);
+      socket.on('close', () => clearInterval(timer));
+      socket.on('error', () => undefined);
+    });
+    const sockets = new Set<import('node:net').Socket>();
+    server.on('connection', (s) => { sockets.add(s); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const started = performance.now();
+      const ex = client(0, { timeoutMs: 500 }).send({ method: 'GET', url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` });
+      await expect(ex).rejects.toThrow(/no response \(timed out after 500 ms\)/);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('redirects', () => {
+  it('follows a same-origin redirect, with the key, and records every hop', async () => {
+    const { url, arrivals } = await recording((req, res) => {
+      if (req.url === '/v1/pets') return res.writeHead(308, { location: '/v1/pets/', 'content-type': 'text/plain' }).end('moved');
+      json(res, 200);
+    });
+    const http = client();
+    const ex = await http.send({ method: 'GET', url: `${url}/v1/pets`, headers: { authorization: 'Bearer k' } });
+    expect(ex.status).toBe(200);
+    expect(ex.summary).toBe('GET /v1/pets/ -> 200 (after a redirect from /v1/pets)');
+    expect(http.exchanges.map((e) => [e.status, e.followed])).toEqual([[308, true], [200, false]]);
+    expect(ex.redirectedFrom).toBe(http.exchanges[0]);
+    expect(arrivals.map((a) => a.authorization)).toEqual(['Bearer k', 'Bearer k']);
+  });
+
+  it('keeps method and body on 307 and 308; follows 301, 302 and 303 for GET only', async () => {
+    const { url, arrivals } = await recording((req, res) => {
+      const m = /^\/(\d{3})$/.exec(req.url ?? '');
+      if (m) return res.writeHead(Number(m[1]), { location: '/there' }).end();
+      json(res, 201);
+    });
+    const http = client();
+    expect((await http.send({ method: 'POST', url: `${url}/307`, body: '{"a":1}' })).status).toBe(201);
+    expect(arrivals[1]).toMatchObject({ method: 'POST', url: '/there', body: '{"a":1}' });
+    for (const status of [301, 302, 303]) {
+      expect((await http.send({ method: 'POST', url: `${url}/${status}`, body: '{}' })).status).toBe(status);
+      expect((await http.send({ method: 'GET', url: `${url}/${status}` })).status).toBe(201);
+    }
+  });
+
+  it('never follows a redirect to another origin, and at most 3 hops', async () => {
+    const other = await recording((_req, res) => json(res, 200));
+    const { url, arrivals } = await recording((req, res) => {
+      if (req.url === '/away') return res.writeHead(302, { location: `${other.url}/x` }).end();
+      res.writeHead(302, { location: '/loop' }).end();
+    });
+    const http = client();
+    expect((await http.send({ method: 'GET', url: `${url}/away`, headers: { authorization: 'Bearer k' } })).status).toBe(302);
+    expect(other.arrivals).toEqual([]);
+    const looped = await http.send({ method: 'GET', url: `${url}/loop` });
+    expect(looped.status).toBe(302);
+    expect(arrivals.filter((a) => a.url === '/loop')).toHaveLength(4); // the request and 3 hops
   });
 });
 

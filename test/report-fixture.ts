@@ -116,6 +116,7 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
     animalsCreated: 104,
     requestCount: 42,
     retries: 1,
+    rateLimited: 0,
     latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },
     ...(options.abortReason !== undefined && { abortReason: options.abortReason }),
   }, requirements);

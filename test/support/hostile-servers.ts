@@ -119,6 +119,21 @@ export function dripsBytes(): Promise<HostileServer> {
   });
 }
 
+/** 6b. Accepts the connection, then sends the status line and headers a byte every 200 ms, never finishing them. */
+export async function dripsStatusLine(): Promise<HostileServer> {
+  const cleanups: Array<() => void> = [];
+  const head = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n'.padEnd(100_000, 'x'));
+  const server = createNetServer((socket) => {
+    let sent = 0;
+    socket.on('data', () => undefined); // the request is read and ignored
+    const timer = setInterval(() => { if (sent < head.length) socket.write(head.subarray(sent, ++sent)); }, 200);
+    cleanups.push(() => clearInterval(timer));
+    socket.on('close', () => clearInterval(timer));
+  });
+  const { port, close } = await listen(server, cleanups);
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, close };
+}
+
 /** 7. 500 with an Error body to everything. */
 export function internalError(): Promise<HostileServer> {
   return httpServer((req, res) => {
@@ -140,6 +155,15 @@ function sparePreflight(hostile: Handler): Handler {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   };
+}
+
+/** Answers the preflight, then 429 with Retry-After: 1 to everything, as a rate limit that never lifts. */
+export function rateLimitsAfterPreflight(): Promise<HostileServer> {
+  return httpServer(sparePreflight((req, res) => {
+    req.resume();
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+      .end(JSON.stringify({ code: 'rate_limited', message: 'Too many requests', status: 429 }));
+  }));
 }
 
 /** Answers the preflight, then never again: only the run's deadline ends the run. */
