@@ -82,6 +82,12 @@ export const FAULTS = {
     // LIST-PAGE-FULL find no integer id to work with and are inconclusive
     expect: ['CREATE-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
   },
+  'ids-beyond-int64': {
+    breaks: 'ids start at 2^64 (18446744073709551616), outside the int64 range',
+    // every Pet is invalid, as with string-ids, but the ids are integers: GET-OK and
+    // LIST-PAGE-FULL find them and fail too
+    expect: ['CREATE-OK', 'GET-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-PAGE-FULL', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
+  },
   'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK'] },
   'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK'] },
   'status-dropped': { breaks: 'a supplied status is not stored', expect: ['CREATE-ECHO', 'GET-OK'] },

@@ -100,7 +100,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   const pets: Pet[] = [];
   const messages: Array<Record<string, Json>> = [];
-  const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
+  const firstId = has('ids-beyond-int64') ? 2n ** 64n : variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
   let storeRequests = 0;
   /** Requests received per animal-store operation ("(no route)" for the rest). */
