@@ -7,7 +7,7 @@ import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
 import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
-import { Redactor, nearMiss } from './redact.js';
+import { Redactor, nearMisses } from './redact.js';
 import { CHECKS } from './registry.js';
 import { isRemoved, type Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
@@ -44,9 +44,12 @@ export interface SessionOptions {
   clockToleranceMs?: number;
 }
 
-/** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
+/**
+ * Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY, and
+ * every near-miss key the run sends as the bash expression of them that gives it back.
+ */
 export function redactorFor(target: Target): Redactor {
-  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, nearMiss(value, label)]));
+  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, ...nearMisses(value, label)]));
 }
 
 /** The target's keys with the shell variable each is shown as. */

@@ -29,6 +29,14 @@ export const FAULTS = {
   },
   'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
   'key-form-only': { breaks: 'a bearer token of the key\'s length and prefix is accepted (the form is checked, not the key)', expect: ['AUTH-INVALID-KEY'] },
+  'key-prefix-accepted': { breaks: 'a bearer token that starts with the key is accepted (startsWith)', expect: ['AUTH-INVALID-KEY'] },
+  'key-truncation-accepted': {
+    breaks: 'a bearer token that is the key cut short is accepted (compared over the token\'s length, as strncmp)',
+    expect: ['AUTH-INVALID-KEY'],
+  },
+  'key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['AUTH-INVALID-KEY'] },
+  'key-substring-accepted': { breaks: 'a bearer token that contains the key anywhere is accepted (includes, an unanchored pattern)', expect: ['AUTH-INVALID-KEY'] },
+  'key-trimmed-split': { breaks: 'the bearer token is split on whitespace and only its first word is compared (Bearer <key> <more> passes)', expect: ['AUTH-INVALID-KEY'] },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {
@@ -129,6 +137,8 @@ export const FAULTS = {
   'qs-missing-id': { breaks: 'the response has no id', expect: ['QS-OK'] },
   'qs-no-auth': { breaks: 'a message without an Authorization header is accepted', expect: ['QS-AUTH-MISSING'] },
   'qs-invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['QS-AUTH-INVALID-KEY'] },
+  'qs-key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['QS-AUTH-INVALID-KEY'] },
+  'qs-key-trimmed-split': { breaks: 'the bearer token is split on whitespace and only its first word is compared', expect: ['QS-AUTH-INVALID-KEY'] },
   'qs-raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['QS-AUTH-MALFORMED'] },
   'qs-any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Token, Basic)', expect: ['QS-AUTH-MALFORMED'] },
   'qs-bare-bearer-accepted': { breaks: '"Bearer" with nothing after it is accepted', expect: ['QS-AUTH-MALFORMED'] },

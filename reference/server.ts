@@ -160,7 +160,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function credential(header: string | undefined, key: string):
     'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
     if (header === undefined || header === '') return 'missing';
-    const m = /^(\S+) +(\S+)$/.exec(header);
+    const m = (variant('auth-lenient-whitespace') ? /^(\S+)[ \t]+(.*?)[ \t]*$/ : /^(\S+) +(\S+)$/).exec(header);
     if (!m) return header === key ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
     const [, scheme, token] = m;
     if (scheme.toLowerCase() !== 'bearer') return token === key ? 'wrong-scheme' : 'invalid';
@@ -179,6 +179,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
     if (kind === 'wrong-key' && has('key-form-only') && sameForm(bearerToken(req.headers.authorization), apiKey)) return undefined;
+    if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, apiKey, 'store')) return undefined;
     if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
     if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
     if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };
@@ -194,10 +195,35 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind === 'ok') return undefined;
     if (kind === 'missing' && has('qs-no-auth')) return undefined;
     if (kind === 'wrong-key' && has('qs-invalid-key-accepted')) return undefined;
+    if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, quickstartApiKey, 'quickstart')) return undefined;
     if (kind === 'raw-key' && has('qs-raw-key-accepted')) return undefined;
     if (kind === 'wrong-scheme' && has('qs-any-scheme-accepted')) return undefined;
     if (kind === 'bare-bearer' && has('qs-bare-bearer-accepted')) return undefined;
     return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
+  }
+
+  // ---------------------------------------------------------------- near-miss keys
+
+  /**
+   * Key comparisons that accept a token which merely resembles the key, each a bug of
+   * real servers, by the faults that make them (qs- ones on the quickstart service).
+   */
+  const firstWord = (token: string) => token.trim().split(/\s+/)[0];
+  const nearMissBugs: Array<[FaultName, (token: string, key: string) => boolean]> = [
+    ['key-prefix-accepted', (token, key) => token.startsWith(key)],
+    ['key-truncation-accepted', (token, key) => token !== '' && key.startsWith(token)],
+    ['key-case-insensitive', (token, key) => token.toLowerCase() === key.toLowerCase()],
+    ['key-substring-accepted', (token, key) => token.includes(key)],
+    ['key-trimmed-split', (token, key) => firstWord(token) === key],
+    ['qs-key-case-insensitive', (token, key) => token.toLowerCase() === key.toLowerCase()],
+    ['qs-key-trimmed-split', (token, key) => firstWord(token) === key],
+  ];
+
+  /** Whether a near-miss fault accepts a Bearer header (the scheme is still checked). */
+  function nearMissAccepted(header: string, key: string, service: 'store' | 'quickstart'): boolean {
+    const token = /^bearer\s+(.*)$/i.exec(header)?.[1]; // all that follows the scheme
+    return token !== undefined && nearMissBugs.some(([fault, accepts]) =>
+      has(fault) && fault.startsWith('qs-') === (service === 'quickstart') && accepts(token, key));
   }
 
   // ---------------------------------------------------------------- the store

@@ -11,7 +11,7 @@ describe('the reference server', () => {
     expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0 });
     const notPassed = report.requirements.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
     expect(notPassed).toEqual([]);
-    expect(report.requestCount).toBeLessThanOrEqual(250);
+    expect(report.requestCount).toBeLessThanOrEqual(300); // issue 12: the budget of certify
   });
 
   it('is compliant in the health profile, which creates nothing', async () => {
@@ -28,7 +28,7 @@ describe('the reference server', () => {
       const skipped = report.requirements.filter((r) => r.outcome === 'skipped').map((r) => r.id).sort();
       // PERF-LATENCY-P95 too: no latency budget was set
       expect(skipped).toEqual(['CREATE-ECHO', 'CREATE-ID-UNIQUE', 'CREATE-OK', 'PERF-LATENCY-P95', 'QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-UTC', 'QS-ECHO', 'QS-OK']);
-      expect(report.requestCount).toBeLessThanOrEqual(60);
+      expect(report.requestCount).toBeLessThanOrEqual(80); // issue 12: the budget of health
     } finally {
       await ref.close();
     }
