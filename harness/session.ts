@@ -112,19 +112,29 @@ export class Session {
     return base ? this.client.exchanges.filter((ex) => ex.status > 0 && ex.request.url.startsWith(base)) : [];
   }
 
-  /** Calls an operation of either service by its operationId: the one place a request is built. */
+  /** Calls an operation of either service by its operationId, built from the spec. */
   async call(service: 'store' | 'quickstart', operationId: string, options: CallOptions = {}): Promise<Exchange> {
-    const { target } = this.options;
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
     // a removed operation need not exist any more: a check that sends it is a bug of the suite
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
-    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
-    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
     const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const value = options.params?.[name];
       if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
       return encodeURIComponent(String(value));
     });
+    return this.request(service, op.method, path, options, op.id);
+  }
+
+  /**
+   * Sends a method and a path (relative to the service's base address): the one place
+   * a request is built. call() sends the documented operations through it; the error
+   * probes send a route and a method the description does not have (no operationId,
+   * so they count in no operation's latency).
+   */
+  async request(service: 'store' | 'quickstart', method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
+    const { target } = this.options;
+    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
+    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
@@ -136,7 +146,7 @@ export class Session {
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
     const url = base + path + (query ? `?${query}` : '');
-    return this.client.send({ operation: op.id, method: op.method, url, headers, body });
+    return this.client.send({ ...(operation && { operation }), method, url, headers, body });
   }
 
   /**

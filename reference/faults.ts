@@ -48,6 +48,11 @@ export const FAULTS = {
   'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
   'error-status-as-string': { breaks: 'the Error status field is a string ("401")', expect: ['ERR-BODY-SHAPE'] },
   'error-status-mismatch': { breaks: 'the Error status field is always 400, whatever the HTTP status', expect: ['ERR-STATUS-MATCHES'] },
+  'framework-404-html': { breaks: 'a path the API does not have gets the web framework\'s HTML 404 page, not an Error body', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
+  'method-not-allowed-plain': {
+    breaks: 'a documented path with a method it does not have gets the web framework\'s text/plain 405, not an Error body',
+    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
+  },
   'wrong-content-type': { breaks: 'successful responses are served as text/plain', expect: ['MEDIA-JSON'] },
   // ------------------------------------------------------------ list
   'list-envelope': {

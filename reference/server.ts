@@ -62,6 +62,8 @@ interface Problem {
   message: string;
   /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
   frameworkPage?: boolean;
+  /** Answered as plain text, as a web framework's default error. */
+  plainText?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -125,7 +127,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       res.end(html);
       return;
     }
-    if (has('plain-text-errors')) {
+    if (has('plain-text-errors') || problem.plainText) {
       const text = `${status} ${message}`;
       res.writeHead(status, { ...headers, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
       res.end(text);
@@ -390,6 +392,25 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return [200, variant('orders-empty-object') ? {} : []];
   }
 
+  // ---------------------------------------------------------------- routes the API does not have
+
+  /** The methods of a documented path; undefined for a path the API does not have. */
+  function methodsOf(path: string): string[] | undefined {
+    if (variant('method-404')) return undefined;
+    if (path === '/v1/pets') return ['GET', 'POST'];
+    if (/^\/v1\/pets\/[^/]+$/.test(path)) return ['GET'];
+    if (path === '/v1/store/orders') return ['GET'];
+    return undefined;
+  }
+
+  /** An Error 404 for an unknown path, 405 with Allow for a documented path and another method. */
+  function noRoute(method: string, path: string): { problem: Problem; headers: Record<string, string> } {
+    const methods = methodsOf(path);
+    if (!methods) return { problem: { ...notFound(`No route for ${method} ${path}`), frameworkPage: has('framework-404-html') }, headers: {} };
+    const problem = { status: 405, code: 'method_not_allowed', message: `${method} is not allowed on ${path}`, plainText: has('method-not-allowed-plain') };
+    return { problem, headers: { allow: methods.join(', ') } };
+  }
+
   // ---------------------------------------------------------------- dispatch
 
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -421,11 +442,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (denied && !validateFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
 
+    if (!operation) {
+      const { problem, headers: allow } = noRoute(req.method ?? '', path);
+      return sendError(res, problem, allow);
+    }
     const answer = operation === 'listPets' ? listPets(url)
       : operation === 'createPet' ? createPet(req, text, denied)
       : operation === 'getPet' ? getPet(petMatch![1])
-      : operation === 'listOrders' ? listOrders()
-      : notFound(`No route for ${req.method} ${path}`);
+      : listOrders();
     if (isProblem(answer)) return sendError(res, answer, headers);
     sendJson(res, answer[0], answer[1], headers);
   }
