@@ -28,7 +28,8 @@ describe('the reference server', () => {
       const skipped = report.requirements.filter((r) => r.outcome === 'skipped').map((r) => r.id).sort();
       // PERF-LATENCY-P95 too: no latency budget was set
       expect(skipped).toEqual(['CREATE-ECHO', 'CREATE-ID-UNIQUE', 'CREATE-OK', 'PERF-LATENCY-P95', 'QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-UTC', 'QS-ECHO', 'QS-OK']);
-      expect(report.requestCount).toBeLessThanOrEqual(80); // issue 12: the budget of health
+      // the budget issue 12 sets for health, which runs every few minutes against production
+      expect(report.requestCount).toBeLessThanOrEqual(80);
     } finally {
       await ref.close();
     }
