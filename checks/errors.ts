@@ -1,6 +1,7 @@
 // Error bodies, judged on every error response of the animal store the run
-// observed. When the run saw no error of a documented status (as when these
-// checks run alone), one probe provokes it.
+// observed, and on those of two probes off the documented surface (an unknown
+// route, an undocumented method). When the run saw no error of a documented status
+// (as when these checks run alone), one probe provokes it.
 import { check } from '../harness/registry.js';
 import type { CheckContext } from '../harness/context.js';
 import type { Exchange } from '../harness/http.js';
@@ -15,7 +16,7 @@ export function storeExchanges(ctx: CheckContext): Exchange[] {
 }
 
 async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
-  await ctx.fixtures.documentedErrors();
+  await ctx.fixtures.errorResponses();
   return storeExchanges(ctx).filter((ex) => ex.status >= 400);
 }
 

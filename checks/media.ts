@@ -4,7 +4,7 @@ import { fail } from '../harness/outcome.js';
 import { storeExchanges } from './errors.js';
 
 check('MEDIA-JSON', async (ctx) => {
-  if (storeExchanges(ctx).length === 0) await ctx.call('listPets'); // run alone: observe one answer
+  await ctx.fixtures.errorResponses(); // every error probe's answer is judged here too
   const withBody = storeExchanges(ctx).filter((ex) => ex.text.length > 0);
   const offenders = withBody.filter((ex) => ex.mediaType !== 'application/json');
   if (offenders.length) {

@@ -3,7 +3,7 @@
 import type { Exchange } from './http.js';
 import type { Session } from './session.js';
 import type { Requirement } from './types.js';
-import { nearMiss } from './redact.js';
+import { nearMisses } from './redact.js';
 import { CheckError } from './outcome.js';
 
 /** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
@@ -80,9 +80,9 @@ export class CheckContext {
   get runPrefix() { return this.session.runPrefix; }
   get apiKey() { return this.session.options.target.apiKey; }
   get quickstartApiKey() { return this.session.quickstartApiKey; }
-  /** The key with its last character changed: invalid, though of the right form. */
-  get invalidKey() { return nearMiss(this.apiKey, '$API_KEY').value; }
-  get invalidQuickstartKey() { return nearMiss(this.quickstartApiKey, '$QUICKSTART_API_KEY').value; }
+  /** Keys that resemble the valid one but are not it (see nearMisses); the first is the key with its last character changed. */
+  get invalidKeys() { return nearMisses(this.apiKey, '$API_KEY'); }
+  get invalidQuickstartKeys() { return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY'); }
 
   /**
    * The probe values a run sends: all of them in certify; in health, which runs every

@@ -21,14 +21,39 @@ export function parseJson(text: string): unknown {
   }
 }
 
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
 /**
- * A copy for schema validation: bigints become numbers (Ajv has no bigint), and a
- * property whose value is null is left out, as absent: many serialisers write an
- * unset optional field as null, a reasonable choice the description does not rule
- * out. A required property that is null is still missing, and fails.
+ * Whether a number given to schema validation lies in the int64 range (the 'int64'
+ * format, see spec.ts). Doubles from -(2^63) up to but not including 2^63: 2^63 - 1
+ * has no double of its own (it rounds to 2^63), so forValidation, which sees the
+ * exact integer, maps every in-range bigint below 2^63 and every out-of-range one
+ * beyond it: the mapping decides, this comparison only reads its answer.
+ */
+export function isInt64Range(value: number): boolean {
+  return value >= -(2 ** 63) && value < 2 ** 63;
+}
+
+/** The largest double below 2^63, where in-range integers that would round up to 2^63 go. */
+const LARGEST_INT64_DOUBLE = 2 ** 63 - 1024;
+
+/** An exact integer as a number for Ajv, on the right side of the int64 range's boundary. */
+function bigintForValidation(value: bigint): number {
+  if (value > INT64_MAX) return 2 ** 64;
+  if (value < INT64_MIN) return -(2 ** 64); // Number(-(2^63) - 1) would round to -(2^63), inside
+  return Math.min(Number(value), LARGEST_INT64_DOUBLE);
+}
+
+/**
+ * A copy for schema validation: bigints become numbers (Ajv has no bigint) that keep
+ * the answer to "inside the int64 range?" (see isInt64Range), and a property whose
+ * value is null is left out, as absent: many serialisers write an unset optional
+ * field as null, a reasonable choice the description does not rule out. A required
+ * property that is null is still missing, and fails.
  */
 export function forValidation(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return bigintForValidation(value);
   if (Array.isArray(value)) return value.map(forValidation);
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, forValidation(v)]));

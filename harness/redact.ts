@@ -2,6 +2,12 @@
 // header back might give it (URL-encoded, base64, JSON-escaped), is replaced by a label.
 export interface Secret { value: string; label: string }
 
+/** Another character of the same kind (digit, lower- or upper-case letter) as ch; X for any other. */
+function otherOfKind(ch: string): string {
+  const next = (from: string, size: number) => String.fromCharCode(from.charCodeAt(0) + ((ch.charCodeAt(0) - from.charCodeAt(0) + 1) % size));
+  return /[0-9]/.test(ch) ? next('0', 10) : /[a-z]/.test(ch) ? next('a', 26) : /[A-Z]/.test(ch) ? next('A', 26) : 'X';
+}
+
 /**
  * A key that is not valid but looks it: the key with its last character changed to
  * another of the same kind (digit, lower- or upper-case letter), so a server that
@@ -9,10 +15,56 @@ export interface Secret { value: string; label: string }
  * Printed as ${VAR%?}c, which a shell expands to the same value.
  */
 export function nearMiss(key: string, variable: string): Secret {
-  const last = key.slice(-1);
-  const next = (from: string, size: number) => String.fromCharCode(from.charCodeAt(0) + ((last.charCodeAt(0) - from.charCodeAt(0) + 1) % size));
-  const changed = /[0-9]/.test(last) ? next('0', 10) : /[a-z]/.test(last) ? next('a', 26) : /[A-Z]/.test(last) ? next('A', 26) : 'X';
+  const changed = otherOfKind(key.slice(-1));
   return { value: key.slice(0, -1) + changed, label: `\${${variable.slice(1)}%?}${changed}` };
+}
+
+export type NearMissKind = 'changed' | 'extended' | 'shortened' | 'case-changed' | 'prefixed' | 'second-word';
+
+export interface NearMiss extends Secret {
+  kind: NearMissKind;
+  /** What it is, for messages: "the key with its last character changed". */
+  what: string;
+}
+
+/**
+ * The family of near-miss credentials: each is sent as `Bearer <value>`, and each is
+ * a key only a faulty check accepts. Each one's label is a bash expression of the key's
+ * variable that expands to the same value, so reports and curl lines never hold the key
+ * and still reproduce the request:
+ * - changed: the last character changed to another of its kind (${VAR%?}c): a check of the key's form only;
+ * - extended: one more character of the kind of the last (${VAR}c): startsWith(key);
+ * - shortened: the last character dropped (${VAR%?}): a comparison over the token's length;
+ * - case-changed, where the key has letters: upper-cased, or lower-cased if it already is
+ *   (${VAR^^}, ${VAR,,}; ASCII letters only, as bash does in the C locale): a comparison that ignores case;
+ * - prefixed: one character before the key (x${VAR}): header.includes(key), an unanchored pattern;
+ * - second-word: the key, a space and the key again (${VAR} ${VAR}): split(' ')[1] or the
+ *   last word. RFC 9110 credentials are `auth-scheme 1*SP token68` and a token68 holds no
+ *   space, so this is not the key. Whitespace that a correct server accepts or never sees
+ *   is not sent: several spaces after Bearer are valid (1*SP), and leading or trailing
+ *   whitespace of a header value is removed by HTTP parsing. A tab between Bearer and the
+ *   key is outside the grammar too, but it carries the real key itself, so a server that
+ *   reads any whitespace as the separator accepts no other key: not demanded.
+ * Duplicates, the key itself and the empty string are left out.
+ */
+export function nearMisses(key: string, variable: string): NearMiss[] {
+  const name = variable.slice(1);
+  const last = otherOfKind(key.slice(-1));
+  const first = otherOfKind(key.slice(0, 1));
+  const upper = key.replace(/[a-z]+/g, (s) => s.toUpperCase());
+  const lower = key.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  const family: NearMiss[] = [
+    { ...nearMiss(key, variable), kind: 'changed', what: 'the key with its last character changed' },
+    { kind: 'extended', value: key + last, label: `\${${name}}${last}`, what: 'the key with one more character' },
+    { kind: 'shortened', value: key.slice(0, -1), label: `\${${name}%?}`, what: 'the key without its last character' },
+    upper !== key
+      ? { kind: 'case-changed', value: upper, label: `\${${name}^^}`, what: 'the key upper-cased' }
+      : { kind: 'case-changed', value: lower, label: `\${${name},,}`, what: 'the key lower-cased' },
+    { kind: 'prefixed', value: first + key, label: `${first}\${${name}}`, what: 'the key with a character before it' },
+    { kind: 'second-word', value: `${key} ${key}`, label: `\${${name}} \${${name}}`, what: 'the key, a space and the key again' },
+  ];
+  const seen = new Set([key, '']);
+  return family.filter((v) => !seen.has(v.value) && seen.add(v.value));
 }
 
 /** Below this length a secret is replaced only where it stands alone, so that a short key does not mangle every number in the output. */

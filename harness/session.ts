@@ -7,7 +7,7 @@ import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
 import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
-import { Redactor, nearMiss } from './redact.js';
+import { Redactor, nearMisses } from './redact.js';
 import { CHECKS } from './registry.js';
 import { isRemoved, type Specs } from './spec.js';
 import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
@@ -51,9 +51,12 @@ export interface SessionOptions {
   consistencyWindowMs?: number;
 }
 
-/** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
+/**
+ * Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY, and
+ * every near-miss key the run sends as the bash expression of them that gives it back.
+ */
 export function redactorFor(target: Target): Redactor {
-  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, nearMiss(value, label)]));
+  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, ...nearMisses(value, label)]));
 }
 
 /** The target's keys with the shell variable each is shown as. */
@@ -126,19 +129,29 @@ export class Session {
     return base ? this.client.exchanges.filter((ex) => ex.status > 0 && !ex.followed && ex.request.url.startsWith(base)) : [];
   }
 
-  /** Calls an operation of either service by its operationId: the one place a request is built. */
+  /** Calls an operation of either service by its operationId, built from the spec. */
   async call(service: 'store' | 'quickstart', operationId: string, options: CallOptions = {}): Promise<Exchange> {
-    const { target } = this.options;
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
     // a removed operation need not exist any more: a check that sends it is a bug of the suite
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
-    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
-    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
     const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const value = options.params?.[name];
       if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
       return encodeURIComponent(String(value));
     });
+    return this.request(service, op.method, path, options, op.id);
+  }
+
+  /**
+   * Sends a method and a path (relative to the service's base address): the one place
+   * a request is built. call() sends the documented operations through it; the error
+   * probes send a route and a method the description does not have (no operationId,
+   * so they count in no operation's latency).
+   */
+  async request(service: 'store' | 'quickstart', method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
+    const { target } = this.options;
+    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
+    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = options.auth ?? 'valid';
@@ -150,7 +163,7 @@ export class Session {
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
     const url = base + path + (query ? `?${query}` : '');
-    return this.client.send({ operation: op.id, method: op.method, url, headers, body });
+    return this.client.send({ ...(operation && { operation }), method, url, headers, body });
   }
 
   /**

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { forValidation } from './json.js';
+import { forValidation, isInt64Range, showJson } from './json.js';
 import { SPEC_DIR } from './paths.js';
 
 type Schema = Record<string, any>;
@@ -49,6 +49,10 @@ export class ApiDescription {
     this.operations = readOperations(doc);
     this.ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(this.ajv);
+    // ajv-formats' int64 only asks Number.isInteger, so 2^64 passed: the range is judged
+    // here (on the numbers forValidation gives; 1e400 is Infinity, outside), and a
+    // fraction is left to the schema's type: integer
+    this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => isInt64Range(n) || (Number.isFinite(n) && !Number.isInteger(n)) });
     this.ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
   }
 
@@ -93,8 +97,21 @@ export class ApiDescription {
       this.validators.set(schemaName, validate);
     }
     if (validate(forValidation(value))) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`);
+    return (validate.errors ?? []).map((e) => {
+      const where = e.instancePath || '(body)';
+      if (e.keyword === 'format' && e.params.format === 'int64') {
+        return `${where} ${showJson(atPointer(value, e.instancePath))} is outside the int64 range (-(2^63) to 2^63-1)`;
+      }
+      return `${where} ${e.message}`;
+    });
   }
+}
+
+/** The value a JSON pointer (as Ajv's instancePath) names inside a value. */
+function atPointer(value: unknown, pointer: string): unknown {
+  return pointer.split('/').slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((at, key) => at?.[key], value);
 }
 
 function readOperations(doc: Schema): Operation[] {

@@ -29,6 +29,14 @@ export const FAULTS = {
   },
   'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
   'key-form-only': { breaks: 'a bearer token of the key\'s length and prefix is accepted (the form is checked, not the key)', expect: ['AUTH-INVALID-KEY'] },
+  'key-prefix-accepted': { breaks: 'a bearer token that starts with the key is accepted (startsWith)', expect: ['AUTH-INVALID-KEY'] },
+  'key-truncation-accepted': {
+    breaks: 'a bearer token that is the key cut short is accepted (compared over the token\'s length, as strncmp)',
+    expect: ['AUTH-INVALID-KEY'],
+  },
+  'key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['AUTH-INVALID-KEY'] },
+  'key-substring-accepted': { breaks: 'a bearer token that contains the key anywhere is accepted (includes, an unanchored pattern)', expect: ['AUTH-INVALID-KEY'] },
+  'key-trimmed-split': { breaks: 'the bearer token is split on whitespace and only its first word is compared (Bearer <key> <more> passes)', expect: ['AUTH-INVALID-KEY'] },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {
@@ -40,6 +48,11 @@ export const FAULTS = {
   'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
   'error-status-as-string': { breaks: 'the Error status field is a string ("401")', expect: ['ERR-BODY-SHAPE'] },
   'error-status-mismatch': { breaks: 'the Error status field is always 400, whatever the HTTP status', expect: ['ERR-STATUS-MATCHES'] },
+  'framework-404-html': { breaks: 'a path the API does not have gets the web framework\'s HTML 404 page, not an Error body', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
+  'method-not-allowed-plain': {
+    breaks: 'a documented path with a method it does not have gets the web framework\'s text/plain 405, not an Error body',
+    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
+  },
   'wrong-content-type': { breaks: 'successful responses are served as text/plain', expect: ['MEDIA-JSON'] },
   // ------------------------------------------------------------ list
   'list-envelope': {
@@ -91,6 +104,12 @@ export const FAULTS = {
     // LIST-PAGE-FULL find no integer id to work with and are inconclusive
     expect: ['CREATE-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
   },
+  'ids-beyond-int64': {
+    breaks: 'ids start at 2^64 (18446744073709551616), outside the int64 range',
+    // every Pet is invalid, as with string-ids, but the ids are integers: GET-OK and
+    // LIST-PAGE-FULL find them and fail too
+    expect: ['CREATE-OK', 'GET-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-PAGE-FULL', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
+  },
   'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK'] },
   'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK'] },
   'status-dropped': { breaks: 'a supplied status is not stored', expect: ['CREATE-ECHO', 'GET-OK'] },
@@ -134,6 +153,8 @@ export const FAULTS = {
   'qs-missing-id': { breaks: 'the response has no id', expect: ['QS-OK'] },
   'qs-no-auth': { breaks: 'a message without an Authorization header is accepted', expect: ['QS-AUTH-MISSING'] },
   'qs-invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['QS-AUTH-INVALID-KEY'] },
+  'qs-key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['QS-AUTH-INVALID-KEY'] },
+  'qs-key-trimmed-split': { breaks: 'the bearer token is split on whitespace and only its first word is compared', expect: ['QS-AUTH-INVALID-KEY'] },
   'qs-raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['QS-AUTH-MALFORMED'] },
   'qs-any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Token, Basic)', expect: ['QS-AUTH-MALFORMED'] },
   'qs-bare-bearer-accepted': { breaks: '"Bearer" with nothing after it is accepted', expect: ['QS-AUTH-MALFORMED'] },

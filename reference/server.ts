@@ -71,6 +71,8 @@ interface Problem {
   message: string;
   /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
   frameworkPage?: boolean;
+  /** Answered as plain text, as a web framework's default error. */
+  plainText?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -111,7 +113,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   const pets: Pet[] = [];
   const messages: Array<Record<string, Json>> = [];
-  const firstId = variant('large-ids') ? FIRST_LARGE_ID : 1n;
+  const firstId = has('ids-beyond-int64') ? 2n ** 64n : variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
   let storeRequests = 0;
   /** Requests received per animal-store operation ("(no route)" for the rest). */
@@ -137,7 +139,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       res.end(html);
       return;
     }
-    if (has('plain-text-errors')) {
+    if (has('plain-text-errors') || problem.plainText) {
       const text = `${status} ${message}`;
       res.writeHead(status, { ...headers, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
       res.end(text);
@@ -172,7 +174,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function credential(header: string | undefined, key: string):
     'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
     if (header === undefined || header === '') return 'missing';
-    const m = /^(\S+) +(\S+)$/.exec(header);
+    const m = (variant('auth-lenient-whitespace') ? /^(\S+)[ \t]+(.*?)[ \t]*$/ : /^(\S+) +(\S+)$/).exec(header);
     if (!m) return header === key ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
     const [, scheme, token] = m;
     if (scheme.toLowerCase() !== 'bearer') return token === key ? 'wrong-scheme' : 'invalid';
@@ -191,6 +193,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
     if (kind === 'wrong-key' && has('key-form-only') && sameForm(bearerToken(req.headers.authorization), apiKey)) return undefined;
+    if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, apiKey, 'store')) return undefined;
     if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
     if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
     if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };
@@ -206,10 +209,35 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind === 'ok') return undefined;
     if (kind === 'missing' && has('qs-no-auth')) return undefined;
     if (kind === 'wrong-key' && has('qs-invalid-key-accepted')) return undefined;
+    if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, quickstartApiKey, 'quickstart')) return undefined;
     if (kind === 'raw-key' && has('qs-raw-key-accepted')) return undefined;
     if (kind === 'wrong-scheme' && has('qs-any-scheme-accepted')) return undefined;
     if (kind === 'bare-bearer' && has('qs-bare-bearer-accepted')) return undefined;
     return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
+  }
+
+  // ---------------------------------------------------------------- near-miss keys
+
+  /**
+   * Key comparisons that accept a token which merely resembles the key, each a bug of
+   * real servers, by the faults that make them (qs- ones on the quickstart service).
+   */
+  const firstWord = (token: string) => token.trim().split(/\s+/)[0];
+  const nearMissBugs: Array<[FaultName, (token: string, key: string) => boolean]> = [
+    ['key-prefix-accepted', (token, key) => token.startsWith(key)],
+    ['key-truncation-accepted', (token, key) => token !== '' && key.startsWith(token)],
+    ['key-case-insensitive', (token, key) => token.toLowerCase() === key.toLowerCase()],
+    ['key-substring-accepted', (token, key) => token.includes(key)],
+    ['key-trimmed-split', (token, key) => firstWord(token) === key],
+    ['qs-key-case-insensitive', (token, key) => token.toLowerCase() === key.toLowerCase()],
+    ['qs-key-trimmed-split', (token, key) => firstWord(token) === key],
+  ];
+
+  /** Whether a near-miss fault accepts a Bearer header (the scheme is still checked). */
+  function nearMissAccepted(header: string, key: string, service: 'store' | 'quickstart'): boolean {
+    const token = /^bearer\s+(.*)$/i.exec(header)?.[1]; // all that follows the scheme
+    return token !== undefined && nearMissBugs.some(([fault, accepts]) =>
+      has(fault) && fault.startsWith('qs-') === (service === 'quickstart') && accepts(token, key));
   }
 
   // ---------------------------------------------------------------- the store
@@ -385,6 +413,25 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return [200, variant('orders-empty-object') ? {} : []];
   }
 
+  // ---------------------------------------------------------------- routes the API does not have
+
+  /** The methods of a documented path; undefined for a path the API does not have. */
+  function methodsOf(path: string): string[] | undefined {
+    if (variant('method-404')) return undefined;
+    if (path === '/v1/pets') return ['GET', 'POST'];
+    if (/^\/v1\/pets\/[^/]+$/.test(path)) return ['GET'];
+    if (path === '/v1/store/orders') return ['GET'];
+    return undefined;
+  }
+
+  /** An Error 404 for an unknown path, 405 with Allow for a documented path and another method. */
+  function noRoute(method: string, path: string): { problem: Problem; headers: Record<string, string> } {
+    const methods = methodsOf(path);
+    if (!methods) return { problem: { ...notFound(`No route for ${method} ${path}`), frameworkPage: has('framework-404-html') }, headers: {} };
+    const problem = { status: 405, code: 'method_not_allowed', message: `${method} is not allowed on ${path}`, plainText: has('method-not-allowed-plain') };
+    return { problem, headers: { allow: methods.join(', ') } };
+  }
+
   // ---------------------------------------------------------------- dispatch
 
   /** ratePerSecond: takes a token from the bucket, refilled continuously; false when it is empty. */
@@ -439,11 +486,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (denied && !validateFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
 
+    if (!operation) {
+      const { problem, headers: allow } = noRoute(req.method ?? '', path);
+      return sendError(res, problem, allow);
+    }
     const answer = operation === 'listPets' ? listPets(url)
       : operation === 'createPet' ? createPet(req, text, denied)
       : operation === 'getPet' ? getPet(petMatch![1])
-      : operation === 'listOrders' ? listOrders()
-      : notFound(`No route for ${req.method} ${path}`);
+      : listOrders();
     if (isProblem(answer)) return sendError(res, answer, headers);
     sendJson(res, answer[0], answer[1], headers);
   }

@@ -22,6 +22,8 @@ export const VARIANTS = {
   'quickstart-sent': 'a quickstart message has status "sent" instead of "queued"',
   'quickstart-plus-zero': 'quickstart createdAt is written with +00:00 instead of Z',
   'deprecation-headers': 'getPet answers carry Deprecation: true and Sunset: Thu, 05 Dec 2030 00:00:00 GMT',
+  'auth-lenient-whitespace': 'Bearer and the key may be separated by spaces or tabs, and spaces or tabs after the key are trimmed (the key itself is compared exactly)',
+  'method-404': 'a documented path with a method it does not have (PATCH /pets) gets a 404 Error, not 405',
   'www-authenticate': '401 answers carry WWW-Authenticate: Bearer',
   'orders-empty-object': 'GET /store/orders answers 200 {}',
   'error-extra-fields': 'the Error body also carries details',

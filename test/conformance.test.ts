@@ -11,7 +11,7 @@ describe('the reference server', () => {
     expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0 });
     const notPassed = report.requirements.filter((r) => r.outcome !== 'passed').map((r) => `${r.id} ${r.outcome}: ${r.message}`);
     expect(notPassed).toEqual([]);
-    expect(report.requestCount).toBeLessThanOrEqual(250);
+    expect(report.requestCount).toBeLessThanOrEqual(300); // issue 12: the budget of certify
   });
 
   it('is compliant in the health profile, which creates nothing', async () => {

@@ -1,6 +1,10 @@
 // No key reaches any output: every form a server may echo it in is redacted.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { Redactor, nearMiss } from '../harness/redact.js';
+import { Redactor, nearMiss, nearMisses } from '../harness/redact.js';
+import { redactorFor } from '../harness/session.js';
+import { curlCommand } from '../harness/http.js';
+import { API_KEY, certifyReference } from './support/run.js';
 
 describe('redaction', () => {
   const key = 'Zm9v/YmFy+cXV4==';
@@ -31,5 +35,73 @@ describe('redaction', () => {
   it('replaces a short key only where it stands alone', () => {
     const short = new Redactor([{ value: 'k3y', label: '$API_KEY' }]);
     expect(short.redact('Bearer k3y; sk3yline 200')).toBe('Bearer $API_KEY; sk3yline 200');
+  });
+});
+
+describe('the near-miss key family', () => {
+  it('derives each variant from the key, labelled by the bash expression that gives it back', () => {
+    expect(nearMisses('sk_live_8f3a9c1d2e4b', '$API_KEY').map(({ kind, value, label }) => [kind, value, label])).toEqual([
+      ['changed', 'sk_live_8f3a9c1d2e4c', '${API_KEY%?}c'],
+      ['extended', 'sk_live_8f3a9c1d2e4bc', '${API_KEY}c'],
+      ['shortened', 'sk_live_8f3a9c1d2e4', '${API_KEY%?}'],
+      ['case-changed', 'SK_LIVE_8F3A9C1D2E4B', '${API_KEY^^}'],
+      ['prefixed', 'tsk_live_8f3a9c1d2e4b', 't${API_KEY}'],
+      ['second-word', 'sk_live_8f3a9c1d2e4b sk_live_8f3a9c1d2e4b', '${API_KEY} ${API_KEY}'],
+    ]);
+  });
+
+  it('lower-cases a key that is all upper case, and leaves the case alone where the key has no letters', () => {
+    expect(nearMisses('KEY-42', '$QUICKSTART_API_KEY').find((v) => v.kind === 'case-changed'))
+      .toMatchObject({ value: 'key-42', label: '${QUICKSTART_API_KEY,,}' });
+    const digits = nearMisses('1234567890', '$API_KEY');
+    expect(digits.map((v) => v.kind)).toEqual(['changed', 'extended', 'shortened', 'prefixed', 'second-word']);
+    expect(new Set(digits.map((v) => v.value)).size).toBe(digits.length);
+  });
+
+  const keys = ['Zm9v/YmFy+cXV4==', 'sk_live_8f3a9c1d2e4b', 'k3y', 'ABCDEFGHIJKLMNOP1234'];
+
+  it.each(keys)('no variant of %s leaks in any form a server may echo', (key) => {
+    const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key });
+    for (const v of nearMisses(key, '$API_KEY')) {
+      const forms = [v.value, encodeURIComponent(v.value), Buffer.from(v.value).toString('base64'),
+        JSON.stringify(v.value).slice(1, -1), JSON.stringify({ auth: `Bearer ${v.value}` }).replace(/\//g, '\\/')];
+      for (const form of forms) {
+        const out = redactor.redact(`echo: ${form} .`);
+        expect(out, `${v.kind} as ${form}`).not.toContain(form);
+        expect(out, `${v.kind} as ${form}`).not.toContain(key);
+      }
+    }
+  });
+
+  it('curl lines reproduce every variant: bash expands the redacted header to the value sent', () => {
+    const key = 'Zm9v/YmFy+cXV4==';
+    const qsKey = 'qs-Key-77';
+    const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key, quickstartApiKey: qsKey });
+    const sent = [...nearMisses(key, '$API_KEY'), ...nearMisses(qsKey, '$QUICKSTART_API_KEY')].map((v) => `Bearer ${v.value}`);
+    const lines = sent.map((header) => redactor.redactShell(curlCommand({ method: 'GET', url: 'http://localhost/v1/pets', headers: { authorization: header } })));
+    for (const line of lines) {
+      expect(line).not.toContain(key);
+      expect(line).not.toContain(qsKey);
+    }
+    // curl is replaced by a function that prints its authorization argument
+    const script = `curl() { while [ $# -gt 0 ]; do [ "$1" = -H ] && printf '%s\\n' "$2"; shift; done; }\n${lines.join('\n')}`;
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { env: { API_KEY: key, QUICKSTART_API_KEY: qsKey }, encoding: 'utf8' });
+    expect(out.split('\n').slice(0, -1)).toEqual(sent.map((h) => `authorization: ${h}`));
+  });
+});
+
+describe('a whole run', () => {
+  it('shows every near-miss key it sent as its shell expression, and none of their values', async () => {
+    const report = await certifyReference({ faults: ['key-prefix-accepted'] });
+    const text = JSON.stringify(report);
+    const family = nearMisses(API_KEY, '$API_KEY');
+    for (const v of family) {
+      expect(text).not.toContain(v.value);
+      expect(text).toContain(`Bearer '\\"${v.label}\\"'`); // in a curl line (JSON-escaped)
+    }
+    expect(text).not.toContain(API_KEY);
+    const failed = report.requirements.find((r) => r.id === 'AUTH-INVALID-KEY');
+    expect(failed?.outcome).toBe('failed');
+    expect(failed?.message).toContain('an invalid bearer key (the key with one more character)');
   });
 });
