@@ -23,8 +23,8 @@ export interface ListPages {
   /** limit = the maximum; fetched before the status pages. */
   max: Exchange;
   /**
-   * One page per PetStatus: the first without limit (so the default page size is
-   * shown to hold with the filter too), the others with limit = the maximum.
+   * One page per PetStatus with limit = the maximum, and the first status once more
+   * without limit (so the default page size is shown to hold with the filter too).
    */
   byStatus: StatusPage[];
 }
@@ -178,9 +178,11 @@ export class Fixtures {
     const { min, max } = this.store.limit;
     const [pageDefault, pageMin, pageMax] = await Promise.all([defaultPage, this.list({ limit: min }), this.list({ limit: max })]);
     // status pages come after the unfiltered ones, so an animal seen unfiltered
-    // already existed when its status page was asked for
-    const byStatus = await Promise.all(this.store.statuses.map(async (status, i): Promise<StatusPage> => {
-      const limit = i === 0 ? undefined : max;
+    // already existed when its status page was asked for; each status with the largest
+    // limit (the more a short page holds, the more it says), and the first one also
+    // without limit (the default page size must hold with the filter too)
+    const asked = [...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })), { status: this.store.statuses[0], limit: undefined }];
+    const byStatus = await Promise.all(asked.map(async ({ status, limit }): Promise<StatusPage> => {
       const ex = await this.list(limit === undefined ? { status } : { status, limit });
       return { status, limit, most: limit ?? this.store.limit.default, ex };
     }));
@@ -290,7 +292,9 @@ function knownIn(created: CreatedPet[], pages: ListPages): Map<string, Record<st
   for (const c of created) {
     if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
   }
-  for (const ex of [pages.default, pages.min, pages.max]) {
+  // every page shows animals that exist: the status pages too, so that an unfiltered
+  // list that hides a status (a filter applied by default) is judged against them
+  for (const ex of [pages.default, pages.min, pages.max, ...pages.byStatus.map((p) => p.ex)]) {
     for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
   }
   return known;

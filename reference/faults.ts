@@ -69,6 +69,10 @@ export const FAULTS = {
   },
   'page-short': { breaks: 'a page holds limit-1 animals though more exist', expect: ['LIST-PAGE-FULL'] },
   'wrong-default': { breaks: 'the default page size is 30 instead of 20', expect: ['LIST-LIMIT-DEFAULT'] },
+  'default-page-10': { breaks: 'the default page size is 10 instead of 20', expect: ['LIST-PAGE-FULL'] },
+  'max-page-50': { breaks: 'a page holds at most 50 animals, whatever the limit (the cap is 50, not 100)', expect: ['LIST-PAGE-FULL'] },
+  'unfiltered-hides-last-status': { breaks: 'without the status filter, animals of the last status (sold) are left out', expect: ['LIST-PAGE-FULL'] },
+  'first-status-filter-empty': { breaks: 'the filter on the first status (available) always answers []', expect: ['LIST-STATUS-COMPLETE'] },
   'default-limit-unfiltered-only': { breaks: 'with the status filter and no limit, every matching animal is returned', expect: ['LIST-LIMIT-DEFAULT'] },
   'no-maximum': {
     breaks: 'limit above the maximum is honoured (limit=101 returns 101 animals)',

@@ -268,7 +268,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   /** The page size asked for, or the problem with it. */
   function pageSize(raw: string | null, filtered: boolean): number | Problem {
     const { min, max } = limits;
-    const pageDefault = has('wrong-default') ? 30 : limits.default;
+    const pageDefault = has('wrong-default') ? 30 : has('default-page-10') ? 10 : limits.default;
     if (raw === null) return pageDefault;
     let n: number;
     if (INTEGER.test(raw)) n = Number(raw);
@@ -314,7 +314,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       : has('limit-off-by-one') ? limit + 1
       : has('page-short') ? limit - 1
       : limit;
-    const page = items.slice(0, Math.max(0, count)).map(petJson);
+    if (status === null && has('unfiltered-hides-last-status')) items = items.filter((p) => p.fields.status !== statuses[statuses.length - 1]);
+    if (status === statuses[0] && has('first-status-filter-empty')) items = [];
+    const page = items.slice(0, Math.max(0, has('max-page-50') ? Math.min(count, 50) : count)).map(petJson);
     if (has('list-duplicates') && page.length > 1) page[page.length - 1] = page[0];
     return [200, has('list-envelope') ? { items: page } : page];
   }
