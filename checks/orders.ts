@@ -4,7 +4,8 @@ import { check } from '../harness/registry.js';
 import { fail } from '../harness/outcome.js';
 
 // A 2xx shows it, and so does a 4xx other than 404 and 405 (a key without access to
-// orders may get 403); a redirect, 404, 405 or a server error does not.
+// orders may get 403); a 404, 405, a server error or a redirect to another origin does not
+// (a same-origin redirect is followed by the client, and its answer judged).
 check('ORDERS-EXISTS', async (ctx) => {
   const ex = await ctx.fixtures.withKey('listOrders');
   ctx.cite(ex);
