@@ -1,6 +1,6 @@
 // The requirement catalogue (spec/requirements.yaml), read and checked for shape.
 import { join } from 'node:path';
-import { readSpecDocument } from './spec.js';
+import { readSpecDocument } from './documents.js';
 import { SPEC_DIR } from './paths.js';
 import { PROFILES, type Requirement } from './types.js';
 

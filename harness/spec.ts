@@ -1,8 +1,7 @@
 // The OpenAPI descriptions, read at run time: operations, security, parameter
 // bounds, enums and schemas all come from here, so a changed spec changes the checks.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readSpecDocument } from './documents.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -151,13 +150,11 @@ export class AnimalStoreSpec extends ApiDescription {
   }
 }
 
+export { readSpecDocument };
+
 export interface Specs {
   store: AnimalStoreSpec;
   quickstart: ApiDescription;
-}
-
-export function readSpecDocument(file: string): Schema {
-  return parseYaml(readFileSync(file, 'utf8'));
 }
 
 /** Loads spec/openapi.yaml and spec/quickstart.yaml (or the given documents). */
