@@ -23,7 +23,8 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
     ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
-    `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s`,
+    `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s`
+      + (report.seed !== undefined ? `; generated animals: --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${a.verdict}`).join(', ')}`,
     `Latency p95: ${Object.entries(report.latency).map(([op, s]) => `${op} ${s.p95} ms`).join(', ') || '(no responses)'}`,
   );

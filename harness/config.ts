@@ -35,6 +35,10 @@ export interface RunConfig {
   skip: string[];
   /** Known-deviations file: requirement id and reason per line. */
   expectedFailuresFile?: string;
+  /** certify: valid animals generated from the NewPet schema (--examples). */
+  examples: number;
+  /** Seed of the generated animals; undefined: the session draws one. */
+  seed?: number;
 }
 
 interface Setting {
@@ -70,6 +74,8 @@ export const SETTINGS = {
   only: { flag: 'only', env: 'ONLY', help: 'Run only these requirements: ids, id prefixes (LIST-), areas or levels, comma-separated.' },
   skip: { flag: 'skip', env: 'SKIP', help: 'Skip these requirements (same selectors as --only).' },
   expectedFailures: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', help: 'Known-deviations file: "<ID> <reason>" per line; listed failures do not count.' },
+  examples: { flag: 'examples', env: 'EXAMPLES', help: 'certify: how many valid animals to generate from the NewPet schema and follow back (0: none; health creates none).', default: '5' },
+  seed: { flag: 'seed', env: 'SEED', help: 'Seed of the generated animals (0 to 2147483647; default random, shown in the reports): the same seed draws the same values.' },
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
@@ -131,6 +137,14 @@ function baseAddress(name: string, value: string, requireV1: boolean): string {
 
 function positiveInteger(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
+  return Number(value);
+}
+
+/** fast-check's seeds are 32-bit integers; a non-negative one reads the same everywhere. */
+export const MAX_SEED = 2 ** 31 - 1;
+
+function boundedInteger(name: string, value: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(`${name} must be an integer from 0 to ${max}, got ${value}`);
   return Number(value);
 }
 
@@ -199,7 +213,10 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     strict: flag('STRICT', get('strict')),
     only: list(get('only')),
     skip: list(get('skip')),
+    examples: positiveInteger('EXAMPLES', get('examples')!, 0),
   };
+  const seed = get('seed');
+  if (seed !== undefined) config.seed = boundedInteger('SEED', seed, MAX_SEED);
   const maxLatency = get('maxLatencyMs');
   if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
   const expectedFailures = get('expectedFailures');

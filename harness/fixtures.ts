@@ -6,6 +6,9 @@ import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
 import { isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
 import { isRemoved } from './spec.js';
+import { edgeNewPets } from './bodies.js';
+import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
+import { runExamples, type Examples } from './examples.js';
 
 export interface CreatedPet {
   sent: Record<string, unknown>;
@@ -189,6 +192,31 @@ export class Fixtures {
   negativeBodies(): Promise<Record<string, NegativeBody[]>> {
     return this.once('negativeBodies', async () =>
       negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
+  }
+
+  /**
+   * certify: valid values followed back (round-trip.ts): one animal per edge body (one
+   * edge value in one field, edge-values.ts) and the generated examples (--examples,
+   * --seed), then one list page of their status, where those it shows are compared too.
+   * They carry the last PetStatus, whose page is asked with the largest limit, so that
+   * on a store with few such animals they are listed. Created after pages(), so they
+   * change none of the pages the list checks judge. health: nothing.
+   */
+  roundTrips(): Promise<{ trips: RoundTrip[]; examples?: Examples; listing?: Exchange; listed: number }> {
+    return this.once('roundTrips', async () => {
+      if (this.session.options.profile !== 'certify') return { trips: [], listed: 0 };
+      await this.pages();
+      const prefix = this.session.runPrefix;
+      const status = this.store.statuses[this.store.statuses.length - 1];
+      const edges = edgeNewPets(this.store, this.session.petValues(`${prefix}-edge`), { status }, prefix);
+      const [edgeTrips, examples] = await Promise.all([
+        Promise.all(edges.map((b) => roundTrip(this.session, b.json, b.label, b.field))),
+        this.session.examples > 0 ? runExamples(this.session, this.session.examples, this.session.seed) : undefined,
+      ]);
+      const trips = [...edgeTrips, ...(examples?.trips ?? [])];
+      const listing = await this.list({ status, limit: this.store.limit.max });
+      return { trips, examples, listing, listed: compareListed(trips, listing) };
+    });
   }
 
   /** An id that exists, for probes on getPet that must not fail for want of one. */

@@ -51,5 +51,7 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
     retries: config.retries,
     categoryId: config.categoryId,
     maxLatencyMs: config.maxLatencyMs,
+    examples: config.examples,
+    seed: config.seed,
   };
 }

@@ -1,10 +1,12 @@
 // One conformance run against one target: the HTTP client, the shared fixtures, and
 // running a requirement's check into a result. The CLI, the Vitest suites and the
 // self-tests all run checks through a Session.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { MAX_SEED } from './config.js';
 import { HttpClient, type Exchange } from './http.js';
 import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
+import { stringifyJson } from './json.js';
 import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
 import { Redactor, nearMiss } from './redact.js';
@@ -42,7 +44,14 @@ export interface SessionOptions {
   categoryId?: number;
   /** How far a server's clock may be from the suite's (default 5 minutes). */
   clockToleranceMs?: number;
+  /** certify: valid animals generated from the NewPet schema (default DEFAULT_EXAMPLES). */
+  examples?: number;
+  /** Seed of the generated animals (default: drawn at random, shown in the report). */
+  seed?: number;
 }
+
+/** Generated animals in a certify run unless --examples says otherwise: few, as each is created. */
+export const DEFAULT_EXAMPLES = 5;
 
 /** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY. */
 export function redactorFor(target: Target): Redactor {
@@ -70,6 +79,8 @@ export class Session {
   /** Names everything the run creates, so its data is recognisable in the store. */
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly startedAt = new Date();
+  /** Seed of the generated animals (--seed), drawn when not given so that the run can be replayed. */
+  readonly seed: number;
   private readonly deadline = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
@@ -87,6 +98,12 @@ export class Session {
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
     this.fixtures = new Fixtures(this);
+    this.seed = options.seed ?? randomInt(MAX_SEED);
+  }
+
+  /** How many animals the run generates from the schema: none but in certify. */
+  get examples(): number {
+    return this.options.profile === 'certify' ? this.options.examples ?? DEFAULT_EXAMPLES : 0;
   }
 
   /** The values the run gives a NewPet's required fields. */
@@ -129,7 +146,7 @@ export class Session {
     else if (auth !== 'none') headers.authorization = auth.header;
     let body: string | undefined;
     if (options.raw !== undefined || options.json !== undefined) {
-      body = options.raw ?? JSON.stringify(options.json);
+      body = options.raw ?? stringifyJson(options.json);
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
     const url = base + path + (query ? `?${query}` : '');
@@ -248,6 +265,8 @@ export class Session {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
+      // the generated animals can be drawn again with --seed
+      ...(this.examples > 0 && { seed: this.seed }),
       requestCount: this.client.requestCount,
       retries: this.client.retryCount,
       latency: latencyByOperation(this.client.exchanges),

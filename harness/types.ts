@@ -112,6 +112,8 @@ export interface RunReport {
   exitCode: 0 | 1 | 2;
   /** Why the run was aborted (exit code 2). */
   abortReason?: string;
+  /** Seed of the animals generated from the schema (--seed replays them); absent when none were. */
+  seed?: number;
   requestCount: number;
   /** How many of those requests were retries. */
   retries: number;

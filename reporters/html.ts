@@ -141,6 +141,7 @@ function runInfo(report: RunReport): string {
     field('startedAt', 'Started', time(report.startedAt)),
     field('duration', 'Duration', esc(duration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
+    ...(report.seed !== undefined ? [field('seed', 'Seed of generated animals', `<code>--seed ${esc(report.seed)}</code>`)] : []),
     '</dl>',
   ].join('\n');
 }

@@ -1,0 +1,116 @@
+// One valid NewPet sent and followed back: the 2xx body, getPet, and any list page
+// that shows it. Whatever a server accepts must come back exactly (integers compared
+// as exact int64, strings code unit for code unit); a valid value may be refused only
+// with the documented 400. Used for the edge bodies and the generated examples alike.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CONFIRM_DELAY_MS } from './context.js';
+import type { Exchange } from './http.js';
+import { integerText, isInteger, sameJson, showJson } from './json.js';
+import type { Session } from './session.js';
+import { isRemoved } from './spec.js';
+
+/**
+ * exact: accepted and came back as sent wherever it was looked at; refused: 400 (or
+ * 413, HTTP's status for a body over a size limit the description does not state);
+ * wrong-status: any other refusal, 5xx included; changed: a field came back otherwise;
+ * lost: accepted, but getPet does not find it.
+ */
+export type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost';
+
+export interface RoundTrip {
+  /** What the value is, for messages: "name is the empty string", "generated example 3". */
+  label: string;
+  /** The one field that carries an edge value (edge bodies only). */
+  field?: string;
+  sent: Record<string, unknown>;
+  kind: RoundTripKind;
+  /** Why it is not exact. */
+  why?: string;
+  /** The creation first, then what was asked to see it again. */
+  exchanges: Exchange[];
+  /** The id the server gave it. */
+  id?: string;
+}
+
+/** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
+export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lost' || t.kind === 'wrong-status';
+
+const isRefusedStatus = (status: number) => status === 400 || status === 413;
+
+/** A string value for messages: whole when short, else its length and its start. */
+export function brief(value: unknown): string {
+  const text = showJson(value);
+  return typeof value === 'string' && text.length > 80 ? `${text.slice(0, 60)}…" (${[...value].length} characters)` : text;
+}
+
+/** How one sent value came back, when it did not come back exactly. */
+function change(field: string, sent: unknown, got: unknown): string {
+  if (typeof sent === 'string' && typeof got === 'string' && (sent.length > 80 || got.length > 80)) {
+    const a = [...sent];
+    const b = [...got];
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return `${field} was sent as ${brief(sent)} and came back as ${brief(got)}: first difference at character ${i + 1}`
+      + ` (sent ${showJson(a.slice(i, i + 8).join(''))}, got ${showJson(b.slice(i, i + 8).join(''))})`;
+  }
+  return `${field} was sent as ${showJson(sent)} and came back as ${showJson(got)}`;
+}
+
+/** The first field of `sent` that `got` does not carry exactly, described; undefined when all do. */
+export function difference(sent: Record<string, unknown>, got: unknown): string | undefined {
+  if (!got || typeof got !== 'object' || Array.isArray(got)) return `the answer is not a JSON object: ${brief(got)}`;
+  for (const [field, value] of Object.entries(sent)) {
+    const back = (got as Record<string, unknown>)[field];
+    if (!sameJson(back, value)) return change(field, value, back);
+  }
+  return undefined;
+}
+
+/** Creates the animal and follows it back (getPet, unless past its removal date). */
+export async function roundTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
+  const created = await session.call('store', 'createPet', { json: sent });
+  const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
+  const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
+  if (isRefusedStatus(created.status)) return result('refused', `refused: ${created.summary}`);
+  if (created.status < 200 || created.status >= 300) return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
+  const pet = created.json as Record<string, unknown> | undefined;
+  const changed = difference(sent, pet);
+  if (changed) return result('changed', `${changed} in ${created.summary}`);
+  // an id that is not an integer (CREATE-OK says so) cannot be fetched
+  if (!isInteger(pet!.id)) return trip;
+  trip.id = integerText(pet!.id);
+  if (isRemoved(session.specs.store.operation('getPet'), session.options.now)) return trip;
+  let fetched = await session.call('store', 'getPet', { params: { petId: trip.id } });
+  trip.exchanges.push(fetched);
+  if (fetched.status === 404) {
+    // a store may show a write a moment after answering it
+    await sleep(CONFIRM_DELAY_MS);
+    fetched = await session.client.send(fetched.request);
+    trip.exchanges.push(fetched);
+  }
+  if (fetched.status !== 200) return result('lost', `accepted as id ${trip.id}, but ${fetched.summary}`);
+  const fetchedChange = difference(sent, fetched.json);
+  return fetchedChange ? result('changed', `${fetchedChange} in ${fetched.summary}`) : trip;
+}
+
+/**
+ * Judges the accepted values a list page shows (found by id): each must be exact there
+ * too. The list cannot be searched for one animal (no pagination beyond limit), so
+ * those it does not show are not judged here. Returns how many were found.
+ */
+export function compareListed(trips: RoundTrip[], page: Exchange): number {
+  const items = page.status === 200 && Array.isArray(page.json) ? page.json as unknown[] : [];
+  const byId = new Map<string, unknown>();
+  for (const item of items) {
+    const id = (item as Record<string, unknown> | null)?.id;
+    if (isInteger(id)) byId.set(integerText(id), item);
+  }
+  let found = 0;
+  for (const trip of trips.filter((t) => t.kind === 'exact' && t.id !== undefined && byId.has(t.id))) {
+    found++;
+    const listedChange = difference(trip.sent, byId.get(trip.id!));
+    if (listedChange) Object.assign(trip, { kind: 'changed', why: `${listedChange} in ${page.summary}` });
+    trip.exchanges.push(page);
+  }
+  return found;
+}
