@@ -36,8 +36,8 @@ function integerEdges(schema: Schema): EdgeValue[] {
   const [low, high] = integerBounds(schema);
   const [formatLow, formatHigh] = integerRange(schema);
   const candidates: Array<[string, bigint]> = [
-    ['0', 0n],
-    ['-1, a negative value', -1n],
+    ['zero', 0n],
+    ['a negative value', -1n],
     ['2^53 - 1, the largest integer a double holds exactly', 2n ** 53n - 1n],
     ['2^53 + 1, which a double rounds to 2^53', 2n ** 53n + 1n],
     [`the smallest ${schema.format ?? 'int64'}`, formatLow],

@@ -17,7 +17,7 @@ type Json = unknown;
 type Schema = Record<string, any>;
 
 /** Creations shrinking may make (each also costs a getPet), the replay of the failing example included. */
-export const MAX_SHRINK_RUNS = 10;
+export const MAX_SHRINK_RUNS = 25;
 /** Time shrinking may take, against a slow server. */
 export const MAX_SHRINK_MS = 5000;
 

@@ -43,17 +43,21 @@ export function brief(value: unknown): string {
   return typeof value === 'string' && text.length > 80 ? `${text.slice(0, 60)}…" (${[...value].length} characters)` : text;
 }
 
-/** How one sent value came back, when it did not come back exactly. */
+const codePoints = (chars: string[]) => chars.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ') || 'nothing';
+
+/**
+ * How one sent value came back, when it did not come back exactly. For strings, where
+ * they first differ, in code points: an NFC-normalised name looks the same as the one
+ * sent, and a long one cannot be shown whole.
+ */
 function change(field: string, sent: unknown, got: unknown): string {
-  if (typeof sent === 'string' && typeof got === 'string' && (sent.length > 80 || got.length > 80)) {
-    const a = [...sent];
-    const b = [...got];
-    let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    return `${field} was sent as ${brief(sent)} and came back as ${brief(got)}: first difference at character ${i + 1}`
-      + ` (sent ${showJson(a.slice(i, i + 8).join(''))}, got ${showJson(b.slice(i, i + 8).join(''))})`;
-  }
-  return `${field} was sent as ${showJson(sent)} and came back as ${showJson(got)}`;
+  const text = `${field} was sent as ${brief(sent)} and came back as ${brief(got)}`;
+  if (typeof sent !== 'string' || typeof got !== 'string') return text;
+  const a = [...sent];
+  const b = [...got];
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `${text}: first difference at character ${i + 1} of ${a.length} (sent ${codePoints(a.slice(i, i + 4))}, got ${codePoints(b.slice(i, i + 4))})`;
 }
 
 /** The first field of `sent` that `got` does not carry exactly, described; undefined when all do. */

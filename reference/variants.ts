@@ -32,6 +32,10 @@ export const VARIANTS = {
   'getpet-removed': 'getPet has been removed: its route answers a framework\'s HTML 404 (certified after the removal date)',
   'validate-before-auth': 'POST /pets validates the body before the credential: an invalid body without a key gets 400',
   'created-at-no-zone': 'quickstart createdAt is UTC written without a zone designator (2026-11-23T09:00:00.000)',
+  'name-limit-255': 'a name over 255 characters is refused with a 400 Error',
+  'id-rejected': 'a NewPet carrying an id is refused with a 400 Error (the id is assigned by the service)',
+  'known-categories-only': 'a categoryId outside 1 to 1,000 is refused with a 400 Error (the server knows only those categories)',
+  'escaped-non-ascii': 'responses write every character outside ASCII as a \\u escape (the same text once parsed)',
 } as const;
 
 export interface VariantSpec {
@@ -45,6 +49,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'orders-absent': { shouldFail: ['ORDERS-EXISTS'] },
   'getpet-removed': { now: '2031-01-01T00:00:00Z' },
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
+  'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
 };
 
 export type VariantName = keyof typeof VARIANTS;
