@@ -10,8 +10,8 @@ import type { CheckContext } from '../harness/context.js';
 import type { CreatedPet } from '../harness/fixtures.js';
 import { randomBytes } from 'node:crypto';
 import { validNewPet } from '../harness/bodies.js';
-import { referenceValues, refusalCounts, type Examples } from '../harness/examples.js';
-import { brief, isBroken, type RoundTrip } from '../harness/round-trip.js';
+import type { Examples } from '../harness/examples.js';
+import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/round-trip.js';
 
 check('CREATE-OK', async (ctx) => {
   const created = await ctx.fixtures.created();

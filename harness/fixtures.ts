@@ -8,7 +8,7 @@ import type { Session } from './session.js';
 import { isRemoved } from './spec.js';
 import { edgeNewPets } from './bodies.js';
 import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
-import { runExamples, type Examples } from './examples.js';
+import type { Examples } from './examples.js';
 
 export interface CreatedPet {
   sent: Record<string, unknown>;
@@ -211,7 +211,9 @@ export class Fixtures {
       const edges = edgeNewPets(this.store, this.session.petValues(`${prefix}-edge`), { status }, prefix);
       const [edgeTrips, examples] = await Promise.all([
         Promise.all(edges.map((b) => roundTrip(this.session, b.json, b.label, b.field))),
-        this.session.examples > 0 ? runExamples(this.session, this.session.examples, this.session.seed) : undefined,
+        // fast-check is loaded only when examples are drawn (not in health, not for --help)
+        this.session.examples > 0
+          ? import('./examples.js').then((m) => m.runExamples(this.session, this.session.examples, this.session.seed)) : undefined,
       ]);
       const trips = [...edgeTrips, ...(examples?.trips ?? [])];
       const listing = await this.list({ status, limit: this.store.limit.max });

@@ -118,3 +118,21 @@ export function compareListed(trips: RoundTrip[], page: Exchange): number {
   }
   return found;
 }
+
+/**
+ * The fields the run's configuration sets besides the name: references to records the
+ * description does not show (categoryId), which a server may know only some of.
+ */
+export function referenceValues(session: Session): Record<string, unknown> {
+  const { name: _name, ...references } = session.petValues('');
+  return references;
+}
+
+/**
+ * A refusal is judged (CREATE-VALID-ACCEPTED) only when it cannot be the server not
+ * knowing a referenced record: every reference field carries the configured value.
+ */
+export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>): boolean {
+  if (trip.field !== undefined) return !(trip.field in references);
+  return Object.entries(references).every(([k, v]) => !(k in trip.sent) || trip.sent[k] === v);
+}
