@@ -40,7 +40,8 @@ const isRefusedStatus = (status: number) => status === 400 || status === 413;
 /** A string value for messages: whole when short, else its length and its start. */
 export function brief(value: unknown): string {
   const text = showJson(value);
-  return typeof value === 'string' && text.length > 80 ? `${text.slice(0, 60)}…" (${[...value].length} characters)` : text;
+  // cut by code points, so that no surrogate pair is split
+  return typeof value === 'string' && text.length > 80 ? `${[...text].slice(0, 60).join('')}…" (${[...value].length} characters)` : text;
 }
 
 const codePoints = (chars: string[]) => chars.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ') || 'nothing';
