@@ -55,7 +55,7 @@ function arbitraryFor(schema: Schema): fc.Arbitrary<Json> | undefined {
 
 /**
  * NewPets from the schema: each property from its type, format, bounds and enum;
- * optional ones sometimes absent. A reference to a record the description does not
+ * optional ones sometimes absent, optional enumerations never. A reference to a record the description does not
  * show (categoryId: a server may know only some categories, see CATEGORY_ID) is the
  * configured value half of the time, any int64 otherwise, so that a server refusing
  * unknown categories still has its other fields judged.
@@ -64,6 +64,9 @@ export function newPetArbitrary(spec: AnimalStoreSpec, references: Record<string
   const required: string[] = spec.schema('NewPet').required ?? [];
   const record: Record<string, fc.Arbitrary<Json>> = {};
   for (const [key, schema] of Object.entries(newPetProperties(spec))) {
+    // an optional enumeration (status) is left out: the run's samples carry every member,
+    // and an animal of a status created now would change the status pages (see roundTrips)
+    if (Array.isArray(schema.enum) && !required.includes(key)) continue;
     const arbitrary = arbitraryFor(schema);
     if (!arbitrary) {
       if (required.includes(key)) throw new Error(`cannot generate values for the required property ${key}`);
