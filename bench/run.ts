@@ -399,11 +399,11 @@ const targets = {
   certLoop: [
     `≤ 1.5 s: ${mark(certLoop.median <= 1.5 * S)}`,
     `≤ floor + 0.5 s (${sec(floor.median + 0.5 * S)} s): ${mark(certLoop.median <= floor.median + 0.5 * S)}`,
-    `≤ 250 requests: ${mark(certLoop.reqMax <= 250)}`,
+    `≤ 300 requests: ${mark(certLoop.reqMax <= 300)}`,
   ],
-  healthLoop: [`≤ 1.2 s: ${mark(healthLoop.median <= 1.2 * S)}`, `≤ 60 requests: ${mark(healthLoop.reqMax <= 60)}`],
-  certProxy: [`≤ 3 s: ${mark(certProxy.median <= 3 * S)}`, `≤ 250 requests: ${mark(certProxy.reqMax <= 250)}`],
-  healthProxy: [`≤ 1.5 s: ${mark(healthProxy.median <= 1.5 * S)}`, `≤ 60 requests: ${mark(healthProxy.reqMax <= 60)}`],
+  healthLoop: [`≤ 1.2 s: ${mark(healthLoop.median <= 1.2 * S)}`, `≤ 80 requests: ${mark(healthLoop.reqMax <= 80)}`],
+  certProxy: [`≤ 3 s: ${mark(certProxy.median <= 3 * S)}`, `≤ 300 requests: ${mark(certProxy.reqMax <= 300)}`],
+  healthProxy: [`≤ 1.5 s: ${mark(healthProxy.median <= 1.5 * S)}`, `≤ 80 requests: ${mark(healthProxy.reqMax <= 80)}`],
 };
 
 const row = (m: Measured, proxied: boolean, t: string[]): string =>

@@ -1,12 +1,17 @@
 // createPet: the animals the run created (one per status, one without, and the
 // filling ones) are judged for status, shape, echo and unique ids; the negative
-// bodies are generated from the NewPet schema, one requirement per kind of defect.
+// bodies are generated from the NewPet schema, one requirement per kind of defect;
+// valid edge values and generated examples must come back exactly (round-trip.ts).
 import { check } from '../harness/registry.js';
 import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
 import { Inconclusive, fail } from '../harness/outcome.js';
 import type { CheckContext } from '../harness/context.js';
 import type { CreatedPet } from '../harness/fixtures.js';
+import { randomBytes } from 'node:crypto';
+import { validNewPet } from '../harness/bodies.js';
+import type { Examples } from '../harness/examples.js';
+import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/round-trip.js';
 
 check('CREATE-OK', async (ctx) => {
   const created = await ctx.fixtures.created();
@@ -70,3 +75,82 @@ for (const id of ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS
   'CREATE-NOT-OBJECT', 'CREATE-EMPTY-BODY', 'CREATE-MALFORMED-JSON']) {
   check(id, (ctx) => rejects(ctx, id));
 }
+
+/** One round trip for a message; a generated example with its seed and what it shrank to. */
+function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
+  if (t.field !== undefined || !examples) return `${t.label}: ${t.why}`;
+  let text = `${t.label} ${showJson(t.sent)} (--seed ${examples.seed}): ${t.why}`;
+  const shrunk = examples.shrunk;
+  if (shrunk?.from === t) {
+    text += shrunk.to === t
+      ? `; no smaller body failed the same way within ${shrunk.runs} tries`
+      : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
+  }
+  return text;
+}
+
+/** The exchanges that show these round trips, a shrunk example's first. */
+function tripEvidence(trips: RoundTrip[], examples: Examples | undefined) {
+  const shrunk = examples?.shrunk && trips.includes(examples.shrunk.from) ? examples.shrunk.to.exchanges : [];
+  return [...shrunk, ...trips.flatMap((t) => t.exchanges)];
+}
+
+async function roundTrips(ctx: CheckContext) {
+  const result = await ctx.fixtures.roundTrips();
+  if (result.trips.length === 0) throw new Inconclusive('no valid value was sent: the NewPet schema gives no edge values and --examples is 0');
+  return result;
+}
+
+check('CREATE-ROUND-TRIP', async (ctx) => {
+  const { trips, examples, listing, listed } = await roundTrips(ctx);
+  const broken = trips.filter(isBroken);
+  if (broken.length) {
+    fail(`${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
+      ...tripEvidence(broken, examples));
+  }
+  const accepted = trips.filter((t) => t.kind === 'exact');
+  ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
+  ctx.note(`${accepted.length} of ${trips.length} valid NewPets (edge values${examples ? `, ${examples.trips.length} generated with --seed ${examples.seed}` : ''}) accepted and returned exactly in the 201 body and by getPet;`
+    + ` ${listed} of them also in ${listing?.summary ?? 'no list page'} (the list cannot be searched for one animal: those it does not show are not judged there)`);
+});
+
+check('CREATE-VALID-ACCEPTED', async (ctx) => {
+  const { trips, examples } = await roundTrips(ctx);
+  const references = referenceValues(ctx.session);
+  const refused = trips.filter((t) => t.kind === 'refused');
+  const judged = refused.filter((t) => refusalCounts(t, references));
+  const excused = refused.filter((t) => !judged.includes(t));
+  if (excused.length) {
+    ctx.note(`${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused.slice(0, 3).map((t) => t.label).join('; ')}`);
+  }
+  if (judged.length) {
+    fail(`${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
+      ...tripEvidence(judged, examples));
+  }
+  ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
+});
+
+/** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
+function unlikelyId(known: bigint[]): bigint {
+  for (;;) {
+    const id = 2n ** 62n + (randomBytes(8).readBigUInt64BE() >> 2n);
+    if (known.every((k) => (k > id ? k - id : id - k) > 2n ** 32n)) return id;
+  }
+}
+
+// The id is "assigned by the service": one sent in the body is ignored (201 with
+// another id) or refused with 400 (a body carrying a field the client may not set).
+check('CREATE-ID-ASSIGNED', async (ctx) => {
+  await ctx.fixtures.pages(); // created after the pages the list checks judge, as the round trips are
+  const sentId = unlikelyId([...(await ctx.fixtures.knownPets()).keys()].map(BigInt));
+  // not validated with the id: it is a field NewPet does not name, sent on purpose
+  const body = { ...validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-with-id`)), id: sentId };
+  const ex = await ctx.call('createPet', { json: body });
+  const what = `createPet with id ${sentId} in the body`;
+  if (ex.status === 400) return ctx.note(`${what}: refused with 400`);
+  // 201 rather than another 2xx is CREATE-OK's to judge
+  if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
+  const id = (ex.json as Record<string, unknown> | undefined)?.id;
+  if (isInteger(id) && integerText(id) === sentId.toString()) fail(`${what}: the animal got that very id, not one assigned by the service`, ex);
+  ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
+});

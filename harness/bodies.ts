@@ -1,8 +1,11 @@
-// Request bodies generated from the NewPet schema of the spec: one valid body, and
-// negative bodies that each differ from it in exactly one respect. Every negative
-// body is validated against the schema before it is sent, so a 400 proves that
-// respect is validated and a generator bug cannot fail a correct server.
+// Request bodies generated from the NewPet schema of the spec: one valid body,
+// negative bodies that each differ from it in exactly one respect, and valid bodies
+// that each carry one edge value in one field. Every body is validated against the
+// schema before it is sent, so a 400 proves that respect is validated (a 400 to an
+// edge body, that a valid value was refused) and a generator bug cannot fail a
+// correct server.
 import type { AnimalStoreSpec } from './spec.js';
+import { edgeValues, outOfRange } from './edge-values.js';
 
 type Json = unknown;
 type Schema = Record<string, any>;
@@ -136,4 +139,43 @@ function assertInvalid(spec: AnimalStoreSpec, body: NegativeBody): void {
     return;
   }
   throw new Error(`generator bug: the negative body "${body.label}" is valid against NewPet`);
+}
+
+export interface EdgeBody {
+  /** The one field that carries an edge value. */
+  field: string;
+  /** What is special about the value, for messages. */
+  label: string;
+  json: Record<string, Json>;
+}
+
+/**
+ * Valid NewPets that each differ from a valid one in one field, which carries one of
+ * that field's edge values (edge-values.ts). Enumerations are left out: every member
+ * already is a sample of the run (created(): one animal per PetStatus). Each body is
+ * validated against NewPet (and the int64 range, which Ajv's format does not check)
+ * before it is sent: a generator bug must not fail a correct server.
+ */
+export function edgeNewPets(spec: AnimalStoreSpec, values: PetValues, extra: Record<string, Json>, prefix: string): EdgeBody[] {
+  const base = validNewPet(spec, values, extra);
+  const bodies: EdgeBody[] = [];
+  for (const [field, schema] of Object.entries(newPetProperties(spec))) {
+    if (Array.isArray(schema.enum)) continue;
+    for (const edge of edgeValues(schema, prefix)) {
+      const json = { ...base, [field]: edge.value };
+      assertValid(spec, json, `the edge body where ${field} is ${edge.label}`);
+      bodies.push({ field, label: `${field} is ${edge.label}`, json });
+    }
+  }
+  return bodies;
+}
+
+/** Throws (a bug of the suite) unless the body is a valid NewPet with every integer in its format's range. */
+export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, what: string): void {
+  const props = newPetProperties(spec);
+  const errors = [
+    ...spec.errors('NewPet', body),
+    ...Object.entries(body).filter(([k, v]) => props[k] && outOfRange(props[k], v)).map(([k]) => `/${k} is out of its format's range`),
+  ];
+  if (errors.length) throw new Error(`generator bug: ${what} is not a valid NewPet: ${errors.join('; ')}`);
 }

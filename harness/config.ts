@@ -45,6 +45,10 @@ export interface RunConfig {
   rate?: number;
   /** How long a just-written animal may take to show in reads (ms); 0: at once. */
   consistencyWindowMs: number;
+  /** certify: valid animals generated from the NewPet schema (--examples). */
+  examples: number;
+  /** Seed of the generated animals; undefined: the session draws one. */
+  seed?: number;
 }
 
 interface Setting {
@@ -91,6 +95,8 @@ export const SETTINGS = {
   baseline: { flag: 'baseline', env: 'BASELINE', help: 'A previous compliance.json: the reports say what newly fails, recovered or still fails since.' },
   rate: { flag: 'rate', env: 'RATE', help: 'Requests per second at most, for a server with a known rate limit (unset: none; a 429 slows the run down anyway).' },
   consistencyWindow: { flag: 'consistency-window', env: 'CONSISTENCY_WINDOW', help: 'How long a just-created animal may take to show in the list and getPet: a duration (5s, 1500ms); 0 for strict read-after-write.', default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s` },
+  examples: { flag: 'examples', env: 'EXAMPLES', help: 'certify: how many valid animals to generate from the NewPet schema and follow back (0: none; health creates none).', default: '5' },
+  seed: { flag: 'seed', env: 'SEED', help: 'Seed of the generated animals (0 to 2147483647; default random, shown in the reports): the same seed draws the same values.' },
 } satisfies Record<string, Setting>;
 
 type Key = keyof typeof SETTINGS;
@@ -167,6 +173,14 @@ function headerSafeKey(name: string, key: string): string {
 
 function positiveInteger(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
+  return Number(value);
+}
+
+/** fast-check's seeds are 32-bit integers; a non-negative one reads the same everywhere. */
+export const MAX_SEED = 2 ** 31 - 1;
+
+function boundedInteger(name: string, value: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(`${name} must be an integer from 0 to ${max}, got ${value}`);
   return Number(value);
 }
 
@@ -252,12 +266,15 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     only: list(get('only')),
     skip: list(get('skip')),
     consistencyWindowMs: duration('CONSISTENCY_WINDOW', get('consistencyWindow')!, 0),
+    examples: positiveInteger('EXAMPLES', get('examples')!, 0),
   };
   const rate = get('rate');
   if (rate !== undefined) {
     if (!/^\d+(\.\d+)?$/.test(rate) || !(Number(rate) > 0)) throw new ConfigError(`RATE must be a number of requests per second above 0, got ${rate}`);
     config.rate = Number(rate);
   }
+  const seed = get('seed');
+  if (seed !== undefined) config.seed = boundedInteger('SEED', seed, MAX_SEED);
   const maxLatency = get('maxLatencyMs');
   if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
   const expectedFailures = get('expectedFailures');

@@ -7,6 +7,9 @@ import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
 import { isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
 import { isRemoved } from './spec.js';
+import { edgeNewPets } from './bodies.js';
+import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
+import type { Examples } from './examples.js';
 
 export interface CreatedPet {
   sent: Record<string, unknown>;
@@ -256,6 +259,33 @@ export class Fixtures {
   negativeBodies(): Promise<Record<string, NegativeBody[]>> {
     return this.once('negativeBodies', async () =>
       negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
+  }
+
+  /**
+   * certify: valid values followed back (round-trip.ts): one animal per edge body (one
+   * edge value in one field, edge-values.ts) and the generated examples (--examples,
+   * --seed), then the list page of the largest limit, where those it shows are compared
+   * too (a store listing newest first shows them). Created after pages() and without a
+   * status, so they change none of the pages the list checks judge, nor what those
+   * checks see when they ask again: a status page that lacks its most recent animal must
+   * still lack one the run knows. health: nothing.
+   */
+  roundTrips(): Promise<{ trips: RoundTrip[]; examples?: Examples; listing?: Exchange; listed: number }> {
+    return this.once('roundTrips', async () => {
+      if (this.session.options.profile !== 'certify') return { trips: [], listed: 0 };
+      await this.pages();
+      const prefix = this.session.runPrefix;
+      const edges = edgeNewPets(this.store, this.session.petValues(`${prefix}-edge`), {}, prefix);
+      const [edgeTrips, examples] = await Promise.all([
+        Promise.all(edges.map((b) => roundTrip(this.session, b.json, b.label, b.field))),
+        // fast-check is loaded only when examples are drawn (not in health, not for --help)
+        this.session.examples > 0
+          ? import('./examples.js').then((m) => m.runExamples(this.session, this.session.examples, this.session.seed)) : undefined,
+      ]);
+      const trips = [...edgeTrips, ...(examples?.trips ?? [])];
+      const listing = await this.list({ limit: this.store.limit.max });
+      return { trips, examples, listing, listed: compareListed(trips, listing) };
+    });
   }
 
   /** An id that exists, for probes on getPet that must not fail for want of one. */

@@ -65,6 +65,11 @@ export function isInteger(value: unknown): value is number | bigint {
   return typeof value === 'bigint' || Number.isInteger(value);
 }
 
+/** An integer as JSON values hold it here: a number where that is exact, else a bigint. */
+export function jsonInteger(n: bigint): number | bigint {
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+}
+
 /** The exact decimal text of an integer id, for paths and comparisons. */
 export function integerText(value: number | bigint): string {
   return typeof value === 'bigint' ? value.toString() : BigInt(value).toString();
@@ -84,9 +89,22 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return Object.is(a, b);
 }
 
+/**
+ * JSON text in which bigints are written as exact integers (JSON.stringify cannot
+ * write a bigint at all): request bodies carry int64 values such as 2^63 - 1.
+ * Members whose value is undefined are left out, as JSON.stringify leaves them.
+ */
+export function stringifyJson(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stringifyJson(v))).join(',')}]`;
+  if (value && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+    const members = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${stringifyJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** JSON text for messages; bigints are written as exact integers, a missing value as (absent). */
 export function showJson(value: unknown): string {
-  if (value === undefined) return '(absent)';
-  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))
-    .replace(/"(-?\d+)n"/g, '$1');
+  return value === undefined ? '(absent)' : stringifyJson(value);
 }

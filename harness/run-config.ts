@@ -59,5 +59,7 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
     maxLatencyMs: config.maxLatencyMs,
     rate: config.rate,
     consistencyWindowMs: config.consistencyWindowMs,
+    examples: config.examples,
+    seed: config.seed,
   };
 }

@@ -1,10 +1,12 @@
 // One conformance run against one target: the HTTP client, the shared fixtures, and
 // running a requirement's check into a result. The CLI, the Vitest suites and the
 // self-tests all run checks through a Session.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { MAX_SEED } from './config.js';
 import { HttpClient, type Exchange } from './http.js';
 import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
+import { stringifyJson } from './json.js';
 import type { PetValues } from './bodies.js';
 import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
 import { Redactor, nearMisses } from './redact.js';
@@ -49,7 +51,14 @@ export interface SessionOptions {
   rate?: number;
   /** How long a just-written animal may take to show in reads (--consistency-window); default 5 s, 0: at once. */
   consistencyWindowMs?: number;
+  /** certify: valid animals generated from the NewPet schema (default DEFAULT_EXAMPLES). */
+  examples?: number;
+  /** Seed of the generated animals (default: drawn at random, shown in the report). */
+  seed?: number;
 }
+
+/** Generated animals in a certify run unless --examples says otherwise: few, as each is created. */
+export const DEFAULT_EXAMPLES = 5;
 
 /**
  * Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY, and
@@ -80,6 +89,8 @@ export class Session {
   /** Names everything the run creates, so its data is recognisable in the store. */
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly startedAt = new Date();
+  /** Seed of the generated animals (--seed), drawn when not given so that the run can be replayed. */
+  readonly seed: number;
   private readonly deadline = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
@@ -100,6 +111,12 @@ export class Session {
     if (options.signal?.aborted) this.deadline.abort();
     options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
     this.fixtures = new Fixtures(this);
+    this.seed = options.seed ?? randomInt(MAX_SEED);
+  }
+
+  /** How many animals the run generates from the schema: none but in certify. */
+  get examples(): number {
+    return this.options.profile === 'certify' ? this.options.examples ?? DEFAULT_EXAMPLES : 0;
   }
 
   /** The values the run gives a NewPet's required fields. */
@@ -159,7 +176,7 @@ export class Session {
     else if (auth !== 'none') headers.authorization = auth.header;
     let body: string | undefined;
     if (options.raw !== undefined || options.json !== undefined) {
-      body = options.raw ?? JSON.stringify(options.json);
+      body = options.raw ?? stringifyJson(options.json);
       if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     }
     const url = base + path + (query ? `?${query}` : '');
@@ -311,6 +328,8 @@ export class Session {
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
       runPrefix: this.runPrefix,
       animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.status >= 200 && ex.status < 300).length,
+      // the generated animals can be drawn again with --seed
+      ...(this.examples > 0 && { seed: this.seed }),
       requestCount: this.client.requestCount,
       retries: this.client.retryCount,
       rateLimited: this.client.rateLimitedCount,

@@ -132,6 +132,8 @@ export interface RunReport {
   runPrefix?: string;
   /** Animals the store accepted from this run (2xx answers to createPet). */
   animalsCreated?: number;
+  /** Seed of the animals generated from the schema (--seed replays them); absent when none were. */
+  seed?: number;
   requestCount: number;
   /** How many of those requests were retries. */
   retries: number;

@@ -10,7 +10,10 @@
 // depending on how requests interleave.
 //
 // `prefill`: the number of animals the store must hold from the start for the
-// fault to show at all (the run's own animals may arrive after the probe).
+// fault to show at all (the run's own animals may arrive after the probe); `seed`,
+// the --seed whose generated animals show it; `variants`, allowed variants it needs.
+
+import type { VariantName } from './variants.js';
 
 export interface FaultSpec {
   breaks: string;
@@ -18,6 +21,10 @@ export interface FaultSpec {
   prefill?: number;
   /** The latency budget (--max-latency-ms) the run needs for the fault to show. */
   maxLatencyMs?: number;
+  /** The seed (--seed) whose generated animals show the fault, for one only they can find. */
+  seed?: number;
+  /** Allowed variants the server needs for the fault to show. */
+  variants?: readonly VariantName[];
 }
 
 export const FAULTS = {
@@ -135,6 +142,27 @@ export const FAULTS = {
   'accept-array-body': { breaks: 'an array holding one NewPet is accepted as that NewPet', expect: ['CREATE-NOT-OBJECT'] },
   'empty-body-500': { breaks: 'an empty body gives 500', expect: ['CREATE-EMPTY-BODY'] },
   'malformed-json-500': { breaks: 'malformed JSON gives 500', expect: ['CREATE-MALFORMED-JSON'] },
+  // ------------------------------------------------------------ valid values (edge values, generated examples, an id sent)
+  'non-ascii-replaced': { breaks: 'characters outside ASCII in a name are stored as ?', expect: ['CREATE-ROUND-TRIP'] },
+  'name-truncated-255': { breaks: 'names are silently shortened to 255 characters', expect: ['CREATE-ROUND-TRIP'] },
+  'int64-via-double': { breaks: 'categoryId passes through a double: 2^53 + 1 comes back as 2^53', expect: ['CREATE-ROUND-TRIP'] },
+  'nfc-normalised': { breaks: 'names are normalised to NFC (e + U+0301 stored as é)', expect: ['CREATE-ROUND-TRIP'] },
+  'names-trimmed': { breaks: 'names are stored trimmed of leading and trailing whitespace', expect: ['CREATE-ROUND-TRIP'] },
+  'names-html-escaped': { breaks: 'names are HTML-escaped on input (< stored as &#60;)', expect: ['CREATE-ROUND-TRIP'] },
+  'list-names-ascii': {
+    breaks: 'the list writes characters outside ASCII in names as ? (the 201 body and getPet are right)',
+    expect: ['CREATE-ROUND-TRIP'],
+    // the list shows the run's last animals (the edge-valued ones) only when newest first
+    variants: ['newest-first'],
+  },
+  'emoji-refused-422': { breaks: 'a name with astral-plane characters (emoji) is refused with 422', expect: ['CREATE-ROUND-TRIP'] },
+  'long-name-500': { breaks: 'a name over 1,000 characters gives 500', expect: ['STORE-NO-5XX', 'CREATE-ROUND-TRIP'] },
+  'private-use-stripped': {
+    breaks: 'private-use and unassigned code points are stripped from names (no edge value has them: the generated examples find it)',
+    expect: ['CREATE-ROUND-TRIP'],
+    seed: 7,
+  },
+  'id-honoured': { breaks: 'an id sent in the body becomes the animal\'s id', expect: ['CREATE-ID-ASSIGNED'] },
   // ------------------------------------------------------------ get
   'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK'] },
   'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND'] },

@@ -84,6 +84,8 @@ const RATE_LIMIT_EVERY = 7;
 const LIST_LAG_MS = 1500;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
+/** The known-categories-only variant knows the categories 1 to this. */
+const KNOWN_CATEGORIES = 1000n;
 
 export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
   const faults = new Set<string>(opts.faults ?? []);
@@ -123,7 +125,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   // ---------------------------------------------------------------- responses
 
   function sendJson(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
-    const text = toJson(body);
+    const text = variant('escaped-non-ascii') ? escapeNonAscii(toJson(body)) : toJson(body);
     const type = has('wrong-content-type') && status < 400 ? 'text/plain'
       : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
@@ -248,8 +250,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return has('duplicate-ids') ? firstId : id;
   }
 
-  function addPet(fields: Fields): Pet {
-    const pet = { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
+  function addPet(fields: Fields, id = newId()): Pet {
+    const pet = { id, fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
     pets.push(pet);
     return pet;
   }
@@ -316,7 +318,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       : limit;
     if (status === null && has('unfiltered-hides-last-status')) items = items.filter((p) => p.fields.status !== statuses[statuses.length - 1]);
     if (status === statuses[0] && has('first-status-filter-empty')) items = [];
-    const page = items.slice(0, Math.max(0, has('max-page-50') ? Math.min(count, 50) : count)).map(petJson);
+    const page = items.slice(0, Math.max(0, has('max-page-50') ? Math.min(count, 50) : count)).map((pet) => listedJson(petJson(pet)));
     if (has('list-duplicates') && page.length > 1) page[page.length - 1] = page[0];
     return [200, has('list-envelope') ? { items: page } : page];
   }
@@ -371,6 +373,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const fields = readNewPet(req, text);
     if (isProblem(fields)) return fields;
     if (denied) return denied; // reached only with the validate-before-auth variant
+    const edge = storedValues(fields, text);
+    if (isProblem(edge)) return edge;
     if (has('name-uppercased') && typeof fields.name === 'string') fields.name = fields.name.toUpperCase();
     if (has('status-dropped')) delete fields.status;
     if (has('status-changed') && typeof fields.status === 'string') {
@@ -378,8 +382,56 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     // the default when status is omitted is not stated: by default none is stored
     if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
-    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() } : addPet(fields);
+    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() } : addPet(fields, honouredId(text));
     return [has('created-200') ? 200 : 201, petJson(pet)];
+  }
+
+  // ---------------------------------------------------------------- valid values: edge values, an id sent
+
+  /**
+   * The faults and variants about valid values: what a fault makes of a valid NewPet
+   * before it is stored, or the refusal a fault or variant gives it.
+   */
+  function storedValues(fields: Fields, text: string): Fields | Problem {
+    const name = typeof fields.name === 'string' ? fields.name : undefined;
+    if (variant('id-rejected') && honouredId(text, true) !== undefined) return invalid('id is assigned by the service');
+    if (variant('name-limit-255') && name !== undefined && [...name].length > 255) return invalid('name is longer than 255 characters');
+    // integers arrive as bigints (parseJson)
+    const categoryId = fields.categoryId as bigint;
+    if (variant('known-categories-only') && (categoryId < 1n || categoryId > KNOWN_CATEGORIES)) return invalid(`No category with id ${categoryId}`);
+    if (has('long-name-500') && name !== undefined && name.length > 1000) return crash('value too long for type character varying(1000)');
+    if (has('emoji-refused-422') && name !== undefined && /[\u{10000}-\u{10FFFF}]/u.test(name)) {
+      return { status: 422, code: 'unprocessable_entity', message: 'name holds characters outside the Basic Multilingual Plane' };
+    }
+    if (name !== undefined) {
+      let stored = name;
+      if (has('non-ascii-replaced')) stored = stored.replace(/[^\u0000-\u007F]/gu, '?');
+      if (has('name-truncated-255')) stored = [...stored].slice(0, 255).join('');
+      if (has('nfc-normalised')) stored = stored.normalize('NFC');
+      if (has('names-trimmed')) stored = stored.trim();
+      if (has('names-html-escaped')) stored = stored.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      if (has('private-use-stripped')) stored = stored.replace(/[\p{Co}\p{Cn}]/gu, '');
+      fields.name = stored;
+    }
+    if (has('int64-via-double')) {
+      for (const key of Object.keys(properties)) {
+        if (typeof fields[key] === 'bigint') fields[key] = BigInt(Number(fields[key]));
+      }
+    }
+    return fields;
+  }
+
+  /** The integer id a NewPet carries, when the id-honoured fault uses it (or `any`: whenever it carries one). */
+  function honouredId(text: string, any = false): bigint | undefined {
+    if (!any && !has('id-honoured')) return undefined;
+    const id = (parseJson(text) as Fields).id;
+    return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
+  }
+
+  /** A list item as the list-names-ascii fault writes it (the 201 body and getPet are right). */
+  function listedJson(pet: Json): Json {
+    if (!has('list-names-ascii') || !isObject(pet) || typeof pet.name !== 'string') return pet;
+    return { ...pet, name: pet.name.replace(/[^\u0000-\u007F]/gu, '?') };
   }
 
   // ---------------------------------------------------------------- GET /pets/{petId}
@@ -657,6 +709,11 @@ function toJson(value: Json): string {
     return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** JSON text with every character outside ASCII written as a \u escape: the same value once parsed. */
+function escapeNonAscii(text: string): string {
+  return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A valid NewPet for the i-th prefilled animal, extra required fields included. */

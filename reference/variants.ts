@@ -37,6 +37,10 @@ export const VARIANTS = {
   // production realities (issue 13) and same-origin redirects
   'lagging-list': 'the list and its status filter show an animal only 1.5 s after it was created (a search index behind the store); getPet reads the store at once',
   'trailing-slash-redirect': 'the collection lives at /v1/pets/: GET and POST /v1/pets answer 307 to it (query kept, text/plain body), before authentication, as routers that redirect slashes do',
+  'name-limit-255': 'a name over 255 characters is refused with a 400 Error',
+  'id-rejected': 'a NewPet carrying an id is refused with a 400 Error (the id is assigned by the service)',
+  'known-categories-only': 'a categoryId outside 1 to 1,000 is refused with a 400 Error (the server knows only those categories)',
+  'escaped-non-ascii': 'responses write every character outside ASCII as a \\u escape (the same text once parsed)',
 } as const;
 
 export interface VariantSpec {
@@ -50,6 +54,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'orders-absent': { shouldFail: ['ORDERS-EXISTS'] },
   'getpet-removed': { now: '2031-01-01T00:00:00Z' },
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
+  'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
 };
 
 export type VariantName = keyof typeof VARIANTS;

@@ -182,6 +182,7 @@ function runInfo(report: RunReport): string {
       ? [field('runPrefix', 'Data created', `<code>${esc(report.runPrefix)}-…</code>` +
           (report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`) + ' (the API has no delete)')]
       : []),
+    ...(report.seed !== undefined ? [field('seed', 'Seed of generated animals', `<code>--seed ${esc(report.seed)}</code>`)] : []),
     '</dl>',
   ].join('\n');
 }

@@ -34,6 +34,13 @@ describe('configuration', () => {
     expect(resolve(['--clock-tolerance', '2h']).clockToleranceMs).toBe(2 * 3_600_000);
   });
 
+  it('reads the generated examples and their seed (default: 5, a seed drawn by the run)', () => {
+    expect(resolve([])).toMatchObject({ examples: 5 });
+    expect(resolve([]).seed).toBeUndefined();
+    expect(resolve(['--examples', '0', '--seed', '42'])).toMatchObject({ examples: 0, seed: 42 });
+    expect(resolve([], { EXAMPLES: '12', SEED: '2147483647' })).toMatchObject({ examples: 12, seed: 2147483647 });
+  });
+
   it('falls back to API_KEY for the quickstart service', () => {
     const c = resolve([], { BASE_URL: 'https://a.test/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'https://q.test' });
     expect(c).toMatchObject({ quickstartBaseUrl: 'https://q.test', quickstartApiKey: 'k' });
@@ -69,6 +76,9 @@ describe('configuration', () => {
     [['--timeout', '5'], {}, /^REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms$/],
     [[], { RUN_DEADLINE_MS: '90' }, /^RUN_DEADLINE_MS=90 is 90 milliseconds; give a unit \(90s\)/],
     [[], { STRICT: 'maybe' }, /^STRICT must be one of 1, true, yes, on, y \(on\) or 0, false, no, off, n \(off\), in any case; got maybe$/],
+    [['--examples=-1'], {}, /EXAMPLES must be an integer of at least 0/],
+    [['--seed', '2147483648'], {}, /SEED must be an integer from 0 to 2147483647/],
+    [['--seed', 'abc'], {}, /SEED must be an integer/],
   ])('rejects %j %j', (argv, env, message) => {
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(ConfigError);
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(message as RegExp);

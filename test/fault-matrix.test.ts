@@ -14,8 +14,8 @@ const matrix: Array<{ fault: string; expected: string; caughtBy: string }> = [];
 
 describe.concurrent('fault matrix', () => {
   it.each(FAULT_NAMES)('%s is caught', async (fault) => {
-    const { expect: expected, prefill, maxLatencyMs } = faultSpec(fault);
-    const report = await certifyReference({ faults: [fault], prefill }, { maxLatencyMs });
+    const { expect: expected, prefill, maxLatencyMs, seed, variants } = faultSpec(fault);
+    const report = await certifyReference({ faults: [fault], prefill, variants: variants && [...variants] }, { maxLatencyMs, seed });
     const failed = report.requirements.filter((r) => r.outcome === 'failed').map((r) => r.id);
     matrix.push({ fault, expected: expected.join(' '), caughtBy: failed.join(' ') || '(nothing)' });
     expect(failed).toEqual(expect.arrayContaining([...expected]));

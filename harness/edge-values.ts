@@ -1,0 +1,130 @@
+// The edge values of a property's input space, derived from its JSON schema (type,
+// format, bounds, enum): the values ordinary implementation bugs sit on, just
+// outside the hand-picked ASCII names and small integers the other probes use.
+// Every value is valid for its schema: a server must store it, or refuse it with
+// the documented 400, and what it stores must come back exactly.
+import { jsonInteger } from './json.js';
+
+type Schema = Record<string, any>;
+
+export interface EdgeValue {
+  /** What is special about it, for messages: "text in several scripts". */
+  label: string;
+  value: unknown;
+}
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** The smallest and largest integer of a format (int64 when none is given: JSON Schema sets no range). */
+function integerRange(schema: Schema): [bigint, bigint] {
+  if (schema.format === 'int32') return [-(2n ** 31n), 2n ** 31n - 1n];
+  return [INT64_MIN, INT64_MAX];
+}
+
+/** The integers a schema allows: its format's range narrowed by its bounds. */
+export function integerBounds(schema: Schema): [bigint, bigint] {
+  let [low, high] = integerRange(schema);
+  if (schema.minimum !== undefined) low = BigInt(Math.ceil(schema.minimum));
+  if (schema.exclusiveMinimum !== undefined) low = BigInt(Math.floor(schema.exclusiveMinimum)) + 1n;
+  if (schema.maximum !== undefined) high = BigInt(Math.floor(schema.maximum));
+  if (schema.exclusiveMaximum !== undefined) high = BigInt(Math.ceil(schema.exclusiveMaximum)) - 1n;
+  return [low, high];
+}
+
+function integerEdges(schema: Schema): EdgeValue[] {
+  const [low, high] = integerBounds(schema);
+  const [formatLow, formatHigh] = integerRange(schema);
+  const candidates: Array<[string, bigint]> = [
+    ['zero', 0n],
+    ['a negative value', -1n],
+    ['2^53 - 1, the largest integer a double holds exactly', 2n ** 53n - 1n],
+    ['2^53 + 1, which a double rounds to 2^53', 2n ** 53n + 1n],
+    [`the smallest ${schema.format ?? 'int64'}`, formatLow],
+    [`the largest ${schema.format ?? 'int64'}`, formatHigh],
+    ['the schema\'s minimum', low],
+    ['the schema\'s maximum', high],
+  ];
+  const seen = new Set<bigint>();
+  const edges: EdgeValue[] = [];
+  for (const [label, n] of candidates) {
+    if (n < low || n > high || seen.has(n)) continue;
+    seen.add(n);
+    edges.push({ label: `${label} (${n})`, value: jsonInteger(n) });
+  }
+  return edges;
+}
+
+/** Exactly `count` code points, cycling through `chars`, after `start`. */
+function codePoints(start: string, chars: string, count: number): string {
+  const units = [...chars];
+  const head = [...start];
+  return head.concat(Array.from({ length: Math.max(0, count - head.length) }, (_, i) => units[i % units.length])).join('');
+}
+
+/** Every C0 control character but U+0000 (see below), which JSON must write escaped. */
+const CONTROLS = Array.from({ length: 31 }, (_, i) => String.fromCharCode(i + 1)).join('');
+
+/**
+ * Strings. Each carries the run's prefix (left-behind data is found by it) but the
+ * empty string. U+0000 is never sent: many stores (PostgreSQL's text type) cannot hold
+ * it, and a value so rarely meant adds little beyond the other control characters.
+ * Length bounds (minLength, maxLength, counted in code points) are respected; a string
+ * with a format or pattern gets no edge values (arbitrary text would not satisfy it).
+ */
+function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
+  if (schema.format !== undefined || schema.pattern !== undefined) return [];
+  const p = `${prefix}-`;
+  const candidates: EdgeValue[] = [
+    { label: 'text in several scripts (Latin with diacritics, Greek, Cyrillic, CJK, Hangul, Arabic and Hebrew written right to left, Devanagari)',
+      value: `${p}Zoë Ñandú Ærøskøbing Ελληνικά Кириллица 中文 日本語 한국어 العربية עברית हिन्दी` },
+    { label: 'astral-plane characters (emoji, a ZWJ family, a flag, a CJK extension B ideograph)',
+      value: `${p}😀 👩‍👩‍👧‍👦 🇳🇿 𝄞 𠜎` },
+    { label: 'combining marks, decomposed (e + U+0301, a + U+030A, Hangul jamo): must not be normalised to NFC',
+      value: `${p}e\u0301 a\u030A n\u0303 \u1112\u1161\u11AB` },
+    { label: 'invisible format characters (zero-width space, ZWJ, byte order mark, right-to-left mark, soft hyphen)',
+      value: `${p}a\u200Bb\u200Dc\uFEFFd\u200Fe\u00ADf` },
+    { label: 'characters JSON must escape (quote, backslash, every control character U+0001 to U+001F)',
+      value: `${p}"quoted" back\\slash /slash ${CONTROLS}` },
+    { label: 'U+2028 and U+2029 (line and paragraph separators, which some JSON writers mishandle)',
+      value: `${p}line\u2028paragraph\u2029end` },
+    { label: 'markup and query syntax (a server must store text, not escape or strip it)',
+      value: `${p}<b>bold</b> &amp; 'single' %s %00 {{x}} \${y} ; -- /* */` },
+    { label: 'whitespace (runs of spaces, no-break and ideographic spaces, trailing spaces: nothing trimmed or collapsed)',
+      value: `${p}two  spaces\u00A0nbsp\u3000ideographic  ` },
+    { label: 'a long value (1,024 characters)', value: codePoints(p, 'abcdefghijklmnopqrstuvwxyz', 1024) },
+    { label: 'a long value of multi-byte characters (4,096 code points; UTF-8 of 2, 3 and 4 bytes)', value: codePoints(p, 'é中😀', 4096) },
+    { label: 'the empty string', value: '' },
+  ];
+  const length = (s: string) => [...s].length;
+  const fits = (s: string) => length(s) >= (schema.minLength ?? 0) && length(s) <= (schema.maxLength ?? Infinity);
+  const edges = candidates.filter((e) => fits(e.value as string));
+  if (schema.maxLength !== undefined && schema.maxLength >= length(p)) {
+    edges.push({ label: `exactly maxLength (${schema.maxLength}) characters`, value: codePoints(p, 'x', schema.maxLength) });
+  }
+  return edges;
+}
+
+/**
+ * The edge values of one property schema (already dereferenced): enum members, integer
+ * bounds of its format and schema, strings of every class above, both booleans.
+ * Other types get none.
+ */
+export function edgeValues(schema: Schema, prefix: string): EdgeValue[] {
+  if (Array.isArray(schema.enum)) return schema.enum.map((value: unknown) => ({ label: `the enumeration member ${JSON.stringify(value)}`, value }));
+  switch (schema.type) {
+    case 'integer': return integerEdges(schema);
+    case 'string': return stringEdges(schema, prefix);
+    case 'boolean': return [{ label: 'true', value: true }, { label: 'false', value: false }];
+    default: return [];
+  }
+}
+
+/** An integer out of its format's range, which Ajv's int64 format does not see (it checks only integrality). */
+export function outOfRange(schema: Schema, value: unknown): boolean {
+  if (schema.type !== 'integer' || (typeof value !== 'bigint' && typeof value !== 'number')) return false;
+  if (typeof value === 'number' && !Number.isInteger(value)) return false;
+  const [low, high] = integerRange(schema);
+  const n = BigInt(value);
+  return n < low || n > high;
+}

@@ -1,0 +1,140 @@
+// One valid NewPet sent and followed back: the 2xx body, getPet, and any list page
+// that shows it. Whatever a server accepts must come back exactly (integers compared
+// as exact int64, strings code unit for code unit); a valid value may be refused only
+// with the documented 400. Used for the edge bodies and the generated examples alike.
+import { pollWithinWindow } from './context.js';
+import type { Exchange } from './http.js';
+import { integerText, isInteger, sameJson, showJson } from './json.js';
+import type { Session } from './session.js';
+import { isRemoved } from './spec.js';
+
+/**
+ * exact: accepted and came back as sent wherever it was looked at; refused: 400 (or
+ * 413, HTTP's status for a body over a size limit the description does not state);
+ * wrong-status: any other refusal, 5xx included; changed: a field came back otherwise;
+ * lost: accepted, but getPet does not find it.
+ */
+export type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost';
+
+export interface RoundTrip {
+  /** What the value is, for messages: "name is the empty string", "generated example 3". */
+  label: string;
+  /** The one field that carries an edge value (edge bodies only). */
+  field?: string;
+  sent: Record<string, unknown>;
+  kind: RoundTripKind;
+  /** Why it is not exact. */
+  why?: string;
+  /** The creation first, then what was asked to see it again. */
+  exchanges: Exchange[];
+  /** The id the server gave it. */
+  id?: string;
+}
+
+/** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
+export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lost' || t.kind === 'wrong-status';
+
+const isRefusedStatus = (status: number) => status === 400 || status === 413;
+
+/** A string value for messages: whole when short, else its length and its start. */
+export function brief(value: unknown): string {
+  const text = showJson(value);
+  // cut by code points, so that no surrogate pair is split
+  return typeof value === 'string' && text.length > 80 ? `${[...text].slice(0, 60).join('')}…" (${[...value].length} characters)` : text;
+}
+
+const codePoints = (chars: string[]) => chars.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ') || 'nothing';
+
+/**
+ * How one sent value came back, when it did not come back exactly. For strings, where
+ * they first differ, in code points: an NFC-normalised name looks the same as the one
+ * sent, and a long one cannot be shown whole.
+ */
+function change(field: string, sent: unknown, got: unknown): string {
+  const text = `${field} was sent as ${brief(sent)} and came back as ${brief(got)}`;
+  if (typeof sent !== 'string' || typeof got !== 'string') return text;
+  const a = [...sent];
+  const b = [...got];
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `${text}: first difference at character ${i + 1} of ${a.length} (sent ${codePoints(a.slice(i, i + 4))}, got ${codePoints(b.slice(i, i + 4))})`;
+}
+
+/** The first field of `sent` that `got` does not carry exactly, described; undefined when all do. */
+export function difference(sent: Record<string, unknown>, got: unknown): string | undefined {
+  if (!got || typeof got !== 'object' || Array.isArray(got)) return `the answer is not a JSON object: ${brief(got)}`;
+  for (const [field, value] of Object.entries(sent)) {
+    const back = (got as Record<string, unknown>)[field];
+    if (!sameJson(back, value)) return change(field, value, back);
+  }
+  return undefined;
+}
+
+/** Creates the animal and follows it back (getPet, unless past its removal date). */
+export async function roundTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
+  const created = await session.call('store', 'createPet', { json: sent });
+  const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
+  const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
+  if (isRefusedStatus(created.status)) return result('refused', `refused: ${created.summary}`);
+  if (created.status < 200 || created.status >= 300) return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
+  const pet = created.json as Record<string, unknown> | undefined;
+  const changed = difference(sent, pet);
+  if (changed) return result('changed', `${changed} in ${created.summary}`);
+  // an id that is not an integer (CREATE-OK says so) cannot be fetched
+  if (!isInteger(pet!.id)) return trip;
+  const petId = integerText(pet!.id);
+  trip.id = petId;
+  if (isRemoved(session.specs.store.operation('getPet'), session.options.now)) return trip;
+  // a store may show a write a moment after answering it: a 404 is asked again within
+  // --consistency-window of the write, as GET-OK does
+  const fetch = async () => {
+    const ex = await session.call('store', 'getPet', { params: { petId } });
+    trip.exchanges.push(ex);
+    return ex;
+  };
+  const written = performance.now();
+  const fetched = (await pollWithinWindow(session, await fetch(), fetch, (ex) => ex.status === 404, written)).value;
+  if (fetched.status !== 200) return result('lost', `accepted as id ${trip.id}, but ${fetched.summary}`);
+  const fetchedChange = difference(sent, fetched.json);
+  return fetchedChange ? result('changed', `${fetchedChange} in ${fetched.summary}`) : trip;
+}
+
+/**
+ * Judges the accepted values a list page shows (found by id): each must be exact there
+ * too. The list cannot be searched for one animal (no pagination beyond limit), so
+ * those it does not show are not judged here. Returns how many were found.
+ */
+export function compareListed(trips: RoundTrip[], page: Exchange): number {
+  const items = page.status === 200 && Array.isArray(page.json) ? page.json as unknown[] : [];
+  const byId = new Map<string, unknown>();
+  for (const item of items) {
+    const id = (item as Record<string, unknown> | null)?.id;
+    if (isInteger(id)) byId.set(integerText(id), item);
+  }
+  let found = 0;
+  for (const trip of trips.filter((t) => t.kind === 'exact' && t.id !== undefined && byId.has(t.id))) {
+    found++;
+    const listedChange = difference(trip.sent, byId.get(trip.id!));
+    if (listedChange) Object.assign(trip, { kind: 'changed', why: `${listedChange} in ${page.summary}` });
+    trip.exchanges.push(page);
+  }
+  return found;
+}
+
+/**
+ * The fields the run's configuration sets besides the name: references to records the
+ * description does not show (categoryId), which a server may know only some of.
+ */
+export function referenceValues(session: Session): Record<string, unknown> {
+  const { name: _name, ...references } = session.petValues('');
+  return references;
+}
+
+/**
+ * A refusal is judged (CREATE-VALID-ACCEPTED) only when it cannot be the server not
+ * knowing a referenced record: every reference field carries the configured value.
+ */
+export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>): boolean {
+  if (trip.field !== undefined) return !(trip.field in references);
+  return Object.entries(references).every(([k, v]) => !(k in trip.sent) || trip.sent[k] === v);
+}

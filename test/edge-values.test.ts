@@ -1,0 +1,91 @@
+// The edge values and generated examples: derived from the schema, valid, exact on the
+// wire, reproducible from the seed; a failing example is shrunk and reported with it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assertValid, edgeNewPets, validNewPet } from '../harness/bodies.js';
+import { edgeValues, INT64_MAX, INT64_MIN } from '../harness/edge-values.js';
+import { newPetArbitrary } from '../harness/examples.js';
+import { parseJson, sameJson, stringifyJson } from '../harness/json.js';
+import { loadSpecs } from '../harness/spec.js';
+import { certifyReference } from './support/run.js';
+
+const spec = loadSpecs().store;
+const values = (schema: object) => edgeValues(schema, 'run-1').map((e) => e.value);
+
+describe('edge values from a schema', () => {
+  it('gives a string every class of edge value, prefixed but the empty one', () => {
+    const names = values({ type: 'string' }) as string[];
+    expect(names).toContain('');
+    expect(names.filter((n) => n !== '').every((n) => n.startsWith('run-1-'))).toBe(true);
+    expect(names.map((n) => [...n].length)).toEqual(expect.arrayContaining([1024, 4096]));
+    const all = names.join('');
+    for (let c = 1; c < 32; c++) expect(all).toContain(String.fromCharCode(c));
+    expect(all).not.toContain('\u0000');
+    for (const s of ['\u2028', '\u2029', '"', '\\', 'e\u0301', '😀', '\u200D']) expect(all).toContain(s);
+    expect(names.some((n) => /[^\u0000-\uFFFF]/u.test(n) === false && /[\u0370-\u03FF]/.test(n))).toBe(true); // Greek
+    expect(names.some((n) => n !== n.normalize('NFC'))).toBe(true);
+  });
+
+  it('respects length bounds, and has none for a string with a format', () => {
+    const bounded = values({ type: 'string', minLength: 1, maxLength: 300 }) as string[];
+    expect(bounded).not.toContain('');
+    expect(Math.max(...bounded.map((n) => [...n].length))).toBe(300);
+    expect(values({ type: 'string', format: 'date-time' })).toEqual([]);
+  });
+
+  it('gives an int64 its six edges, exact, and narrows them to the schema\'s bounds', () => {
+    expect(values({ type: 'integer', format: 'int64' })).toEqual([0, -1, 2 ** 53 - 1, 2n ** 53n + 1n, INT64_MIN, INT64_MAX]);
+    expect(values({ type: 'integer', format: 'int64', minimum: 1, maximum: 100 })).toEqual([1, 100]);
+    expect(values({ type: 'integer', format: 'int32' })).toEqual([0, -1, -(2 ** 31), 2 ** 31 - 1]);
+    expect(values({ enum: ['a', 'b'] })).toEqual(['a', 'b']);
+  });
+
+  it('makes valid NewPets that each differ from one valid body in one field (enumerations are the run\'s samples)', () => {
+    const base = validNewPet(spec, { name: 'run-1-edge', categoryId: 1 });
+    const bodies = edgeNewPets(spec, { name: 'run-1-edge', categoryId: 1 }, {}, 'run-1');
+    expect(new Set(bodies.map((b) => b.field))).toEqual(new Set(['name', 'categoryId']));
+    for (const b of bodies) {
+      expect(spec.errors('NewPet', b.json)).toEqual([]);
+      const changed = Object.keys(base).filter((k) => !sameJson(base[k], b.json[k]));
+      expect(changed.length <= 1 && changed.every((k) => k === b.field), b.label).toBe(true);
+    }
+    expect(() => assertValid(spec, { name: 'x', categoryId: 2n ** 63n }, 'a body')).toThrow(/generator bug.*out of its format's range/);
+  });
+});
+
+describe('exact JSON on the wire', () => {
+  it('writes bigints as exact integers and strings as JSON.stringify does', () => {
+    const body = { name: 'a"\\\u0001\u2028é😀', categoryId: INT64_MIN, n: 2n ** 53n + 1n, list: [1, undefined], skip: undefined };
+    const text = stringifyJson(body);
+    expect(text).toBe(`{"name":${JSON.stringify(body.name)},"categoryId":-9223372036854775808,"n":9007199254740993,"list":[1,null]}`);
+    expect(sameJson(parseJson(text), { ...body, list: [1, null], skip: undefined })).toBe(false); // skip is absent, not undefined
+    expect(sameJson(parseJson(text), { name: body.name, categoryId: INT64_MIN, n: 2n ** 53n + 1n, list: [1, null] })).toBe(true);
+  });
+});
+
+describe('generated examples', () => {
+  const arbitrary = newPetArbitrary(spec, { categoryId: 1 });
+
+  it('draws the same valid NewPets from the same seed, int64 values within range', () => {
+    const first = fc.sample(arbitrary, { seed: 7, numRuns: 40 });
+    expect(sameJson(first, fc.sample(arbitrary, { seed: 7, numRuns: 40 }))).toBe(true);
+    expect(sameJson(first, fc.sample(arbitrary, { seed: 8, numRuns: 40 }))).toBe(false);
+    for (const body of first) assertValid(spec, { ...body }, 'a generated example');
+    expect(first.some((b) => b.categoryId === 1) && first.some((b) => b.categoryId !== 1)).toBe(true);
+    expect(first.some((b) => 'status' in b)).toBe(false); // an optional enumeration: the run's samples carry every member
+  });
+
+  it('finds a fault no edge value shows, and reports the seed and the shrunk body, the same for the same seed', async () => {
+    const run = async () => {
+      const report = await certifyReference({ faults: ['private-use-stripped'] }, { seed: 7, selected: new Set(['CREATE-ROUND-TRIP']) });
+      expect(report.seed).toBe(7);
+      const result = report.requirements.find((r) => r.id === 'CREATE-ROUND-TRIP')!;
+      expect(result.outcome).toBe('failed');
+      return result.message!.replace(/conformance-[a-z0-9]+-[0-9a-f]+/g, 'PREFIX');
+    };
+    const message = await run();
+    expect(message).toMatch(/generated example \d+ \{.*\} \(--seed 7\): name was sent as .* shrunk in \d+ tries to \{/);
+    expect(message).not.toMatch(/^name is/); // no edge value carries a private-use or unassigned code point
+    expect(await run()).toBe(message);
+  });
+});
