@@ -7,6 +7,7 @@ import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
 import { isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
 import { isRemoved } from './spec.js';
+import { INT64_MAX } from './parameter-values.js';
 import { edgeNewPets } from './bodies.js';
 import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Examples } from './examples.js';
@@ -205,7 +206,6 @@ export class Fixtures {
   async absentId(): Promise<string> {
     const highest = [...(await this.knownPets()).keys()].map(BigInt).reduce((a, b) => (b > a ? b : a), 0n);
     const candidate = highest + 1_000_000_000n;
-    const INT64_MAX = 2n ** 63n - 1n;
     return (candidate > INT64_MAX ? INT64_MAX : candidate).toString();
   }
 
