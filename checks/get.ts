@@ -8,7 +8,7 @@ import { pageItems } from '../harness/fixtures.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
 import { Inconclusive, Skip, fail } from '../harness/outcome.js';
 import { isRemoved } from '../harness/spec.js';
-import { integerProbes } from '../harness/parameter-values.js';
+import { integerProbes } from '../harness/edge-values.js';
 
 function skipWhenRemoved(ctx: CheckContext): void {
   const op = ctx.spec.operation('getPet');
@@ -74,7 +74,7 @@ check('GET-NOT-FOUND', async (ctx) => {
   expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
 });
 
-/** The probes of the petId parameter, from its schema (harness/parameter-values.ts). */
+/** The probes of the petId parameter, from its schema (harness/edge-values.ts). */
 const petIdProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('getPet', 'petId'));
 
 // Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see

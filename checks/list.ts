@@ -8,7 +8,7 @@ import type { Exchange } from '../harness/http.js';
 import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/expect.js';
 import { integerText, isInteger, showJson } from '../harness/json.js';
 import { Inconclusive, fail } from '../harness/outcome.js';
-import { integerProbes } from '../harness/parameter-values.js';
+import { integerProbes } from '../harness/edge-values.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -91,7 +91,7 @@ check('LIST-PAGE-FULL', async (ctx) => {
  * page of at most the maximum: the one bound that holds whatever the server made of
  * the value (clamped it, fell back to the default, read 0 as "no limit" up to the
  * maximum). Never a 5xx, never more than the maximum. The values come from the
- * limit's schema (harness/parameter-values.ts); the nearest one is also sent with each
+ * limit's schema (harness/edge-values.ts); the nearest one is also sent with each
  * status filter, since filtered and unfiltered lists are often separate queries.
  * Health, which runs often against production, sends the two nearest values alone.
  */

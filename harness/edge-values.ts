@@ -3,7 +3,9 @@
 // outside the hand-picked ASCII names and small integers the other probes use.
 // Every value is valid for its schema: a server must store it, or refuse it with
 // the documented 400, and what it stores must come back exactly.
-import { jsonInteger } from './json.js';
+import { INT64_MAX, INT64_MIN, jsonInteger } from './json.js';
+
+export { INT64_MAX, INT64_MIN };
 
 type Schema = Record<string, any>;
 
@@ -12,9 +14,6 @@ export interface EdgeValue {
   label: string;
   value: unknown;
 }
-
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
 
 /** The smallest and largest integer of a format (int64 when none is given: JSON Schema sets no range). */
 function integerRange(schema: Schema): [bigint, bigint] {
@@ -127,4 +126,40 @@ export function outOfRange(schema: Schema, value: unknown): boolean {
   const [low, high] = integerRange(schema);
   const n = BigInt(value);
   return n < low || n > high;
+}
+
+/** Probe values for an integer query or path parameter, as the exact decimal text a URL carries. */
+export interface IntegerProbes {
+  /** Inside the range: its bounds, and 0 and -1 where they are inside it. */
+  edges: string[];
+  /** Below the minimum: just below, a negative number, the int64 minimum, and beyond int64. */
+  below: string[];
+  /** Above the maximum: just above, the int64 maximum, and beyond int64. */
+  above: string[];
+  /** Integers outside the int64 range on either side (for a parameter without bounds). */
+  beyondInt64: string[];
+  /** Text that is no integer. */
+  notInteger: string[];
+}
+
+const decimal = (values: bigint[]) => [...new Set(values.map(String))];
+
+/**
+ * The values to probe an integer parameter with, from its schema rather than picked by
+ * hand: the edges inside its range, integers just and far outside it, integers no
+ * int64 can hold, and text that is no integer. In each list the values most likely to
+ * find a bug come first (health sends only the first few).
+ */
+export function integerProbes(schema: Schema): IntegerProbes {
+  if (schema.type !== 'integer') throw new Error(`not an integer parameter: ${JSON.stringify(schema)}`);
+  const [low, high] = integerBounds(schema);
+  const beyondBelow = [INT64_MIN - 1n];
+  const beyondAbove = [INT64_MAX + 1n, 10n ** 20n];
+  return {
+    edges: decimal([-1n, high, 0n, low].filter((n) => n >= low && n <= high)),
+    below: low > INT64_MIN ? decimal([low - 1n, -1n, INT64_MIN, ...beyondBelow].filter((n) => n < low)) : [],
+    above: high < INT64_MAX ? decimal([high + 1n, INT64_MAX, ...beyondAbove].filter((n) => n > high)) : [],
+    beyondInt64: decimal([...beyondAbove, ...beyondBelow]),
+    notInteger: ['abc', '1.5'],
+  };
 }

@@ -49,3 +49,16 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   throw new Kind(message, rejected.flatMap((e) => e.evidence));
 }
 
+
+/**
+ * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX). A 503 with Retry-After is
+ * left out, as 429s are: a server asking to be called again later (overload,
+ * maintenance) is about rate limits, which are "not shown".
+ */
+export function expectNoServerErrors(observed: Exchange[], service: string): void {
+  if (observed.length === 0) throw new Inconclusive(`no ${service} response was observed`);
+  const errors = observed.filter((ex) => ex.status >= 500 && !(ex.status === 503 && ex.headers['retry-after']));
+  if (errors.length) {
+    fail(`${errors.length} of ${observed.length} ${service} responses were server errors: ${errors.slice(0, 3).map((e) => e.summary).join(' | ')}`, ...errors);
+  }
+}

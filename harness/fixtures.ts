@@ -4,10 +4,9 @@
 import type { Exchange } from './http.js';
 import { pollWithinWindow, type Polled } from './context.js';
 import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
-import { isInteger, integerText } from './json.js';
+import { INT64_MAX, isInteger, integerText } from './json.js';
 import type { Session } from './session.js';
 import { isRemoved } from './spec.js';
-import { INT64_MAX } from './parameter-values.js';
 import { edgeNewPets } from './bodies.js';
 import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Examples } from './examples.js';

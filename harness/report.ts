@@ -34,6 +34,15 @@ export function countResults(results: RequirementResult[]): Counts {
   };
 }
 
+/** A duration for people: 12 ms, 1.5 s, 3 min 4 s, 1 h 2 min (a value that is no number reads 0 ms). */
+export function formatDuration(ms: number): string {
+  const v = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+  if (v < 1000) return `${Math.round(v)} ms`;
+  if (v < 60_000) return `${(v / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(v / 60_000);
+  return minutes < 60 ? `${minutes} min ${Math.round((v % 60_000) / 1000)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 /** A verdict as words: "not tested" rather than its id. */
 export const verdictText = (v: Verdict) => (v === 'not-tested' ? 'not tested' : v);
 

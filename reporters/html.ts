@@ -20,7 +20,7 @@
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed } from '../harness/report.js';
+import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed, formatDuration } from '../harness/report.js';
 import { baselineHeading, changeGroups } from '../harness/baseline.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/types.js';
 
@@ -56,14 +56,6 @@ function attr(value: unknown): string {
 
 /** An id or class fragment: letters, digits and dashes only. */
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
-
-function duration(ms: number): string {
-  const v = Number.isFinite(ms) ? Math.max(0, ms) : 0;
-  if (v < 1000) return `${Math.round(v)} ms`;
-  if (v < 60_000) return `${(v / 1000).toFixed(1)} s`;
-  const min = Math.floor(v / 60_000);
-  return `${min} min ${Math.round((v - min * 60_000) / 1000)} s`;
-}
 
 /** An ISO time as "2025-01-02 03:04:05 UTC" (time zone independent); anything else as given. */
 function time(iso: string): string {
@@ -176,7 +168,7 @@ function runInfo(report: RunReport): string {
     field('tool', 'Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
     field('spec', 'Spec', `${esc(report.spec.title)} ${esc(report.spec.version)}`),
     field('startedAt', 'Started', time(report.startedAt)),
-    field('duration', 'Duration', esc(duration(report.durationMs))),
+    field('duration', 'Duration', esc(formatDuration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
     ...(report.profile === 'certify' && report.runPrefix
       ? [field('runPrefix', 'Data created', `<code>${esc(report.runPrefix)}-…</code>` +
@@ -237,7 +229,7 @@ function headerLines(headers: Record<string, string>): string[] {
 }
 
 function exchange(x: ExchangeRecord, index: number, total: number): string {
-  const meta = [`Exchange ${index + 1} of ${total}`, duration(x.durationMs)];
+  const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs)];
   if (x.operation) meta.push(x.operation);
   if (x.attempt && x.attempt > 1) meta.push(`attempt ${x.attempt}`);
   const request = [`<span class="start-line">${esc(x.request.method)} ${esc(x.request.url)}</span>`, ...headerLines(x.request.headers)];
@@ -306,7 +298,7 @@ function requirement(r: RequirementResult): string {
           : '') +
       '</td>',
     `<td class="title">${esc(r.title)}</td>`,
-    `<td class="duration">${esc(duration(r.durationMs))}</td>`,
+    `<td class="duration">${esc(formatDuration(r.durationMs))}</td>`,
     `</tr>`,
   ].join('');
   const detailRow = body ? `\n<tr class="detail"><td colspan="5">\n${body}\n</td></tr>` : '';

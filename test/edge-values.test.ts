@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertValid, edgeNewPets, validNewPet } from '../harness/bodies.js';
-import { edgeValues, INT64_MAX, INT64_MIN } from '../harness/edge-values.js';
+import { edgeValues, integerProbes, INT64_MAX, INT64_MIN } from '../harness/edge-values.js';
 import { newPetArbitrary } from '../harness/examples.js';
 import { parseJson, sameJson, stringifyJson } from '../harness/json.js';
 import { loadSpecs } from '../harness/spec.js';
@@ -50,6 +50,25 @@ describe('edge values from a schema', () => {
       expect(changed.length <= 1 && changed.every((k) => k === b.field), b.label).toBe(true);
     }
     expect(() => assertValid(spec, { name: 'x', categoryId: 2n ** 63n }, 'a body')).toThrow(/generator bug.*out of its format's range/);
+  });
+});
+
+describe('probes of an integer parameter, from its schema', () => {
+  it('a bounded one (limit): its bounds inside, and just and far outside on each side', () => {
+    const specs = loadSpecs();
+    expect(integerProbes(specs.store.parameter('listPets', 'limit'))).toEqual({
+      edges: ['100', '1'],
+      below: ['0', '-1', String(INT64_MIN), String(INT64_MIN - 1n)],
+      above: ['101', String(INT64_MAX), String(INT64_MAX + 1n), '100000000000000000000'],
+      beyondInt64: [String(INT64_MAX + 1n), '100000000000000000000', String(INT64_MIN - 1n)],
+      notInteger: ['abc', '1.5'],
+    });
+  });
+
+  it('an unbounded int64 (petId): -1, the extremes and 0 inside, nothing "below" or "above" but beyond int64', () => {
+    const probes = integerProbes(loadSpecs().store.parameter('getPet', 'petId'));
+    expect(probes).toMatchObject({ edges: ['-1', String(INT64_MAX), '0', String(INT64_MIN)], below: [], above: [] });
+    expect(() => integerProbes({ type: 'string' })).toThrow(/not an integer parameter/);
   });
 });
 
