@@ -24,9 +24,9 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { PACKAGE_ROOT } from '../harness/paths.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
-import { SETTINGS } from '../harness/config.js';
+import { SETTINGS } from '../harness/config/settings.js';
 
 /** The CLI's default, which the bounds are computed for. */
 const DEFAULT_CONCURRENCY = Number(SETTINGS.concurrency.default);

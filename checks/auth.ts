@@ -1,11 +1,11 @@
 // Authentication: every operation the spec secures, probed without a valid bearer
 // credential, must answer 401. Operations past their removal date are left out, and
 // so is an operation whose response is not shown where the run finds it absent.
-import { check } from '../harness/registry.js';
-import type { Auth, CheckContext } from '../harness/context.js';
-import { eachProbe, expectStatus } from '../harness/expect.js';
-import { validNewPet } from '../harness/bodies.js';
-import { isRemoved, type Operation } from '../harness/spec.js';
+import { check } from '../harness/run/check.js';
+import type { Auth, CheckContext } from '../harness/run/context.js';
+import { eachProbe, expectStatus } from '../harness/run/expect.js';
+import { validNewPet } from '../harness/api/bodies.js';
+import { isRemoved, type Operation } from '../harness/api/spec.js';
 
 /**
  * The operations that must demand the key today. A removed operation need not exist.

@@ -2,16 +2,16 @@
 // filling ones) are judged for status, shape, echo and unique ids; the negative
 // bodies are generated from the NewPet schema, one requirement per kind of defect;
 // valid edge values and generated examples must come back exactly (round-trip.ts).
-import { check } from '../harness/registry.js';
-import { eachProbe, expectSchema, expectStatus } from '../harness/expect.js';
-import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
-import { Inconclusive, fail } from '../harness/outcome.js';
-import type { CheckContext } from '../harness/context.js';
-import type { CreatedPet } from '../harness/fixtures.js';
+import { check } from '../harness/run/check.js';
+import { eachProbe, expectSchema, expectStatus } from '../harness/run/expect.js';
+import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
+import { Inconclusive, fail } from '../harness/model/outcome.js';
+import type { CheckContext } from '../harness/run/context.js';
+import type { CreatedPet } from '../harness/run/fixtures.js';
 import { randomBytes } from 'node:crypto';
-import { validNewPet } from '../harness/bodies.js';
-import type { Examples } from '../harness/examples.js';
-import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/round-trip.js';
+import { validNewPet } from '../harness/api/bodies.js';
+import type { Examples } from '../harness/run/examples.js';
+import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
 
 check('CREATE-OK', async (ctx) => {
   const created = await ctx.fixtures.created();

@@ -2,11 +2,11 @@
 // observed, and on those of two probes off the documented surface (an unknown
 // route, an undocumented method). When the run saw no error of a documented status
 // (as when these checks run alone), one probe provokes it.
-import { check } from '../harness/registry.js';
-import type { CheckContext } from '../harness/context.js';
-import type { Exchange } from '../harness/http.js';
-import { Inconclusive, fail } from '../harness/outcome.js';
-import { expectNoServerErrors } from '../harness/expect.js';
+import { check } from '../harness/run/check.js';
+import type { CheckContext } from '../harness/run/context.js';
+import type { Exchange } from '../harness/http/client.js';
+import { Inconclusive, fail } from '../harness/model/outcome.js';
+import { expectNoServerErrors } from '../harness/run/expect.js';
 
 /**
  * Every exchange with the animal store that got a response, but for 429s: rate

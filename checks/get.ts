@@ -1,14 +1,14 @@
 // getPet: deprecated, not removed. Until its removal date (x-removal-date in the
 // spec) it must work; after it, these checks are skipped with that reason.
 // Deprecation and Sunset headers are reported when present, never required.
-import { check } from '../harness/registry.js';
-import { waitedFor, type CheckContext } from '../harness/context.js';
-import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/expect.js';
-import { pageItems } from '../harness/fixtures.js';
-import { integerText, isInteger, sameJson, showJson } from '../harness/json.js';
-import { Inconclusive, Skip, fail } from '../harness/outcome.js';
-import { isRemoved } from '../harness/spec.js';
-import { integerProbes } from '../harness/edge-values.js';
+import { check } from '../harness/run/check.js';
+import { waitedFor, type CheckContext } from '../harness/run/context.js';
+import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
+import { pageItems } from '../harness/run/fixtures.js';
+import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
+import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
+import { isRemoved } from '../harness/api/spec.js';
+import { integerProbes } from '../harness/api/edge-values.js';
 
 function skipWhenRemoved(ctx: CheckContext): void {
   const op = ctx.spec.operation('getPet');
@@ -74,7 +74,7 @@ check('GET-NOT-FOUND', async (ctx) => {
   expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
 });
 
-/** The probes of the petId parameter, from its schema (harness/edge-values.ts). */
+/** The probes of the petId parameter, from its schema (harness/api/edge-values.ts). */
 const petIdProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('getPet', 'petId'));
 
 // Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see

@@ -1,14 +1,14 @@
 // listPets: the bare array, page bounds from the spec's limit parameter, the status
 // filter. Most checks judge the shared list pages (fetched once, after the run's
 // animals exist); the out-of-range probes are their own.
-import { check } from '../harness/registry.js';
-import { waitedFor, type CheckContext, type Polled } from '../harness/context.js';
-import { missingFrom, type ListPages } from '../harness/fixtures.js';
-import type { Exchange } from '../harness/http.js';
-import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/expect.js';
-import { integerText, isInteger, showJson } from '../harness/json.js';
-import { Inconclusive, fail } from '../harness/outcome.js';
-import { integerProbes } from '../harness/edge-values.js';
+import { check } from '../harness/run/check.js';
+import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
+import { missingFrom, type ListPages } from '../harness/run/fixtures.js';
+import type { Exchange } from '../harness/http/client.js';
+import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
+import { integerText, isInteger, showJson } from '../harness/model/json.js';
+import { Inconclusive, fail } from '../harness/model/outcome.js';
+import { integerProbes } from '../harness/api/edge-values.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -91,7 +91,7 @@ check('LIST-PAGE-FULL', async (ctx) => {
  * page of at most the maximum: the one bound that holds whatever the server made of
  * the value (clamped it, fell back to the default, read 0 as "no limit" up to the
  * maximum). Never a 5xx, never more than the maximum. The values come from the
- * limit's schema (harness/edge-values.ts); the nearest one is also sent with each
+ * limit's schema (harness/api/edge-values.ts); the nearest one is also sent with each
  * status filter, since filtered and unfiltered lists are often separate queries.
  * Health, which runs often against production, sends the two nearest values alone.
  */

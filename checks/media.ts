@@ -1,6 +1,6 @@
 // Media type, judged on every response of the animal store the run observed.
-import { check } from '../harness/registry.js';
-import { fail } from '../harness/outcome.js';
+import { check } from '../harness/run/check.js';
+import { fail } from '../harness/model/outcome.js';
 import { storeExchanges } from './errors.js';
 
 check('MEDIA-JSON', async (ctx) => {

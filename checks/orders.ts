@@ -1,7 +1,7 @@
 // GET /store/orders: only its existence is documented. Its authentication is checked
 // with every other operation in checks/auth.ts, where this same call shows it exists.
-import { check } from '../harness/registry.js';
-import { fail } from '../harness/outcome.js';
+import { check } from '../harness/run/check.js';
+import { fail } from '../harness/model/outcome.js';
 
 // A 2xx shows it, and so does a 4xx other than 404 and 405 (a key without access to
 // orders may get 403); a 404, 405, a server error or a redirect to another origin does not

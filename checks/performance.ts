@@ -1,8 +1,8 @@
 // Latency: per-operation response times of the whole run, against the budget the
 // user set. Not an API requirement: a health signal made into one on request.
-import { check } from '../harness/registry.js';
-import { Skip, fail } from '../harness/outcome.js';
-import { latencyByOperation } from '../harness/latency.js';
+import { check } from '../harness/run/check.js';
+import { Skip, fail } from '../harness/model/outcome.js';
+import { latencyByOperation } from '../harness/http/latency.js';
 
 check('PERF-LATENCY-P95', async (ctx) => {
   const budget = ctx.session.options.maxLatencyMs;

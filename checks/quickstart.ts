@@ -1,13 +1,13 @@
 // The quickstart message service at its own base address. The success status is
 // not documented, so any 2xx passes. The rejection probes run in every profile;
 // a valid message is sent only in certify (it would queue one).
-import { check } from '../harness/registry.js';
-import type { Auth, CheckContext, CallOptions } from '../harness/context.js';
-import { eachProbe, expectNoServerErrors, expectSchema, expectStatus } from '../harness/expect.js';
-import { Inconclusive, fail } from '../harness/outcome.js';
-import { showJson } from '../harness/json.js';
-import { formatDuration } from '../harness/report.js';
-import type { NearMissKind } from '../harness/redact.js';
+import { check } from '../harness/run/check.js';
+import type { Auth, CheckContext, CallOptions } from '../harness/run/context.js';
+import { eachProbe, expectNoServerErrors, expectSchema, expectStatus } from '../harness/run/expect.js';
+import { Inconclusive, fail } from '../harness/model/outcome.js';
+import { showJson } from '../harness/model/json.js';
+import { formatDuration } from '../harness/run/report.js';
+import type { NearMissKind } from '../harness/http/redact.js';
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 

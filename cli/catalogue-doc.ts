@@ -1,7 +1,7 @@
 // The requirement catalogue as text: `--list` prints it, docs/requirements.md is
 // generated from it (`npm run docs`; a test fails when the file is stale).
-import type { Requirement } from '../harness/types.js';
-import { AREAS } from '../harness/catalogue.js';
+import type { Requirement } from '../harness/model/types.js';
+import { AREAS } from '../harness/api/catalogue.js';
 
 export function formatCatalogueList(catalogue: Requirement[]): string {
   const width = Math.max(...catalogue.map((r) => r.id.length));

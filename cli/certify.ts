@@ -3,19 +3,19 @@
 // (130/143 when SIGINT/SIGTERM stopped it). cli/cli.ts loads this module only for a
 // run: --help, --version and --list need none of the HTTP client, validators or reporters.
 import { constants as osConstants } from 'node:os';
-import { ConfigError, type ParsedArgs } from '../harness/config.js';
-import { notCarriedOut, runConformance } from '../harness/engine.js';
-import { startTarget } from '../harness/target.js';
-import { redactorFor } from '../harness/session.js';
-import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/run-config.js';
+import { ConfigError, type ParsedArgs } from '../harness/config/settings.js';
+import { notCarriedOut, runConformance } from '../harness/run/runner.js';
+import { startTarget } from './target.js';
+import { redactorFor } from '../harness/run/session.js';
+import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/config/prepare.js';
 import { reportToGithub } from './github.js';
-import type { RequirementResult, RunReport } from '../harness/types.js';
+import type { RequirementResult, RunReport } from '../harness/model/types.js';
 import { writeComplianceJson } from '../reporters/compliance-json.js';
 import { writeJunit } from '../reporters/junit.js';
 import { writeHtml } from '../reporters/html.js';
 import { writeMetrics } from '../reporters/metrics.js';
 import { formatProgress, formatSummary } from './output.js';
-import { compareWithBaseline, readBaseline, type Baseline } from '../harness/baseline.js';
+import { compareWithBaseline, readBaseline, type Baseline } from '../harness/run/baseline.js';
 
 /** Runs the checks as the parsed command line says; returns the exit code. Throws ConfigError for bad input. */
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {

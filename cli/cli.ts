@@ -4,8 +4,8 @@
 // answered here from light modules; the run itself is in cli/certify.ts, loaded only
 // when one starts (the HTTP client, the validators and the reporters take most of
 // the start-up time).
-import { ConfigError, SETTINGS, parseCommandLine } from '../harness/config.js';
-import { TOOL } from '../harness/tool.js';
+import { ConfigError, SETTINGS, parseCommandLine } from '../harness/config/settings.js';
+import { TOOL } from '../harness/model/tool.js';
 
 const NAME = 'animal-store-conformance';
 
@@ -37,7 +37,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (args.help) { console.log(usage()); return 0; }
     if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
     if (args.list) {
-      const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/catalogue.js'), import('./catalogue-doc.js')]);
+      const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/api/catalogue.js'), import('./catalogue-doc.js')]);
       console.log(formatCatalogueList(loadCatalogue()));
       return 0;
     }

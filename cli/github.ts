@@ -2,10 +2,10 @@
 // annotations (when GITHUB_ACTIONS is set): ::error for a failed MUST, ::warning
 // for a failed SHOULD.
 import { appendFile } from 'node:fs/promises';
-import type { RunReport } from '../harness/types.js';
-import { coverageText, coverageWarning, isViolation, verdictText } from '../harness/report.js';
+import type { RunReport } from '../harness/model/types.js';
+import { coverageText, coverageWarning, isViolation, verdictText } from '../harness/run/report.js';
 import { anchorOf } from './catalogue-doc.js';
-import { baselineHeading, changeGroups } from '../harness/baseline.js';
+import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 
 /**
  * Where the catalogue entries live: in the suite's repository at the commit that

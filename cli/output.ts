@@ -1,7 +1,7 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
-import type { RequirementResult, RunReport, SinceBaseline } from '../harness/types.js';
-import { baselineHeading, changeGroups } from '../harness/baseline.js';
-import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/report.js';
+import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
+import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/run/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',

@@ -1,7 +1,7 @@
 // compliance.json: the run report as pretty JSON (spec/compliance-report.schema.json).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunReport } from '../harness/types.js';
+import type { RunReport } from '../harness/model/types.js';
 
 export function renderComplianceJson(report: RunReport): string {
   return JSON.stringify(report, null, 2) + '\n';

@@ -15,14 +15,14 @@
 //   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
 //     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
 //
-// A listed known deviation that failed or errored is not a violation (harness/report.ts
+// A listed known deviation that failed or errored is not a violation (harness/run/report.ts
 // isViolation): its row says "expected failure" with the reason, is styled apart from
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed, formatDuration } from '../harness/report.js';
-import { baselineHeading, changeGroups } from '../harness/baseline.js';
-import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/types.js';
+import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed, formatDuration } from '../harness/run/report.js';
+import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
 // (except tab and LF, and CR before LF), DEL, zero-width and bidi controls (they

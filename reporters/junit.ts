@@ -1,15 +1,15 @@
 // junit.xml: the run report for CI (Jenkins xunit junit-10.xsd). One <testsuite> per
 // area, one <testcase> per requirement. A failed SHOULD is still a <failure> so CI
 // shows it; whether it breaks compliance is in the verdict properties. A listed
-// known deviation that failed is not a violation (harness/report.ts isViolation), so
+// known deviation that failed is not a violation (harness/run/report.ts isViolation), so
 // it is <skipped> (CI stays green, as the verdict does) with its evidence in
 // <system-out>. An aborted run, and a run that judged nothing (not-tested), add a
 // suite "run" whose one testcase is an <error> carrying the reason, so CI shows the
 // run as broken rather than all skipped.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { coverageText, coverageWarning, isViolation } from '../harness/report.js';
-import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/types.js';
+import { coverageText, coverageWarning, isViolation } from '../harness/run/report.js';
+import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
 // (No `u` flag: the regex works on UTF-16 code units, so lone surrogates are visible to it.)

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isViolation } from '../harness/report.js';
-import { VERDICTS, type RunReport } from '../harness/types.js';
+import { isViolation } from '../harness/run/report.js';
+import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
 const PREFIX = 'animal_store_conformance_';
 const QUANTILES = [['0.5', 'p50'], ['0.95', 'p95']] as const;

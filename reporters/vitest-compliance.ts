@@ -1,14 +1,36 @@
 // A Vitest reporter: when the conformance suites run under Vitest, it writes the
 // same compliance.json, junit.xml, report.html and metrics.prom as the CLI, to REPORT_DIR; also
 // when the run was aborted (every test then carries the abort reason).
+import type {} from 'vitest';
+import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
-import { buildReport } from '../harness/report.js';
-import type { ReportBase } from '../harness/session.js';
-import type { RequirementResult } from '../harness/types.js';
+import { buildReport } from '../harness/run/report.js';
+import type { ReportBase, SessionOptions } from '../harness/run/session.js';
+import type { RequirementResult } from '../harness/model/types.js';
 import { writeComplianceJson } from './compliance-json.js';
 import { writeHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { writeMetrics } from './metrics.js';
+
+/** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
+export interface SuiteSettings {
+  session: Omit<SessionOptions, 'now'> & { now: string };
+  /** The ids ONLY and SKIP select. */
+  selected: string[];
+  /** EXPECTED_FAILURES: [id, reason] pairs. */
+  expectedFailures: Array<[string, string]>;
+  /** REPORT_DIR, for the reporter. */
+  reportDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext { conformance: SuiteSettings }
+}
+
+declare module '@vitest/runner' {
+  // the result and the run's figures ride on the test case, for reporters/vitest-compliance.ts
+  interface TaskMeta { requirement?: RequirementResult; run?: ReportBase }
+}
 
 export default class ComplianceReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {

@@ -1,4 +1,4 @@
 // The auth requirements of spec/requirements.yaml; the checks are in checks/auth.ts.
-import { defineAreaSuite } from '../harness/vitest-suite.js';
+import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('auth');

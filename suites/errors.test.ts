@@ -1,4 +1,4 @@
 // The errors requirements of spec/requirements.yaml; the checks are in checks/errors.ts.
-import { defineAreaSuite } from '../harness/vitest-suite.js';
+import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('errors');

@@ -2,10 +2,10 @@
 // environment and .env; with no BASE_URL the embedded reference server is started.
 // A bad setting ends the run as the CLI does: one line on stderr, exit code 2.
 import type { TestProject } from 'vitest/node';
-import { ConfigError, parseCommandLine } from '../harness/config.js';
-import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/run-config.js';
-import { startTarget } from '../harness/target.js';
-import type { SuiteSettings } from '../harness/vitest-suite.js';
+import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
+import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/config/prepare.js';
+import { startTarget } from '../cli/target.js';
+import type { SuiteSettings } from '../reporters/vitest-compliance.js';
 
 async function configure(): Promise<PreparedRun> {
   // Vite puts its own BASE_URL ("/", the app's base path) into process.env when the

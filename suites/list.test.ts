@@ -1,4 +1,4 @@
 // The list requirements of spec/requirements.yaml; the checks are in checks/list.ts.
-import { defineAreaSuite } from '../harness/vitest-suite.js';
+import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('list');

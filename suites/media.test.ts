@@ -1,4 +1,4 @@
 // The media requirements of spec/requirements.yaml; the checks are in checks/media.ts.
-import { defineAreaSuite } from '../harness/vitest-suite.js';
+import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('media');

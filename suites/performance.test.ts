@@ -1,4 +1,4 @@
 // The performance requirements of spec/requirements.yaml; the checks are in checks/performance.ts.
-import { defineAreaSuite } from '../harness/vitest-suite.js';
+import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('performance');

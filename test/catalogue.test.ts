@@ -1,7 +1,7 @@
 // Every requirement has a check and every check a requirement.
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../harness/catalogue.js';
-import { CHECKS } from '../harness/registry.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
+import { CHECKS } from '../harness/run/check.js';
 import '../checks/index.js';
 
 describe('requirement catalogue', () => {

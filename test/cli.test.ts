@@ -7,8 +7,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../harness/catalogue.js';
-import { PACKAGE_ROOT } from '../harness/paths.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 

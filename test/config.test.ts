@@ -2,7 +2,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config.js';
+import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 
 const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') =>
   resolveConfig(parseCommandLine(argv), env, cwd);

@@ -1,7 +1,7 @@
 // The reference server is compliant in both profiles, and the verdict follows the clock.
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
-import { runConformance } from '../harness/engine.js';
+import { runConformance } from '../harness/run/runner.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
 
 describe('the reference server', () => {

@@ -2,11 +2,11 @@
 // wire, reproducible from the seed; a failing example is shrunk and reported with it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertValid, edgeNewPets, validNewPet } from '../harness/bodies.js';
-import { edgeValues, integerProbes, INT64_MAX, INT64_MIN } from '../harness/edge-values.js';
-import { newPetArbitrary } from '../harness/examples.js';
-import { parseJson, sameJson, stringifyJson } from '../harness/json.js';
-import { loadSpecs } from '../harness/spec.js';
+import { assertValid, edgeNewPets, validNewPet } from '../harness/api/bodies.js';
+import { edgeValues, integerProbes, INT64_MAX, INT64_MIN } from '../harness/api/edge-values.js';
+import { newPetArbitrary } from '../harness/run/examples.js';
+import { parseJson, sameJson, stringifyJson } from '../harness/model/json.js';
+import { loadSpecs } from '../harness/api/spec.js';
 import { certifyReference } from './support/run.js';
 
 const spec = loadSpecs().store;

@@ -2,8 +2,8 @@
 // route, an undocumented method) and hold their bodies, not their statuses, to the Error rules.
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceOptions } from '../reference/server.js';
-import { runConformance } from '../harness/engine.js';
-import type { Profile } from '../harness/types.js';
+import { runConformance } from '../harness/run/runner.js';
+import type { Profile } from '../harness/model/types.js';
 import { API_KEY } from './support/run.js';
 
 async function errorChecksAlone(server: Omit<ReferenceOptions, 'apiKey'>, profile: Profile = 'certify', now = '2026-11-22T00:00:00Z') {

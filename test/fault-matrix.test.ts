@@ -5,7 +5,7 @@
 // All faults run in this one process, a few at a time.
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES, faultSpec } from '../reference/faults.js';
-import { loadCatalogue } from '../harness/catalogue.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
 
 const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
 import { certifyReference } from './support/run.js';

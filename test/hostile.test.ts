@@ -10,9 +10,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http.js';
-import { PACKAGE_ROOT } from '../harness/paths.js';
-import { coverageText } from '../harness/report.js';
+import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/client.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { coverageText } from '../harness/run/report.js';
 import * as hostile from './support/hostile-servers.js';
 import type { HostileServer } from './support/hostile-servers.js';
 
@@ -21,7 +21,7 @@ const KEY = `hostile-key-${randomBytes(12).toString('hex')}`;
 const TIMEOUT_MS = 1000;
 const DEADLINE_MS = 4000;
 const MARGIN_MS = 3000;
-const MAX_BODY = 1024 * 1024; // harness/session.ts's body cap
+const MAX_BODY = 1024 * 1024; // harness/run/session.ts's body cap
 
 interface Run {
   code: number | null;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderHtml, writeHtml } from '../reporters/html.js';
-import type { RunReport } from '../harness/types.js';
-import { buildReport, countResults } from '../harness/report.js';
+import type { RunReport } from '../harness/model/types.js';
+import { buildReport, countResults } from '../harness/run/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
 import { findChromium } from './support/browser.js';
 

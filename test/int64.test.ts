@@ -1,8 +1,8 @@
 // Every int64 field of a response lies in the int64 range, exactly at the boundaries,
 // although 2^63 - 1 and 2^63 are the same double.
 import { describe, expect, it } from 'vitest';
-import { loadSpecs } from '../harness/spec.js';
-import { parseJson } from '../harness/json.js';
+import { loadSpecs } from '../harness/api/spec.js';
+import { parseJson } from '../harness/model/json.js';
 
 const { store } = loadSpecs();
 const pet = (id: string) => parseJson(`{"id": ${id}, "name": "n", "categoryId": 1}`);

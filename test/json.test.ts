@@ -1,6 +1,6 @@
 // int64 values survive exactly, also beyond 2^53.
 import { describe, expect, it } from 'vitest';
-import { forValidation, integerText, parseJson, sameJson, showJson } from '../harness/json.js';
+import { forValidation, integerText, parseJson, sameJson, showJson } from '../harness/model/json.js';
 
 describe('int64-exact JSON', () => {
   it('keeps integers beyond 2^53 exact', () => {

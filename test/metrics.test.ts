@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { renderMetrics, writeMetrics } from '../reporters/metrics.js';
 import ComplianceReporter from '../reporters/vitest-compliance.js';
 import { main } from '../cli/cli.js';
-import { isViolation } from '../harness/report.js';
-import { loadCatalogue } from '../harness/catalogue.js';
-import type { RunReport } from '../harness/types.js';
+import { isViolation } from '../harness/run/report.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
+import type { RunReport } from '../harness/model/types.js';
 import { buildReportFixture } from './report-fixture.js';
 import { parsePrometheusText, type MetricFamily } from './support/prometheus.js';
 

@@ -4,9 +4,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient, retryAfterMs } from '../harness/http.js';
-import { Redactor } from '../harness/redact.js';
-import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config.js';
+import { HttpClient, retryAfterMs } from '../harness/http/client.js';
+import { Redactor } from '../harness/http/redact.js';
+import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

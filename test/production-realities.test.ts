@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../harness/paths.js';
-import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config.js';
-import { sessionOptionsFor } from '../harness/run-config.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { sessionOptionsFor } from '../harness/config/prepare.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
 

@@ -6,8 +6,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../harness/engine.js';
-import { PACKAGE_ROOT } from '../harness/paths.js';
+import { runConformance } from '../harness/run/runner.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY } from './support/run.js';
 

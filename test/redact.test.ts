@@ -1,9 +1,9 @@
 // No key reaches any output: every form a server may echo it in is redacted.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { Redactor, nearMiss, nearMisses } from '../harness/redact.js';
-import { redactorFor } from '../harness/session.js';
-import { curlCommand } from '../harness/http.js';
+import { Redactor, nearMiss, nearMisses } from '../harness/http/redact.js';
+import { redactorFor } from '../harness/run/session.js';
+import { curlCommand } from '../harness/http/client.js';
 import { API_KEY, certifyReference } from './support/run.js';
 
 describe('redaction', () => {

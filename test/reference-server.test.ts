@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js';
 import { FAULTS } from '../reference/faults.js';
 import { VARIANT_SPECS } from '../reference/variants.js';
-import { loadCatalogue } from '../harness/catalogue.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
 
 const KEY = 'smoke-test-key';
 const auth = { authorization: `Bearer ${KEY}` };

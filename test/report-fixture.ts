@@ -3,8 +3,8 @@
 // inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
 // control characters, a lone surrogate, non-ASCII). Options give the same run with
 // known deviations listed, or aborted (every requirement skipped, as the engine does).
-import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/types.js';
-import { buildReport } from '../harness/report.js';
+import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
+import { buildReport } from '../harness/run/report.js';
 
 export const BASE_URL = 'https://api.example.test/v1';
 
@@ -93,10 +93,10 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
   for (const r of requirements) {
     const reason = options.expectedFailures?.[r.id];
     if (reason === undefined) continue;
-    r.expectedFailure = reason; // what harness/engine.ts markExpectedFailure does
+    r.expectedFailure = reason; // what harness/run/runner.ts markExpectedFailure does
   }
   if (options.abortReason !== undefined) {
-    // what harness/engine.ts does when the run is aborted: nothing is judged
+    // what harness/run/runner.ts does when the run is aborted: nothing is judged
     requirements = requirements.map((r) => ({
       ...result(r.id, r.level, r.area, 'skipped', { message: `not run: ${options.abortReason}`, durationMs: 0 }),
       title: r.title,
@@ -123,4 +123,4 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
 }
 
 /** The counts of a list of results, as the run report computes them. */
-export { countResults as countOf } from '../harness/report.js';
+export { countResults as countOf } from '../harness/run/report.js';

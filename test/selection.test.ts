@@ -4,21 +4,21 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../harness/catalogue.js';
-import { ConfigError } from '../harness/config.js';
-import { PACKAGE_ROOT } from '../harness/paths.js';
-import { readExpectedFailures, selectRequirements } from '../harness/selection.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
+import { ConfigError } from '../harness/config/settings.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { readExpectedFailures, selectRequirements } from '../harness/config/selection.js';
 import { renderRequirementsDoc } from '../cli/catalogue-doc.js';
 import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { formatSummary } from '../cli/output.js';
 import { API_KEY, certifyReference } from './support/run.js';
-import { runConformance } from '../harness/engine.js';
+import { runConformance } from '../harness/run/runner.js';
 import { startReferenceServer } from '../reference/server.js';
 import { renderComplianceJson } from '../reporters/compliance-json.js';
 import { NOT_TESTED_TESTCASE, renderJunit } from '../reporters/junit.js';
 import { renderHtml } from '../reporters/html.js';
 import { reportValidator, validateJunit } from './support/validators.js';
-import type { RunReport } from '../harness/types.js';
+import type { RunReport } from '../harness/model/types.js';
 
 const catalogue = loadCatalogue();
 

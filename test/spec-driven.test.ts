@@ -3,8 +3,8 @@
 // same way is compliant, and the unmodified server fails where it now differs.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpecs, readSpecDocument } from '../harness/spec.js';
-import { SPEC_DIR } from '../harness/paths.js';
+import { loadSpecs, readSpecDocument } from '../harness/api/spec.js';
+import { SPEC_DIR } from '../harness/model/paths.js';
 import { certifyReference, violations } from './support/run.js';
 
 function modifiedSpec() {

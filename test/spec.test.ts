@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { loadSpecs, readSpecDocument } from '../harness/spec.js';
-import { SPEC_DIR } from '../harness/paths.js';
+import { loadSpecs, readSpecDocument } from '../harness/api/spec.js';
+import { SPEC_DIR } from '../harness/model/paths.js';
 
 // @readme/openapi-parser: the OpenAPI 3.1 schema plus the rules it cannot express
 // (unique operationIds, resolvable $refs, path parameters declared)

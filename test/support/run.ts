@@ -1,8 +1,8 @@
 // Runs the whole suite in-process against a reference server built with the given
 // faults or variants: the self-tests run dozens of these in one process.
 import { startReferenceServer, type ReferenceOptions } from '../../reference/server.js';
-import { runConformance, type RunOptions } from '../../harness/engine.js';
-import type { Profile, RunReport } from '../../harness/types.js';
+import { runConformance, type RunOptions } from '../../harness/run/runner.js';
+import type { Profile, RunReport } from '../../harness/model/types.js';
 
 export const API_KEY = 'self-test-key-6f1d2c9a8b';
 

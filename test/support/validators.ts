@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { validateXML } from 'xmllint-wasm';
-import { PACKAGE_ROOT } from '../../harness/paths.js';
+import { PACKAGE_ROOT } from '../../harness/model/paths.js';
 
 // ajv-formats is CommonJS: the default export is the module object under Node, the function under Vitest
 const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;

@@ -3,10 +3,10 @@
 // as exact int64, strings code unit for code unit); a valid value may be refused only
 // with the documented 400. Used for the edge bodies and the generated examples alike.
 import { pollWithinWindow } from './context.js';
-import type { Exchange } from './http.js';
-import { integerText, isInteger, sameJson, showJson } from './json.js';
+import type { Exchange } from '../http/client.js';
+import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from './spec.js';
+import { isRemoved } from '../api/spec.js';
 
 /**
  * exact: accepted and came back as sent wherever it was looked at; refused: 400 (or

@@ -3,7 +3,7 @@
 // outside the hand-picked ASCII names and small integers the other probes use.
 // Every value is valid for its schema: a server must store it, or refuse it with
 // the documented 400, and what it stores must come back exactly.
-import { INT64_MAX, INT64_MIN, jsonInteger } from './json.js';
+import { INT64_MAX, INT64_MIN, jsonInteger } from '../model/json.js';
 
 export { INT64_MAX, INT64_MIN };
 

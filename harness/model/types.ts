@@ -155,7 +155,7 @@ export interface BaselineChange extends Pick<RequirementResult, 'id' | 'level' |
   failingSince?: string;
 }
 
-/** This run compared with a previous report, over the requirement ids both hold (harness/baseline.ts). */
+/** This run compared with a previous report, over the requirement ids both hold (harness/run/baseline.ts). */
 export interface SinceBaseline {
   baseline: {
     startedAt: string;

@@ -6,34 +6,15 @@
 // A run that cannot be made (target unreachable, key rejected) fails one test with
 // the reason and skips the others: one failure that says why, not one per test.
 import { describe, inject, test } from 'vitest';
-import { loadCatalogue } from './catalogue.js';
-import { CHECKS } from './registry.js';
-import { RunAborted, Session, type ReportBase, type SessionOptions } from './session.js';
-import { loadSpecs } from './spec.js';
-import { countsAgainstVerdict, listedButPassed } from './report.js';
-import { markExpectedFailure, skippedResult } from './engine.js';
-import type { Requirement, RequirementResult } from './types.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
+import { CHECKS } from '../harness/run/check.js';
+import { RunAborted, Session, type ReportBase, type SessionOptions } from '../harness/run/session.js';
+import { loadSpecs } from '../harness/api/spec.js';
+import { countsAgainstVerdict, listedButPassed } from '../harness/run/report.js';
+import { markExpectedFailure, skippedResult } from '../harness/run/runner.js';
+import type { Requirement, RequirementResult } from '../harness/model/types.js';
+import type {} from '../reporters/vitest-compliance.js';
 import '../checks/index.js';
-
-/** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
-export interface SuiteSettings {
-  session: Omit<SessionOptions, 'now'> & { now: string };
-  /** The ids ONLY and SKIP select. */
-  selected: string[];
-  /** EXPECTED_FAILURES: [id, reason] pairs. */
-  expectedFailures: Array<[string, string]>;
-  /** REPORT_DIR, for the reporter. */
-  reportDir: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext { conformance: SuiteSettings }
-}
-
-declare module '@vitest/runner' {
-  // the result and the run's figures ride on the test case, for reporters/vitest-compliance.ts
-  interface TaskMeta { requirement?: RequirementResult; run?: ReportBase }
-}
 
 interface Run {
   session: Session;

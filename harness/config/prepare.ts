@@ -3,11 +3,11 @@
 // deviations, a writable report folder; and the session options it gives.
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
-import { loadCatalogue } from './catalogue.js';
-import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from './config.js';
+import { loadCatalogue } from '../api/catalogue.js';
+import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from './settings.js';
 import { readExpectedFailures, selectRequirements } from './selection.js';
-import type { SessionOptions, Target } from './session.js';
-import type { Requirement } from './types.js';
+import type { SessionOptions, Target } from '../run/session.js';
+import type { Requirement } from '../model/types.js';
 
 export interface PreparedRun {
   config: RunConfig;

@@ -1,6 +1,6 @@
 // Response-time figures per operation, from the run's transcript.
-import type { Exchange } from './http.js';
-import type { LatencyStats } from './types.js';
+import type { Exchange } from './client.js';
+import type { LatencyStats } from '../model/types.js';
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): number {

@@ -3,9 +3,9 @@
 // matched by id, so a baseline from another spec or tool version is compared where
 // the ids match, and the notes say so.
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from './config.js';
+import { ConfigError } from '../config/settings.js';
 import { isViolation } from './report.js';
-import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from './types.js';
+import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
 /** What a baseline must hold: the parts of a compliance report of any version that are compared. */
 export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements'>

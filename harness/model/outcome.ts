@@ -1,5 +1,5 @@
 // How a check ends other than by passing: it throws one of these.
-import type { Exchange } from './http.js';
+import type { Exchange } from '../http/client.js';
 
 abstract class CheckEnd extends Error {
   constructor(message: string, readonly evidence: Exchange[] = []) {

@@ -1,7 +1,7 @@
 // Assertions the checks share. Each throws a Violation naming the exchange.
-import type { Exchange } from './http.js';
-import type { ApiDescription } from './spec.js';
-import { CheckError, Inconclusive, Violation, fail } from './outcome.js';
+import type { Exchange } from '../http/client.js';
+import type { ApiDescription } from '../api/spec.js';
+import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 
 const describeStatus = (ex: Exchange) =>
   ex.status >= 500 ? `${ex.summary} (a server error)` : ex.summary;

@@ -2,20 +2,20 @@
 // running a requirement's check into a result. The CLI, the Vitest suites and the
 // self-tests all run checks through a Session.
 import { randomBytes, randomInt } from 'node:crypto';
-import { MAX_SEED } from './config.js';
-import { HttpClient, type Exchange } from './http.js';
+import { MAX_SEED } from '../config/settings.js';
+import { HttpClient, type Exchange } from '../http/client.js';
 import { CheckContext, type CallOptions } from './context.js';
 import { Fixtures } from './fixtures.js';
-import { stringifyJson } from './json.js';
-import type { PetValues } from './bodies.js';
-import { CheckError, Inconclusive, Skip, Violation } from './outcome.js';
-import { Redactor, nearMisses } from './redact.js';
-import { CHECKS } from './registry.js';
-import { isRemoved, type Specs } from './spec.js';
-import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from './types.js';
-import { latencyByOperation } from './latency.js';
-import { TOOL } from './tool.js';
-import { DEFAULT_CONSISTENCY_WINDOW_MS } from './config.js';
+import { stringifyJson } from '../model/json.js';
+import type { PetValues } from '../api/bodies.js';
+import { CheckError, Inconclusive, Skip, Violation } from '../model/outcome.js';
+import { Redactor, nearMisses } from '../http/redact.js';
+import { CHECKS } from './check.js';
+import { isRemoved, type Specs } from '../api/spec.js';
+import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from '../model/types.js';
+import { latencyByOperation } from '../http/latency.js';
+import { TOOL } from '../model/tool.js';
+import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 

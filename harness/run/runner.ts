@@ -1,12 +1,12 @@
 // Runs the whole catalogue against one target: preflight, every check at once
 // (requests are bounded by the client's pool), observers last, then the report.
-import { loadCatalogue } from './catalogue.js';
+import { loadCatalogue } from '../api/catalogue.js';
 import { buildReport } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
-import { loadSpecs, type Specs } from './spec.js';
-import { CHECKS } from './registry.js';
-import type { Requirement, RequirementResult, RunReport } from './types.js';
-import '../checks/index.js';
+import { loadSpecs, type Specs } from '../api/spec.js';
+import { CHECKS } from './check.js';
+import type { Requirement, RequirementResult, RunReport } from '../model/types.js';
+import '../../checks/index.js';
 
 export interface RunOptions extends SessionOptions {
   specs?: Specs;

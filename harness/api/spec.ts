@@ -5,8 +5,8 @@ import { readSpecDocument } from './documents.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { forValidation, isInt64Range, showJson } from './json.js';
-import { SPEC_DIR } from './paths.js';
+import { forValidation, isInt64Range, showJson } from '../model/json.js';
+import { SPEC_DIR } from '../model/paths.js';
 
 type Schema = Record<string, any>;
 

@@ -1,10 +1,10 @@
 // What a check gets: the spec, the profile, one request helper for each service,
 // the shared fixtures, and a place for notes and evidence.
-import type { Exchange } from './http.js';
+import type { Exchange } from '../http/client.js';
 import type { Session } from './session.js';
-import type { Requirement } from './types.js';
-import { nearMisses } from './redact.js';
-import { CheckError } from './outcome.js';
+import type { Requirement } from '../model/types.js';
+import { nearMisses } from '../http/redact.js';
+import { CheckError } from '../model/outcome.js';
 
 /** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
 export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;

@@ -6,12 +6,12 @@
 // creations and MAX_SHRINK_MS. The same seed draws the same values (names carry the
 // run's prefix, which differs from run to run).
 import fc from 'fast-check';
-import { assertValid, newPetProperties } from './bodies.js';
-import { integerBounds } from './edge-values.js';
-import { jsonInteger } from './json.js';
+import { assertValid, newPetProperties } from '../api/bodies.js';
+import { integerBounds } from '../api/edge-values.js';
+import { jsonInteger } from '../model/json.js';
 import { isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Session } from './session.js';
-import type { AnimalStoreSpec } from './spec.js';
+import type { AnimalStoreSpec } from '../api/spec.js';
 
 type Json = unknown;
 type Schema = Record<string, any>;

@@ -1,13 +1,13 @@
 // Data the checks share, prepared once per run and reused: the preflight list, the
 // animals the run creates (certify), the list pages after creation, one sent
 // message. Each is memoised, so concurrent checks wait for the same requests.
-import type { Exchange } from './http.js';
+import type { Exchange } from '../http/client.js';
 import { pollWithinWindow, type Polled } from './context.js';
-import { negativeNewPets, validNewPet, type NegativeBody } from './bodies.js';
-import { INT64_MAX, isInteger, integerText } from './json.js';
+import { negativeNewPets, validNewPet, type NegativeBody } from '../api/bodies.js';
+import { INT64_MAX, isInteger, integerText } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from './spec.js';
-import { edgeNewPets } from './bodies.js';
+import { isRemoved } from '../api/spec.js';
+import { edgeNewPets } from '../api/bodies.js';
 import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Examples } from './examples.js';
 

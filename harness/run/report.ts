@@ -5,8 +5,8 @@
 // way. A run (or area) that judged nothing is not-tested, never compliant: the
 // run's exit code is then 2, as for a run that could not be made, because it says
 // nothing about the server (1 would blame the server, 0 would let CI go green on nothing).
-import type { AreaReport, Counts, Coverage, RequirementResult, RunReport, Verdict } from './types.js';
-import { AREAS } from './catalogue.js';
+import type { AreaReport, Counts, Coverage, RequirementResult, RunReport, Verdict } from '../model/types.js';
+import { AREAS } from '../api/catalogue.js';
 import type { ReportBase } from './session.js';
 
 /** Failed or could not be carried out, and not listed as an expected failure. */

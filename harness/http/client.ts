@@ -4,10 +4,10 @@
 // requests in flight that shrinks when the server rate-limits, and a transcript of
 // every exchange.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { parseJson } from './json.js';
-import { CheckError } from './outcome.js';
+import { parseJson } from '../model/json.js';
+import { CheckError } from '../model/outcome.js';
 import type { Redactor } from './redact.js';
-import type { ExchangeRecord } from './types.js';
+import type { ExchangeRecord } from '../model/types.js';
 
 export interface HttpRequest {
   /** The operationId, for latency figures and evidence. */

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { PROFILES, type Profile } from './types.js';
+import { PROFILES, type Profile } from '../model/types.js';
 
 export class ConfigError extends Error {}
 

@@ -1,8 +1,8 @@
 // The requirement catalogue (spec/requirements.yaml), read and checked for shape.
 import { join } from 'node:path';
 import { readSpecDocument } from './documents.js';
-import { SPEC_DIR } from './paths.js';
-import { PROFILES, type Requirement } from './types.js';
+import { SPEC_DIR } from '../model/paths.js';
+import { PROFILES, type Requirement } from '../model/types.js';
 
 /** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
 export const AREAS = ['auth', 'errors', 'media', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
