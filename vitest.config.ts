@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { AreaSequencer } from './suites/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -25,10 +24,10 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           globalSetup: ['suites/global-setup.ts'],
-          // one worker, files in area order, so every suite shares one session (one seeding)
+          // one worker and one module graph, so every suite file shares one run (one
+          // seeding); the runner orders the checks (observers last), not the file order
           isolate: false,
           fileParallelism: false,
-          sequence: { sequencer: AreaSequencer },
           testTimeout: 150_000,
         },
       },

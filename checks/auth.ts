@@ -1,7 +1,7 @@
 // Authentication: every operation the spec secures, probed without a valid bearer
 // credential, must answer 401. Operations past their removal date are left out, and
 // so is an operation whose response is not shown where the run finds it absent.
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import type { Auth, CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectStatus } from '../harness/run/expect.js';
 import { validNewPet } from '../harness/api/bodies.js';
@@ -39,7 +39,7 @@ async function expect401(ctx: CheckContext, probes: Array<{ op: Operation } & Cr
   const petId = await ctx.fixtures.someId();
   await eachProbe(probes, async ({ op, auth, label }) => {
     const valid = ctx.profile === 'certify';
-    const json = !op.hasBody ? undefined : valid ? validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-auth-probe`)) : {};
+    const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
     const ex = await ctx.call(op.id, { auth, json, params: { petId } });
     expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${op.id} with ${label}`);
   });
@@ -50,23 +50,6 @@ async function expect401Everywhere(ctx: CheckContext, credentials: Credential[],
   const ops = operations ?? await probedOperations(ctx);
   await expect401(ctx, ops.flatMap((op) => credentials.map((c) => ({ op, ...c }))));
 }
-
-check('AUTH-MISSING-HEADER', (ctx) =>
-  expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }]));
-
-/**
- * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,
- * a second word after the key). certify sends each to every probed operation. health,
- * which runs every few minutes against production, sends them all to listPets and the
- * changed key to every operation: the key is compared by the same code on every route
- * far more often than not, and a route that skips the check is still found.
- */
-check('AUTH-INVALID-KEY', async (ctx) => {
-  const keys = ctx.invalidKeys.map((k): Credential => ({ auth: { header: `Bearer ${k.value}` }, label: `an invalid bearer key (${k.what})` }));
-  const ops = await probedOperations(ctx);
-  await expect401(ctx, ops.flatMap((op) =>
-    (ctx.profile === 'certify' || op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ op, ...c }))));
-});
 
 /**
  * The scheme probes reach every operation in certify. Health, which runs every few
@@ -79,18 +62,37 @@ async function schemeProbeOperations(ctx: CheckContext): Promise<Operation[]> {
   return ctx.profile === 'certify' ? probed : probed.filter((op) => op.id === 'listPets');
 }
 
-check('AUTH-WRONG-SCHEME', async (ctx) =>
-  expect401Everywhere(ctx, ['Basic', 'Token'].map((scheme) => ({
-    auth: { header: `${scheme} ${ctx.apiKey}` }, label: `the valid key under the ${scheme} scheme`,
-  })), await schemeProbeOperations(ctx)));
+export const AUTH_CHECKS: Check[] = [
+  check('AUTH-MISSING-HEADER', (ctx) =>
+    expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }])),
 
-check('AUTH-NO-SCHEME', async (ctx) =>
-  expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], await schemeProbeOperations(ctx)));
+  /**
+   * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,
+   * a second word after the key). certify sends each to every probed operation. health,
+   * which runs every few minutes against production, sends them all to listPets and the
+   * changed key to every operation: the key is compared by the same code on every route
+   * far more often than not, and a route that skips the check is still found.
+   */
+  check('AUTH-INVALID-KEY', async (ctx) => {
+    const keys = ctx.invalidKeys.map((k): Credential => ({ auth: { header: `Bearer ${k.value}` }, label: `an invalid bearer key (${k.what})` }));
+    const ops = await probedOperations(ctx);
+    await expect401(ctx, ops.flatMap((op) =>
+      (ctx.profile === 'certify' || op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ op, ...c }))));
+  }),
 
-// SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
-// tells an anonymous client nothing about the body; but 400 ("body missing required
-// fields") fits the request too, and no precedence is stated.
-check('AUTH-BEFORE-VALIDATION', async (ctx) => {
-  const ex = await ctx.call('createPet', { auth: 'none', json: {} });
-  expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');
-});
+  check('AUTH-WRONG-SCHEME', async (ctx) =>
+    expect401Everywhere(ctx, ['Basic', 'Token'].map((scheme) => ({
+      auth: { header: `${scheme} ${ctx.apiKey}` }, label: `the valid key under the ${scheme} scheme`,
+    })), await schemeProbeOperations(ctx))),
+
+  check('AUTH-NO-SCHEME', async (ctx) =>
+    expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], await schemeProbeOperations(ctx))),
+
+  // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
+  // tells an anonymous client nothing about the body; but 400 ("body missing required
+  // fields") fits the request too, and no precedence is stated.
+  check('AUTH-BEFORE-VALIDATION', async (ctx) => {
+    const ex = await ctx.call('createPet', { auth: 'none', json: {} });
+    expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');
+  }),
+];

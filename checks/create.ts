@@ -2,7 +2,7 @@
 // filling ones) are judged for status, shape, echo and unique ids; the negative
 // bodies are generated from the NewPet schema, one requirement per kind of defect;
 // valid edge values and generated examples must come back exactly (round-trip.ts).
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import { eachProbe, expectSchema, expectStatus } from '../harness/run/expect.js';
 import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
@@ -13,53 +13,12 @@ import { validNewPet } from '../harness/api/bodies.js';
 import type { Examples } from '../harness/run/examples.js';
 import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
 
-check('CREATE-OK', async (ctx) => {
-  const created = await ctx.fixtures.created();
-  for (const c of created) {
-    const what = `createPet with ${showJson(c.sent)}`;
-    expectStatus(c.exchange, [201], what);
-    const pet = expectSchema(ctx.spec, c.exchange, 'Pet', what);
-    if (!isInteger(pet.id)) fail(`${what}: id ${showJson(pet.id)} is not an integer`, c.exchange);
-  }
-  ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
-  ctx.note(`${created.length} animals created`);
-});
-
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
   const created = (await ctx.fixtures.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
   if (created.length === 0) throw new Inconclusive('no animal was created (see CREATE-OK)');
   return created;
 }
-
-check('CREATE-ECHO', async (ctx) => {
-  const created = await createdPets(ctx);
-  for (const c of created) {
-    for (const [field, value] of Object.entries(c.sent)) {
-      if (!sameJson(c.pet[field], value)) {
-        fail(`${c.exchange.summary}: ${field} was sent as ${showJson(value)} but came back as ${showJson(c.pet[field])}`, c.exchange);
-      }
-    }
-    if (!('status' in c.sent) && c.pet.status != null && !ctx.spec.statuses.includes(c.pet.status)) {
-      fail(`${c.exchange.summary}: status was omitted and came back as ${showJson(c.pet.status)}, not a PetStatus`, c.exchange);
-    }
-  }
-  const withoutStatus = created.find((c) => !('status' in c.sent));
-  if (withoutStatus) ctx.note(`status omitted on creation came back as ${showJson(withoutStatus.pet.status)}`);
-  ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
-});
-
-check('CREATE-ID-UNIQUE', async (ctx) => {
-  const created = (await createdPets(ctx)).filter((c) => isInteger(c.pet.id));
-  const byId = new Map<string, typeof created[number]>();
-  for (const c of created) {
-    const id = integerText(c.pet.id);
-    const earlier = byId.get(id);
-    if (earlier) fail(`two animals got id ${id}: ${earlier.exchange.summary} and ${c.exchange.summary}`, c.exchange, earlier.exchange);
-    byId.set(id, c);
-  }
-  ctx.note(`${byId.size} distinct ids`);
-});
 
 /** Sends every negative body of one kind; each must get 400. */
 async function rejects(ctx: CheckContext, requirementId: string): Promise<void> {
@@ -71,10 +30,9 @@ async function rejects(ctx: CheckContext, requirementId: string): Promise<void> 
   });
 }
 
-for (const id of ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER',
-  'CREATE-NOT-OBJECT', 'CREATE-EMPTY-BODY', 'CREATE-MALFORMED-JSON']) {
-  check(id, (ctx) => rejects(ctx, id));
-}
+/** The requirements judged by rejects(): one per family of invalid bodies (negativeNewPets). */
+const INVALID_BODY_IDS = ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER',
+  'CREATE-NOT-OBJECT', 'CREATE-EMPTY-BODY', 'CREATE-MALFORMED-JSON'];
 
 /** One round trip for a message; a generated example with its seed and what it shrank to. */
 function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
@@ -101,35 +59,6 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
-check('CREATE-ROUND-TRIP', async (ctx) => {
-  const { trips, examples, listing, listed } = await roundTrips(ctx);
-  const broken = trips.filter(isBroken);
-  if (broken.length) {
-    fail(`${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
-      ...tripEvidence(broken, examples));
-  }
-  const accepted = trips.filter((t) => t.kind === 'exact');
-  ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
-  ctx.note(`${accepted.length} of ${trips.length} valid NewPets (edge values${examples ? `, ${examples.trips.length} generated with --seed ${examples.seed}` : ''}) accepted and returned exactly in the 201 body and by getPet;`
-    + ` ${listed} of them also in ${listing?.summary ?? 'no list page'} (the list cannot be searched for one animal: those it does not show are not judged there)`);
-});
-
-check('CREATE-VALID-ACCEPTED', async (ctx) => {
-  const { trips, examples } = await roundTrips(ctx);
-  const references = referenceValues(ctx.session);
-  const refused = trips.filter((t) => t.kind === 'refused');
-  const judged = refused.filter((t) => refusalCounts(t, references));
-  const excused = refused.filter((t) => !judged.includes(t));
-  if (excused.length) {
-    ctx.note(`${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused.slice(0, 3).map((t) => t.label).join('; ')}`);
-  }
-  if (judged.length) {
-    fail(`${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
-      ...tripEvidence(judged, examples));
-  }
-  ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
-});
-
 /** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
 function unlikelyId(known: bigint[]): bigint {
   for (;;) {
@@ -138,19 +67,93 @@ function unlikelyId(known: bigint[]): bigint {
   }
 }
 
-// The id is "assigned by the service": one sent in the body is ignored (201 with
-// another id) or refused with 400 (a body carrying a field the client may not set).
-check('CREATE-ID-ASSIGNED', async (ctx) => {
-  await ctx.fixtures.pages(); // created after the pages the list checks judge, as the round trips are
-  const sentId = unlikelyId([...(await ctx.fixtures.knownPets()).keys()].map(BigInt));
-  // not validated with the id: it is a field NewPet does not name, sent on purpose
-  const body = { ...validNewPet(ctx.spec, ctx.session.petValues(`${ctx.runPrefix}-with-id`)), id: sentId };
-  const ex = await ctx.call('createPet', { json: body });
-  const what = `createPet with id ${sentId} in the body`;
-  if (ex.status === 400) return ctx.note(`${what}: refused with 400`);
-  // 201 rather than another 2xx is CREATE-OK's to judge
-  if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
-  const id = (ex.json as Record<string, unknown> | undefined)?.id;
-  if (isInteger(id) && integerText(id) === sentId.toString()) fail(`${what}: the animal got that very id, not one assigned by the service`, ex);
-  ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
-});
+export const CREATE_CHECKS: Check[] = [
+  ...INVALID_BODY_IDS.map((id) => check(id, (ctx) => rejects(ctx, id))),
+
+  check('CREATE-OK', async (ctx) => {
+    const created = await ctx.fixtures.created();
+    for (const c of created) {
+      const what = `createPet with ${showJson(c.sent)}`;
+      expectStatus(c.exchange, [201], what);
+      const pet = expectSchema(ctx.spec, c.exchange, 'Pet', what);
+      if (!isInteger(pet.id)) fail(`${what}: id ${showJson(pet.id)} is not an integer`, c.exchange);
+    }
+    ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
+    ctx.note(`${created.length} animals created`);
+  }),
+
+  check('CREATE-ECHO', async (ctx) => {
+    const created = await createdPets(ctx);
+    for (const c of created) {
+      for (const [field, value] of Object.entries(c.sent)) {
+        if (!sameJson(c.pet[field], value)) {
+          fail(`${c.exchange.summary}: ${field} was sent as ${showJson(value)} but came back as ${showJson(c.pet[field])}`, c.exchange);
+        }
+      }
+      if (!('status' in c.sent) && c.pet.status != null && !ctx.spec.statuses.includes(c.pet.status)) {
+        fail(`${c.exchange.summary}: status was omitted and came back as ${showJson(c.pet.status)}, not a PetStatus`, c.exchange);
+      }
+    }
+    const withoutStatus = created.find((c) => !('status' in c.sent));
+    if (withoutStatus) ctx.note(`status omitted on creation came back as ${showJson(withoutStatus.pet.status)}`);
+    ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
+  }),
+
+  check('CREATE-ID-UNIQUE', async (ctx) => {
+    const created = (await createdPets(ctx)).filter((c) => isInteger(c.pet.id));
+    const byId = new Map<string, typeof created[number]>();
+    for (const c of created) {
+      const id = integerText(c.pet.id);
+      const earlier = byId.get(id);
+      if (earlier) fail(`two animals got id ${id}: ${earlier.exchange.summary} and ${c.exchange.summary}`, c.exchange, earlier.exchange);
+      byId.set(id, c);
+    }
+    ctx.note(`${byId.size} distinct ids`);
+  }),
+
+  check('CREATE-ROUND-TRIP', async (ctx) => {
+    const { trips, examples, listing, listed } = await roundTrips(ctx);
+    const broken = trips.filter(isBroken);
+    if (broken.length) {
+      fail(`${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
+        ...tripEvidence(broken, examples));
+    }
+    const accepted = trips.filter((t) => t.kind === 'exact');
+    ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
+    ctx.note(`${accepted.length} of ${trips.length} valid NewPets (edge values${examples ? `, ${examples.trips.length} generated with --seed ${examples.seed}` : ''}) accepted and returned exactly in the 201 body and by getPet;`
+      + ` ${listed} of them also in ${listing?.summary ?? 'no list page'} (the list cannot be searched for one animal: those it does not show are not judged there)`);
+  }),
+
+  check('CREATE-VALID-ACCEPTED', async (ctx) => {
+    const { trips, examples } = await roundTrips(ctx);
+    const references = ctx.referenceValues;
+    const refused = trips.filter((t) => t.kind === 'refused');
+    const judged = refused.filter((t) => refusalCounts(t, references));
+    const excused = refused.filter((t) => !judged.includes(t));
+    if (excused.length) {
+      ctx.note(`${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused.slice(0, 3).map((t) => t.label).join('; ')}`);
+    }
+    if (judged.length) {
+      fail(`${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
+        ...tripEvidence(judged, examples));
+    }
+    ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
+  }),
+
+  // The id is "assigned by the service": one sent in the body is ignored (201 with
+  // another id) or refused with 400 (a body carrying a field the client may not set).
+  check('CREATE-ID-ASSIGNED', async (ctx) => {
+    await ctx.fixtures.pages(); // created after the pages the list checks judge, as the round trips are
+    const sentId = unlikelyId([...(await ctx.fixtures.knownPets()).keys()].map(BigInt));
+    // not validated with the id: it is a field NewPet does not name, sent on purpose
+    const body = { ...ctx.newPet('with-id'), id: sentId };
+    const ex = await ctx.call('createPet', { json: body });
+    const what = `createPet with id ${sentId} in the body`;
+    if (ex.status === 400) return ctx.note(`${what}: refused with 400`);
+    // 201 rather than another 2xx is CREATE-OK's to judge
+    if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
+    const id = (ex.json as Record<string, unknown> | undefined)?.id;
+    if (isInteger(id) && integerText(id) === sentId.toString()) fail(`${what}: the animal got that very id, not one assigned by the service`, ex);
+    ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
+  }),
+];

@@ -2,23 +2,15 @@
 // observed, and on those of two probes off the documented surface (an unknown
 // route, an undocumented method). When the run saw no error of a documented status
 // (as when these checks run alone), one probe provokes it.
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import type { CheckContext } from '../harness/run/context.js';
 import type { Exchange } from '../harness/http/client.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
 import { expectNoServerErrors } from '../harness/run/expect.js';
 
-/**
- * Every exchange with the animal store that got a response, but for 429s: rate
- * limits are "not shown", and a 429 often comes from a gateway before the service.
- */
-export function storeExchanges(ctx: CheckContext): Exchange[] {
-  return ctx.session.answered('store').filter((ex) => ex.status !== 429);
-}
-
 async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
   await ctx.fixtures.errorResponses();
-  return storeExchanges(ctx).filter((ex) => ex.status >= 400);
+  return ctx.observed('store').filter((ex) => ex.status >= 400);
 }
 
 function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total: number, what: string): void {
@@ -27,34 +19,36 @@ function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total:
   fail(`${offenders.length} of ${total} error responses ${what}: ${shown}`, ...offenders.map((o) => o.ex));
 }
 
-check('ERR-BODY-SHAPE', async (ctx) => {
-  const errors = await observedErrors(ctx);
-  if (errors.length === 0) throw new Inconclusive('no error response was observed, not even to the probes');
-  const offenders = errors.flatMap((ex) => {
-    if (ex.json === undefined) return [{ ex, why: `body is not JSON: ${ex.text.slice(0, 80) || '(empty)'}` }];
-    const problems = ctx.spec.errors('Error', ex.json);
-    return problems.length ? [{ ex, why: problems.slice(0, 3).join('; ') }] : [];
-  });
-  reportOffenders(offenders, errors.length, 'are not an Error body (code, message, status)');
-  ctx.note(`${errors.length} error responses judged`);
-}, { observer: true });
+export const ERRORS_CHECKS: Check[] = [
+  check('ERR-BODY-SHAPE', async (ctx) => {
+    const errors = await observedErrors(ctx);
+    if (errors.length === 0) throw new Inconclusive('no error response was observed, not even to the probes');
+    const offenders = errors.flatMap((ex) => {
+      if (ex.json === undefined) return [{ ex, why: `body is not JSON: ${ex.text.slice(0, 80) || '(empty)'}` }];
+      const problems = ctx.spec.errors('Error', ex.json);
+      return problems.length ? [{ ex, why: problems.slice(0, 3).join('; ') }] : [];
+    });
+    reportOffenders(offenders, errors.length, 'are not an Error body (code, message, status)');
+    ctx.note(`${errors.length} error responses judged`);
+  }),
 
-check('ERR-STATUS-MATCHES', async (ctx) => {
-  const errors = await observedErrors(ctx);
-  const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
-  if (judged.length === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
-  const offenders = judged
-    .filter((ex) => (ex.json as any).status !== ex.status)
-    .map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
-  reportOffenders(offenders, judged.length, 'carry a status field that differs from the HTTP status');
-  ctx.note(`${judged.length} error responses judged`);
-}, { observer: true });
+  check('ERR-STATUS-MATCHES', async (ctx) => {
+    const errors = await observedErrors(ctx);
+    const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
+    if (judged.length === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
+    const offenders = judged
+      .filter((ex) => (ex.json as any).status !== ex.status)
+      .map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
+    reportOffenders(offenders, judged.length, 'carry a status field that differs from the HTTP status');
+    ctx.note(`${judged.length} error responses judged`);
+  }),
 
-// No request the suite sends gets a 5xx: the description documents 200, 201, 400, 401
-// and 404 (a 503 with Retry-After aside: see expectNoServerErrors).
-check('STORE-NO-5XX', async (ctx) => {
-  await ctx.fixtures.errorResponses(); // when run alone, the error probes are what it judges
-  const observed = storeExchanges(ctx);
-  expectNoServerErrors(observed, 'animal-store');
-  ctx.note(`${observed.length} animal-store responses judged`);
-}, { observer: true });
+  // No request the suite sends gets a 5xx: the description documents 200, 201, 400, 401
+  // and 404 (a 503 with Retry-After aside: see expectNoServerErrors).
+  check('STORE-NO-5XX', async (ctx) => {
+    await ctx.fixtures.errorResponses(); // when run alone, the error probes are what it judges
+    const observed = ctx.observed('store');
+    expectNoServerErrors(observed, 'animal-store');
+    ctx.note(`${observed.length} animal-store responses judged`);
+  }),
+];

@@ -1,7 +1,7 @@
 // getPet: deprecated, not removed. Until its removal date (x-removal-date in the
 // spec) it must work; after it, these checks are skipped with that reason.
 // Deprecation and Sunset headers are reported when present, never required.
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
 import { pageItems } from '../harness/run/fixtures.js';
@@ -36,74 +36,76 @@ async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; ex
     }));
 }
 
-check('GET-OK', async (ctx) => {
-  skipWhenRemoved(ctx);
-  const animals = await animalsToFetch(ctx);
-  if (animals.length === 0) throw new Inconclusive('no animal to fetch: none was created and the list is empty');
-  const headers = new Set<string>();
-  const since = ctx.profile === 'certify' ? await ctx.fixtures.writesEnded() : undefined;
-  const lags: number[] = [];
-  await eachProbe(animals, async ({ id, expected, from }) => {
-    // a store may show a write a moment after answering it: a 404 is asked again
-    // within --consistency-window of the write
-    const polled = await ctx.poll(() => ctx.call('getPet', { params: { petId: id } }), (ex) => ex.status === 404, since);
-    const ex = polled.value;
-    if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
-    const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
-    expectStatus(ex, [200], what);
-    const pet = expectSchema(ctx.spec, ex, 'Pet', what);
-    if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}`, ex);
-    for (const [field, value] of Object.entries(expected)) {
-      if (!sameJson(pet[field], value)) fail(`${what}: ${field} is ${showJson(pet[field])}, expected ${showJson(value)}`, ex);
-    }
-    for (const header of ['deprecation', 'sunset', 'link']) {
-      if (ex.headers[header]) headers.add(`${header}: ${ex.headers[header]}`);
-    }
-  });
-  for (const h of headers) ctx.note(`deprecation signalled: ${h}`);
-  if (lags.length) ctx.note(`getPet showed ${lags.length} animals only after a 404, at most ${(Math.max(...lags) / 1000).toFixed(1)} s after they were written (--consistency-window)`);
-});
-
-check('GET-NOT-FOUND', async (ctx) => {
-  skipWhenRemoved(ctx);
-  const id = await ctx.fixtures.absentId();
-  const ex = await ctx.call('getPet', { params: { petId: id } });
-  if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
-    throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
-  }
-  expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
-});
-
 /** The probes of the petId parameter, from its schema (harness/api/edge-values.ts). */
 const petIdProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('getPet', 'petId'));
 
-// Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see
-// expectRefusal); a 200, a 401 or a 5xx does not. Malformed: text that is no integer,
-// and integers no int64 can hold.
-check('GET-INVALID-ID', async (ctx) => {
-  skipWhenRemoved(ctx);
-  const { notInteger, beyondInt64 } = petIdProbes(ctx);
-  await eachProbe([...ctx.sample(notInteger, 1), ...ctx.sample(beyondInt64, 1)], async (petId) => {
-    const ex = await ctx.call('getPet', { params: { petId } });
-    expectRefusal(ex, `getPet with petId=${petId}`);
-  });
-});
+export const GET_CHECKS: Check[] = [
+  check('GET-OK', async (ctx) => {
+    skipWhenRemoved(ctx);
+    const animals = await animalsToFetch(ctx);
+    if (animals.length === 0) throw new Inconclusive('no animal to fetch: none was created and the list is empty');
+    const headers = new Set<string>();
+    const since = ctx.profile === 'certify' ? await ctx.fixtures.writesEnded() : undefined;
+    const lags: number[] = [];
+    await eachProbe(animals, async ({ id, expected, from }) => {
+      // a store may show a write a moment after answering it: a 404 is asked again
+      // within --consistency-window of the write
+      const polled = await ctx.poll(() => ctx.call('getPet', { params: { petId: id } }), (ex) => ex.status === 404, since);
+      const ex = polled.value;
+      if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
+      const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
+      expectStatus(ex, [200], what);
+      const pet = expectSchema(ctx.spec, ex, 'Pet', what);
+      if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}`, ex);
+      for (const [field, value] of Object.entries(expected)) {
+        if (!sameJson(pet[field], value)) fail(`${what}: ${field} is ${showJson(pet[field])}, expected ${showJson(value)}`, ex);
+      }
+      for (const header of ['deprecation', 'sunset', 'link']) {
+        if (ex.headers[header]) headers.add(`${header}: ${ex.headers[header]}`);
+      }
+    });
+    for (const h of headers) ctx.note(`deprecation signalled: ${h}`);
+    if (lags.length) ctx.note(`getPet showed ${lags.length} animals only after a 404, at most ${(Math.max(...lags) / 1000).toFixed(1)} s after they were written (--consistency-window)`);
+  }),
 
-// Valid int64 ids at the edges of the range (0, -1, both extremes) that name no animal
-// the run has seen. 404 is the documented answer; any refusal passes, since a server
-// may hold its ids positive and refuse the rest as invalid. A 200 with another animal,
-// a 401 or a 5xx (a server that cannot handle the value) fails.
-check('GET-EDGE-IDS', async (ctx) => {
-  skipWhenRemoved(ctx);
-  const known = await ctx.fixtures.knownPets();
-  const ids = ctx.sample(petIdProbes(ctx).edges, 2).filter((id) => !known.has(id));
-  await eachProbe(ids, async (petId) => {
-    const ex = await ctx.call('getPet', { params: { petId } });
-    const body = ex.json as any;
-    if (ex.status === 200 && isInteger(body?.id) && integerText(body.id) === petId) {
-      ctx.note(`an animal with id ${petId} exists: not judged`);
-      return;
+  check('GET-NOT-FOUND', async (ctx) => {
+    skipWhenRemoved(ctx);
+    const id = await ctx.fixtures.absentId();
+    const ex = await ctx.call('getPet', { params: { petId: id } });
+    if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
+      throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
     }
-    expectRefusal(ex, `getPet with petId=${petId}, which names no animal the run has seen`);
-  });
-});
+    expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
+  }),
+
+  // Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see
+  // expectRefusal); a 200, a 401 or a 5xx does not. Malformed: text that is no integer,
+  // and integers no int64 can hold.
+  check('GET-INVALID-ID', async (ctx) => {
+    skipWhenRemoved(ctx);
+    const { notInteger, beyondInt64 } = petIdProbes(ctx);
+    await eachProbe([...ctx.sample(notInteger, 1), ...ctx.sample(beyondInt64, 1)], async (petId) => {
+      const ex = await ctx.call('getPet', { params: { petId } });
+      expectRefusal(ex, `getPet with petId=${petId}`);
+    });
+  }),
+
+  // Valid int64 ids at the edges of the range (0, -1, both extremes) that name no animal
+  // the run has seen. 404 is the documented answer; any refusal passes, since a server
+  // may hold its ids positive and refuse the rest as invalid. A 200 with another animal,
+  // a 401 or a 5xx (a server that cannot handle the value) fails.
+  check('GET-EDGE-IDS', async (ctx) => {
+    skipWhenRemoved(ctx);
+    const known = await ctx.fixtures.knownPets();
+    const ids = ctx.sample(petIdProbes(ctx).edges, 2).filter((id) => !known.has(id));
+    await eachProbe(ids, async (petId) => {
+      const ex = await ctx.call('getPet', { params: { petId } });
+      const body = ex.json as any;
+      if (ex.status === 200 && isInteger(body?.id) && integerText(body.id) === petId) {
+        ctx.note(`an animal with id ${petId} exists: not judged`);
+        return;
+      }
+      expectRefusal(ex, `getPet with petId=${petId}, which names no animal the run has seen`);
+    });
+  }),
+];

@@ -1,7 +1,7 @@
 // listPets: the bare array, page bounds from the spec's limit parameter, the status
 // filter. Most checks judge the shared list pages (fetched once, after the run's
 // animals exist); the out-of-range probes are their own.
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
 import { missingFrom, type ListPages } from '../harness/run/fixtures.js';
 import type { Exchange } from '../harness/http/client.js';
@@ -22,68 +22,12 @@ function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: strin
   if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
 }
 
-check('LIST-OK', async (ctx) => {
-  const pages = await ctx.fixtures.pages();
-  for (const [label, ex] of [['no parameters', pages.default], ['limit=min', pages.min], ['limit=max', pages.max]] as const) {
-    validPage(ctx, ex, `listPets with ${label}`);
-  }
-});
-
-check('LIST-LIMIT-DEFAULT', async (ctx) => {
-  const pages = await ctx.fixtures.pages();
-  expectAtMost(ctx, pages.default, ctx.spec.limit.default, 'listPets without limit');
-  // and with the status filter: a server may apply the default on one path only
-  for (const p of pages.byStatus.filter((p) => p.limit === undefined)) {
-    expectAtMost(ctx, p.ex, ctx.spec.limit.default, `listPets with status=${p.status} and no limit`);
-  }
-});
-
-check('LIST-LIMIT-MIN', async (ctx) => {
-  const { min } = ctx.spec.limit;
-  expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
-  // and with each status filter: a server may enforce the bound on one query only
-  await eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
-    expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
-  });
-});
-
-check('LIST-LIMIT-MAX', async (ctx) => {
-  const { max } = ctx.spec.limit;
-  const pages = await ctx.fixtures.pages();
-  expectAtMost(ctx, pages.max, max, `listPets with limit=${max}`);
-  // status pages that ask for the maximum: the bound must hold with the filter
-  for (const p of pages.byStatus.filter((p) => p.limit === max)) expectAtMost(ctx, p.ex, max, `listPets with status=${p.status}&limit=${max}`);
-});
-
 /** Says how long the list took to show the run's animals, when it was not at once. */
 function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   if (listed.asked > 1 && !listed.pending) {
     ctx.note(`the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`);
   }
 }
-
-// Judged on the pages once they show the run's animals (within --consistency-window):
-// a list may show writes late.
-check('LIST-PAGE-FULL', async (ctx) => {
-  const { min, max, default: pageDefault } = ctx.spec.limit;
-  const listed = await ctx.fixtures.listed();
-  const pages = listed.value;
-  const storeHasAtLeast = (await ctx.fixtures.knownPets(pages)).size;
-  const cases = ([[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const)
-    .filter(([, limit]) => storeHasAtLeast >= limit);
-  if (cases.length === 0) {
-    throw new Inconclusive(storeHasAtLeast === 0 ? 'the store shows no animals: no page can be required to hold any'
-      : `the store holds at least ${storeHasAtLeast} animals, too few to fill a page of ${min}`);
-  }
-  for (const [ex, limit] of cases) {
-    const items = validPage(ctx, ex, `listPets (limit ${limit})`);
-    if (items.length < limit) {
-      fail(`${ex.summary}: ${items.length} animals on a page of ${limit}, though the store holds at least ${storeHasAtLeast}${waitedFor(listed)}`, ex);
-    }
-  }
-  ctx.note(`store holds at least ${storeHasAtLeast} animals; judged pages of ${cases.map(([, l]) => l).join(', ')}`);
-  noteLag(ctx, listed);
-});
 
 /**
  * A limit the description does not allow. It does not say what such a limit yields,
@@ -112,72 +56,130 @@ async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<voi
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
 
-check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).below));
-
-check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
-  const { max } = ctx.spec.limit;
-  await outOfRangeLimit(ctx, limitProbes(ctx).above);
-  const known = (await ctx.fixtures.knownPets()).size;
-  if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
-});
-
-check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).notInteger));
-
-check('LIST-STATUS-FILTER', async (ctx) => {
-  const { byStatus } = await ctx.fixtures.pages();
-  for (const { status, ex } of byStatus) {
-    const items = validPage(ctx, ex, `listPets with status=${status}`);
-    const others = items.filter((pet) => pet.status !== status);
-    if (others.length) {
-      const shown = others.slice(0, 3).map((p) => `id ${showJson(p.id)} has status ${showJson(p.status)}`);
-      fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${status}: ${shown.join(', ')}`, ex);
+export const LIST_CHECKS: Check[] = [
+  check('LIST-OK', async (ctx) => {
+    const pages = await ctx.fixtures.pages();
+    for (const [label, ex] of [['no parameters', pages.default], ['limit=min', pages.min], ['limit=max', pages.max]] as const) {
+      validPage(ctx, ex, `listPets with ${label}`);
     }
-  }
-});
+  }),
 
-// Judged on the pages once they show every known animal (within --consistency-window):
-// the list may lag a write, and another client may change an animal's status (each
-// re-listing asks unfiltered first, so the status known is the one shown last).
-check('LIST-STATUS-COMPLETE', async (ctx) => {
-  const listed = await ctx.fixtures.listed();
-  const known = [...(await ctx.fixtures.knownPets(listed.value)).values()];
-  const judged: string[] = [];
-  const full: string[] = [];
-  // every status page (each status, and one without limit): a full one may leave out
-  // animals of its status (there may be more than a page holds), so it is not judged
-  for (const { status, limit, ex, most } of listed.value.byStatus) {
-    const items = validPage(ctx, ex, `listPets with status=${status}`);
-    const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;
-    if (items.length >= most) { full.push(page); continue; }
-    const missing = missingFrom(items, known, status);
-    if (missing.length) {
-      fail(`${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${most}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).join(', ')}${waitedFor(listed)}`, ex);
+  check('LIST-LIMIT-DEFAULT', async (ctx) => {
+    const pages = await ctx.fixtures.pages();
+    expectAtMost(ctx, pages.default, ctx.spec.limit.default, 'listPets without limit');
+    // and with the status filter: a server may apply the default on one path only
+    for (const p of pages.byStatus.filter((p) => p.limit === undefined)) {
+      expectAtMost(ctx, p.ex, ctx.spec.limit.default, `listPets with status=${p.status} and no limit`);
     }
-    judged.push(page);
-  }
-  if (judged.length === 0) throw new Inconclusive('every status page was full: the store may hold more of each status than one page');
-  if (full.length) ctx.note(`inconclusive for ${full.join(', ')}: those pages were full`);
-  noteLag(ctx, listed);
-});
+  }),
 
-check('LIST-STATUS-UNKNOWN', async (ctx) => {
-  const status = 'not-a-status';
-  const ex = await ctx.call('listPets', { query: { status } });
-  expectRefusal(ex, `listPets with status=${status}`, [200]);
-  if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
-});
+  check('LIST-LIMIT-MIN', async (ctx) => {
+    const { min } = ctx.spec.limit;
+    expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
+    // and with each status filter: a server may enforce the bound on one query only
+    await eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+      expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
+    });
+  }),
 
-// Every page the run was given, judged after every other check: an id is a "unique
-// identifier", so one page that lists an animal twice (a join that multiplies rows, an
-// offset computed twice) shows a broken list. Pages with ids that are not integers are
-// LIST-OK's to fail.
-check('LIST-IDS-UNIQUE', async (ctx) => {
-  const pages = ctx.session.answered('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
-  if (pages.length === 0) throw new Inconclusive('no list page was observed');
-  for (const ex of pages) {
-    const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
-    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-    if (twice.length) fail(`${ex.summary}: the page lists ${[...new Set(twice)].slice(0, 3).map((id) => `id ${id}`).join(', ')} more than once`, ex);
-  }
-  ctx.note(`${pages.length} pages judged`);
-}, { observer: true });
+  check('LIST-LIMIT-MAX', async (ctx) => {
+    const { max } = ctx.spec.limit;
+    const pages = await ctx.fixtures.pages();
+    expectAtMost(ctx, pages.max, max, `listPets with limit=${max}`);
+    // status pages that ask for the maximum: the bound must hold with the filter
+    for (const p of pages.byStatus.filter((p) => p.limit === max)) expectAtMost(ctx, p.ex, max, `listPets with status=${p.status}&limit=${max}`);
+  }),
+
+  // Judged on the pages once they show the run's animals (within --consistency-window):
+  // a list may show writes late.
+  check('LIST-PAGE-FULL', async (ctx) => {
+    const { min, max, default: pageDefault } = ctx.spec.limit;
+    const listed = await ctx.fixtures.listed();
+    const pages = listed.value;
+    const storeHasAtLeast = (await ctx.fixtures.knownPets(pages)).size;
+    const cases = ([[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const)
+      .filter(([, limit]) => storeHasAtLeast >= limit);
+    if (cases.length === 0) {
+      throw new Inconclusive(storeHasAtLeast === 0 ? 'the store shows no animals: no page can be required to hold any'
+        : `the store holds at least ${storeHasAtLeast} animals, too few to fill a page of ${min}`);
+    }
+    for (const [ex, limit] of cases) {
+      const items = validPage(ctx, ex, `listPets (limit ${limit})`);
+      if (items.length < limit) {
+        fail(`${ex.summary}: ${items.length} animals on a page of ${limit}, though the store holds at least ${storeHasAtLeast}${waitedFor(listed)}`, ex);
+      }
+    }
+    ctx.note(`store holds at least ${storeHasAtLeast} animals; judged pages of ${cases.map(([, l]) => l).join(', ')}`);
+    noteLag(ctx, listed);
+  }),
+
+  check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).below)),
+
+  check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
+    const { max } = ctx.spec.limit;
+    await outOfRangeLimit(ctx, limitProbes(ctx).above);
+    const known = (await ctx.fixtures.knownPets()).size;
+    if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
+  }),
+
+  check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).notInteger)),
+
+  check('LIST-STATUS-FILTER', async (ctx) => {
+    const { byStatus } = await ctx.fixtures.pages();
+    for (const { status, ex } of byStatus) {
+      const items = validPage(ctx, ex, `listPets with status=${status}`);
+      const others = items.filter((pet) => pet.status !== status);
+      if (others.length) {
+        const shown = others.slice(0, 3).map((p) => `id ${showJson(p.id)} has status ${showJson(p.status)}`);
+        fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${status}: ${shown.join(', ')}`, ex);
+      }
+    }
+  }),
+
+  // Judged on the pages once they show every known animal (within --consistency-window):
+  // the list may lag a write, and another client may change an animal's status (each
+  // re-listing asks unfiltered first, so the status known is the one shown last).
+  check('LIST-STATUS-COMPLETE', async (ctx) => {
+    const listed = await ctx.fixtures.listed();
+    const known = [...(await ctx.fixtures.knownPets(listed.value)).values()];
+    const judged: string[] = [];
+    const full: string[] = [];
+    // every status page (each status, and one without limit): a full one may leave out
+    // animals of its status (there may be more than a page holds), so it is not judged
+    for (const { status, limit, ex, most } of listed.value.byStatus) {
+      const items = validPage(ctx, ex, `listPets with status=${status}`);
+      const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;
+      if (items.length >= most) { full.push(page); continue; }
+      const missing = missingFrom(items, known, status);
+      if (missing.length) {
+        fail(`${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${most}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).join(', ')}${waitedFor(listed)}`, ex);
+      }
+      judged.push(page);
+    }
+    if (judged.length === 0) throw new Inconclusive('every status page was full: the store may hold more of each status than one page');
+    if (full.length) ctx.note(`inconclusive for ${full.join(', ')}: those pages were full`);
+    noteLag(ctx, listed);
+  }),
+
+  check('LIST-STATUS-UNKNOWN', async (ctx) => {
+    const status = 'not-a-status';
+    const ex = await ctx.call('listPets', { query: { status } });
+    expectRefusal(ex, `listPets with status=${status}`, [200]);
+    if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
+  }),
+
+  // Every page the run was given, judged after every other check: an id is a "unique
+  // identifier", so one page that lists an animal twice (a join that multiplies rows, an
+  // offset computed twice) shows a broken list. Pages with ids that are not integers are
+  // LIST-OK's to fail.
+  check('LIST-IDS-UNIQUE', async (ctx) => {
+    const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
+    if (pages.length === 0) throw new Inconclusive('no list page was observed');
+    for (const ex of pages) {
+      const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
+      const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+      if (twice.length) fail(`${ex.summary}: the page lists ${[...new Set(twice)].slice(0, 3).map((id) => `id ${id}`).join(', ')} more than once`, ex);
+    }
+    ctx.note(`${pages.length} pages judged`);
+  }),
+];

@@ -1,7 +1,7 @@
 // The quickstart message service at its own base address. The success status is
 // not documented, so any 2xx passes. The rejection probes run in every profile;
 // a valid message is sent only in certify (it would queue one).
-import { check } from '../harness/run/check.js';
+import { check, type Check } from '../harness/run/check.js';
 import type { Auth, CheckContext, CallOptions } from '../harness/run/context.js';
 import { eachProbe, expectNoServerErrors, expectSchema, expectStatus } from '../harness/run/expect.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
@@ -19,13 +19,6 @@ async function sentMessage(ctx: CheckContext) {
   return { sent, exchange, body: exchange.json as Record<string, any> | undefined };
 }
 
-check('QS-OK', async (ctx) => {
-  const { exchange } = await sentMessage(ctx);
-  const body = expectSchema(ctx.quickstartSpec, exchange, 'Message', 'a valid message');
-  if (body.status === 'queued') ctx.note('the message was only queued (status "queued")');
-  else ctx.note(`message status: ${showJson(body.status)}`);
-});
-
 /**
  * An ISO 8601 date-time in UTC: Z or a zero offset, or no zone designator at all
  * (the description says the timestamp is in UTC, and a server may leave that implied;
@@ -41,39 +34,6 @@ function utcInstant(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-check('QS-CREATED-AT-UTC', async (ctx) => {
-  const { exchange, body } = await sentMessage(ctx);
-  const createdAt = body?.createdAt;
-  if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
-  if (!/(Z|[+-]00:?00)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
-});
-
-/**
- * createdAt names the time the message was created: read as UTC, it lies between the
- * suite's clock just before sending and once the answer was in, give or take the clock
- * tolerance (servers' clocks drift; CLOCK_TOLERANCE widens it for known skew). A local
- * time written as UTC, or without a zone, lands whole hours away and fails.
- */
-check('QS-CREATED-AT-CLOCK', async (ctx) => {
-  const { exchange, body } = await sentMessage(ctx);
-  const { sentAt, answeredAt } = await ctx.fixtures.message();
-  const createdAt = body?.createdAt;
-  const instant = utcInstant(createdAt);
-  if (instant === undefined) throw new Inconclusive(`createdAt is not a UTC timestamp (see QS-CREATED-AT-UTC)`, [exchange]);
-  const tolerance = ctx.clockToleranceMs;
-  const offset = instant < sentAt ? instant - sentAt : instant > answeredAt ? instant - answeredAt : 0;
-  const shown = `${offset >= 0 ? '+' : '-'}${formatDuration(Math.abs(offset))}`;
-  if (Math.abs(offset) > tolerance) {
-    fail(`createdAt ${createdAt} is ${shown} away from the suite's clock around the request (${new Date(sentAt).toISOString()}), more than the tolerance of ${formatDuration(tolerance)} (CLOCK_TOLERANCE): not the time of creation in UTC`, exchange);
-  }
-  ctx.note(`createdAt is ${shown} from the suite's clock around the request (tolerance ${formatDuration(tolerance)})`);
-});
-
-check('QS-ECHO', async (ctx) => {
-  const { sent, exchange, body } = await sentMessage(ctx);
-  if (body?.message !== sent.message) fail(`message came back as ${showJson(body?.message)}, sent ${showJson(sent.message)}`, exchange);
-});
-
 const validMessage = (ctx: CheckContext) => ({ message: `${ctx.runPrefix} probe` });
 
 async function expectRejected(ctx: CheckContext, status: number, probes: Array<{ label: string; options: CallOptions }>) {
@@ -86,8 +46,6 @@ async function expectRejected(ctx: CheckContext, status: number, probes: Array<{
 /** Authentication probes carry a valid body: 400 and 401 have no stated precedence. */
 const withAuth = (ctx: CheckContext, label: string, auth: Auth) => ({ label, options: { auth, json: validMessage(ctx) } });
 
-check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none')]));
-
 /**
  * The near-miss keys (nearMisses), every one in certify; health sends a sample (the
  * changed key, the case-changed one, a second word after the key): each probe carries
@@ -95,35 +53,79 @@ check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Au
  */
 const HEALTH_NEAR_MISSES: NearMissKind[] = ['changed', 'case-changed', 'second-word'];
 
-check('QS-AUTH-INVALID-KEY', (ctx) => expectRejected(ctx, 401, ctx.invalidQuickstartKeys
-  .filter((k) => ctx.profile === 'certify' || HEALTH_NEAR_MISSES.includes(k.kind))
-  .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` }))));
+export const QUICKSTART_CHECKS: Check[] = [
+  check('QS-OK', async (ctx) => {
+    const { exchange } = await sentMessage(ctx);
+    const body = expectSchema(ctx.quickstartSpec, exchange, 'Message', 'a valid message');
+    if (body.status === 'queued') ctx.note('the message was only queued (status "queued")');
+    else ctx.note(`message status: ${showJson(body.status)}`);
+  }),
 
-check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, [
-  withAuth(ctx, 'the raw key as the header', { header: ctx.quickstartApiKey }),
-  withAuth(ctx, 'Token <key>', { header: `Token ${ctx.quickstartApiKey}` }),
-  withAuth(ctx, 'Basic <key>', { header: `Basic ${ctx.quickstartApiKey}` }),
-  withAuth(ctx, 'Bearer with nothing after it', { header: 'Bearer' }),
-]));
+  check('QS-CREATED-AT-UTC', async (ctx) => {
+    const { exchange, body } = await sentMessage(ctx);
+    const createdAt = body?.createdAt;
+    if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
+    if (!/(Z|[+-]00:?00)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
+  }),
 
-check('QS-INVALID-JSON', (ctx) =>
-  expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }]));
+  /**
+   * createdAt names the time the message was created: read as UTC, it lies between the
+   * suite's clock just before sending and once the answer was in, give or take the clock
+   * tolerance (servers' clocks drift; CLOCK_TOLERANCE widens it for known skew). A local
+   * time written as UTC, or without a zone, lands whole hours away and fails.
+   */
+  check('QS-CREATED-AT-CLOCK', async (ctx) => {
+    const { exchange, body } = await sentMessage(ctx);
+    const { sentAt, answeredAt } = await ctx.fixtures.message();
+    const createdAt = body?.createdAt;
+    const instant = utcInstant(createdAt);
+    if (instant === undefined) throw new Inconclusive(`createdAt is not a UTC timestamp (see QS-CREATED-AT-UTC)`, [exchange]);
+    const tolerance = ctx.clockToleranceMs;
+    const offset = instant < sentAt ? instant - sentAt : instant > answeredAt ? instant - answeredAt : 0;
+    const shown = `${offset >= 0 ? '+' : '-'}${formatDuration(Math.abs(offset))}`;
+    if (Math.abs(offset) > tolerance) {
+      fail(`createdAt ${createdAt} is ${shown} away from the suite's clock around the request (${new Date(sentAt).toISOString()}), more than the tolerance of ${formatDuration(tolerance)} (CLOCK_TOLERANCE): not the time of creation in UTC`, exchange);
+    }
+    ctx.note(`createdAt is ${shown} from the suite's clock around the request (tolerance ${formatDuration(tolerance)})`);
+  }),
 
-// the quickstart preflight sent this very probe: {} with the key
-check('QS-MISSING-MESSAGE', async (ctx) => {
-  const ex = await ctx.fixtures.messagePreflight();
-  ctx.cite(ex);
-  expectStatus(ex, [400], 'a message with no message field');
-});
+  check('QS-ECHO', async (ctx) => {
+    const { sent, exchange, body } = await sentMessage(ctx);
+    if (body?.message !== sent.message) fail(`message came back as ${showJson(body?.message)}, sent ${showJson(sent.message)}`, exchange);
+  }),
 
-check('QS-MISSING-CONTENT-TYPE', (ctx) =>
-  expectRejected(ctx, 400, [{ label: 'a valid JSON body but no Content-Type header', options: { json: validMessage(ctx), contentType: null } }]));
+  check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none')])),
 
-check('QS-NON-STRING-MESSAGE', (ctx) =>
-  expectRejected(ctx, 400, [{ label: 'message as a number', options: { json: { message: 42 } } }]));
+  check('QS-AUTH-INVALID-KEY', (ctx) => expectRejected(ctx, 401, ctx.invalidQuickstartKeys
+    .filter((k) => ctx.profile === 'certify' || HEALTH_NEAR_MISSES.includes(k.kind))
+    .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` })))),
 
-check('QS-NO-5XX', async (ctx) => {
-  const observed = ctx.session.answered('quickstart');
-  expectNoServerErrors(observed, 'quickstart');
-  ctx.note(`${observed.length} quickstart responses judged`);
-}, { observer: true });
+  check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, [
+    withAuth(ctx, 'the raw key as the header', { header: ctx.quickstartApiKey }),
+    withAuth(ctx, 'Token <key>', { header: `Token ${ctx.quickstartApiKey}` }),
+    withAuth(ctx, 'Basic <key>', { header: `Basic ${ctx.quickstartApiKey}` }),
+    withAuth(ctx, 'Bearer with nothing after it', { header: 'Bearer' }),
+  ])),
+
+  check('QS-INVALID-JSON', (ctx) =>
+    expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
+
+  // the quickstart preflight sent this very probe: {} with the key
+  check('QS-MISSING-MESSAGE', async (ctx) => {
+    const ex = await ctx.fixtures.messagePreflight();
+    ctx.cite(ex);
+    expectStatus(ex, [400], 'a message with no message field');
+  }),
+
+  check('QS-MISSING-CONTENT-TYPE', (ctx) =>
+    expectRejected(ctx, 400, [{ label: 'a valid JSON body but no Content-Type header', options: { json: validMessage(ctx), contentType: null } }])),
+
+  check('QS-NON-STRING-MESSAGE', (ctx) =>
+    expectRejected(ctx, 400, [{ label: 'message as a number', options: { json: { message: 42 } } }])),
+
+  check('QS-NO-5XX', async (ctx) => {
+    const observed = ctx.observed('quickstart');
+    expectNoServerErrors(observed, 'quickstart');
+    ctx.note(`${observed.length} quickstart responses judged`);
+  }),
+];

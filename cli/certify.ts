@@ -5,9 +5,11 @@
 import { constants as osConstants } from 'node:os';
 import { ConfigError, type ParsedArgs } from '../harness/config/settings.js';
 import { notCarriedOut, runConformance } from '../harness/run/runner.js';
+import { conformanceChecks } from '../checks/index.js';
 import { startTarget } from './target.js';
 import { redactorFor } from '../harness/run/session.js';
-import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/config/prepare.js';
+import { prepareRun, type PreparedRun } from '../harness/config/prepare.js';
+import { sessionOptionsFor } from '../harness/run/session.js';
 import { reportToGithub } from './github.js';
 import type { RequirementResult, RunReport } from '../harness/model/types.js';
 import { writeComplianceJson } from '../reporters/compliance-json.js';
@@ -45,7 +47,7 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
 
     let report: RunReport;
     try {
-      report = await runConformance({
+      report = await runConformance({ checks: conformanceChecks(),
         ...sessionOptionsFor(config, target),
         catalogue,
         selected,

@@ -2,7 +2,7 @@
 // (started on 127.0.0.1 with a fresh random key) when no BASE_URL is configured.
 import { randomBytes } from 'node:crypto';
 import type { RunConfig } from '../harness/config/settings.js';
-import type { Target } from '../harness/run/session.js';
+import type { Target } from '../harness/model/types.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 
 export async function startTarget(config: RunConfig): Promise<{ target: Target; server?: ReferenceServer }> {

@@ -3,8 +3,11 @@
 // A bad setting ends the run as the CLI does: one line on stderr, exit code 2.
 import type { TestProject } from 'vitest/node';
 import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
-import { prepareRun, sessionOptionsFor, type PreparedRun } from '../harness/config/prepare.js';
+import { prepareRun, type PreparedRun } from '../harness/config/prepare.js';
+import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';
+import type { Requirement } from '../harness/model/types.js';
+import { testTitle } from './test-title.js';
 import type { SuiteSettings } from '../reporters/vitest-compliance.js';
 
 async function configure(): Promise<PreparedRun> {
@@ -22,11 +25,14 @@ async function configure(): Promise<PreparedRun> {
 }
 
 export default async function setup(project: TestProject) {
-  const { config, selected, expectedFailures } = await configure();
+  const { config, catalogue, selected, expectedFailures } = await configure();
+  // -t selects tests by their full name (area, then title): the run carries out only those
+  const pattern = project.config.testNamePattern;
+  const named = (r: Requirement) => !pattern || pattern.test(`${r.area} ${testTitle(r)}`);
   const { target, server } = await startTarget(config);
   const settings: SuiteSettings = {
     session: { ...sessionOptionsFor(config, target), now: config.now.toISOString() },
-    selected: [...selected],
+    selected: catalogue.filter((r) => selected.has(r.id) && named(r)).map((r) => r.id),
     expectedFailures: [...expectedFailures],
     reportDir: config.reportDir,
   };

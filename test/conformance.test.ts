@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';
+import { conformanceChecks } from '../checks/index.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
 
 describe('the reference server', () => {
@@ -18,7 +19,7 @@ describe('the reference server', () => {
   it('is compliant in the health profile, which creates nothing', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY, prefill: 30 });
     try {
-      const report = await runConformance({
+      const report = await runConformance({ checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
         profile: 'health', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'),
       });
@@ -51,7 +52,7 @@ describe('the reference server', () => {
   it('after the removal date of getPet, its checks are skipped with that reason, and no check sends it', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
-      const report = await runConformance({
+      const report = await runConformance({ checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
         profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2030-12-05T00:00:00Z'),
       });

@@ -3,13 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceOptions } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';
+import { conformanceChecks } from '../checks/index.js';
 import type { Profile } from '../harness/model/types.js';
 import { API_KEY } from './support/run.js';
 
 async function errorChecksAlone(server: Omit<ReferenceOptions, 'apiKey'>, profile: Profile = 'certify', now = '2026-11-22T00:00:00Z') {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    const report = await runConformance({
+    const report = await runConformance({ checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
       profile, timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(now),
       selected: new Set(['ERR-BODY-SHAPE', 'ERR-STATUS-MATCHES']),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
-import { sessionOptionsFor } from '../harness/config/prepare.js';
+import { sessionOptionsFor } from '../harness/run/session.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/run/runner.js';
+import { conformanceChecks } from '../checks/index.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY } from './support/run.js';
@@ -18,7 +19,7 @@ describe('the quickstart address preflight', () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
       for (const quickstartBaseUrl of [ref.baseUrl, `${ref.quickstartBaseUrl}/v1`]) {
-        const report = await runConformance({
+        const report = await runConformance({ checks: conformanceChecks(),
           target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl },
           profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(),
         });
@@ -28,7 +29,7 @@ describe('the quickstart address preflight', () => {
         expect(report.requirements.some((r) => r.outcome === 'failed')).toBe(false);
       }
       // the right address passes the preflight
-      const right = await runConformance({
+      const right = await runConformance({ checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
         profile: 'health', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(), selected: new Set(['QS-MISSING-MESSAGE']),
       });

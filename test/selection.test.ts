@@ -13,6 +13,7 @@ import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { formatSummary } from '../cli/output.js';
 import { API_KEY, certifyReference } from './support/run.js';
 import { runConformance } from '../harness/run/runner.js';
+import { conformanceChecks } from '../checks/index.js';
 import { startReferenceServer } from '../reference/server.js';
 import { renderComplianceJson } from '../reporters/compliance-json.js';
 import { NOT_TESTED_TESTCASE, renderJunit } from '../reporters/junit.js';
@@ -48,7 +49,7 @@ describe('selection', () => {
 async function certifyWithoutQuickstart(selected?: Set<string>): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY });
   try {
-    return await runConformance({
+    return await runConformance({ checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
       profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'), selected,
     });

@@ -17,6 +17,7 @@ export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requi
       : !['MUST', 'SHOULD'].includes(r.level) ? 'level must be MUST or SHOULD'
       : !(AREAS as readonly string[]).includes(r.area) ? `area must be one of ${AREAS.join(', ')}`
       : !r.title || !r.source || !r.operation ? 'title, source and operation are required'
+      : r.observer !== undefined && typeof r.observer !== 'boolean' ? 'observer must be true or false'
       : !r.profiles?.length || r.profiles.some((p) => !PROFILES.includes(p)) ? `profiles must be among ${PROFILES.join(', ')}`
       : undefined;
     if (problem) throw new Error(`requirements.yaml: ${r.id ?? '(no id)'}: ${problem}`);

@@ -6,7 +6,6 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
 import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from './settings.js';
 import { readExpectedFailures, selectRequirements } from './selection.js';
-import type { SessionOptions, Target } from '../run/session.js';
 import type { Requirement } from '../model/types.js';
 
 export interface PreparedRun {
@@ -41,25 +40,5 @@ export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv): Prom
     catalogue,
     selected: selectRequirements(catalogue, config.only, config.skip),
     expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map(),
-  };
-}
-
-export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
-  return {
-    target,
-    profile: config.profile,
-    timeoutMs: config.timeoutMs,
-    deadlineMs: config.deadlineMs,
-    concurrency: config.concurrency,
-    now: config.now,
-    strict: config.strict,
-    retries: config.retries,
-    categoryId: config.categoryId,
-    clockToleranceMs: config.clockToleranceMs,
-    maxLatencyMs: config.maxLatencyMs,
-    rate: config.rate,
-    consistencyWindowMs: config.consistencyWindowMs,
-    examples: config.examples,
-    seed: config.seed,
   };
 }

@@ -6,13 +6,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { PROFILES, type Profile } from '../model/types.js';
+import { PROFILES, type Environment, type Profile } from '../model/types.js';
 
 export class ConfigError extends Error {}
 
 export interface RunConfig {
   /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
-  environment: 'production' | 'staging' | 'embedded';
+  environment: Environment;
   baseUrl?: string;
   apiKey?: string;
   quickstartBaseUrl?: string;

@@ -6,6 +6,13 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { parseJson } from '../model/json.js';
 import { CheckError } from '../model/outcome.js';
+
+/** No complete response arrived (network error, timeout, cap, deadline): a check error that carries the exchange. */
+export class ExchangeFailed extends CheckError {
+  constructor(readonly exchange: Exchange, message = exchange.summary) {
+    super(message, [exchange]);
+  }
+}
 import type { Redactor } from './redact.js';
 import type { ExchangeRecord } from '../model/types.js';
 
@@ -247,7 +254,7 @@ export class HttpClient {
         // rate limits are "not shown" in the description: waiting is no finding, and
         // a run that cannot finish for them ends as could-not-be-made (Session)
         this.rateLimitedAtDeadline = true;
-        throw new CheckError(`${last429.summary} (still rate limited when the run deadline passed)`, [last429]);
+        throw new ExchangeFailed(last429, `${last429.summary} (still rate limited when the run deadline passed)`);
       }
       // 429: the server did not act on the request, so any method may be sent again
       if (exchange.status === 429 && !this.options.signal.aborted) continue;
@@ -258,7 +265,7 @@ export class HttpClient {
         await this.wait(retryAfterMs(exchange.headers['retry-after']) ?? backoff(attempt));
         continue;
       }
-      if (exchange.error) throw new CheckError(`${exchange.summary}`, [exchange]);
+      if (exchange.error) throw new ExchangeFailed(exchange);
       return exchange;
     }
   }

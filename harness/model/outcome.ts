@@ -1,8 +1,13 @@
 // How a check ends other than by passing: it throws one of these.
-import type { Exchange } from '../http/client.js';
+import type { ExchangeRecord } from './types.js';
+
+/** What a check cites: an exchange of the HTTP client (anything that can record itself). */
+export interface Cited {
+  record(): ExchangeRecord;
+}
 
 abstract class CheckEnd extends Error {
-  constructor(message: string, readonly evidence: Exchange[] = []) {
+  constructor(message: string, readonly evidence: Cited[] = []) {
     super(message);
   }
 }
@@ -16,4 +21,4 @@ export class Skip extends CheckEnd {}
 /** The check could not be carried out: no response, timeout, deadline. */
 export class CheckError extends CheckEnd {}
 
-export const fail = (message: string, ...evidence: Exchange[]): never => { throw new Violation(message, evidence); };
+export const fail = (message: string, ...evidence: Cited[]): never => { throw new Violation(message, evidence); };

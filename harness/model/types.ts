@@ -17,6 +17,8 @@ export interface Requirement {
   profiles: Profile[];
   /** Where the description leaves a choice open: what the check accepts and why. */
   accepts?: string;
+  /** Judged on every exchange of the run: its check runs after every other selected check. */
+  observer?: boolean;
 }
 
 /**
@@ -107,12 +109,24 @@ export interface AreaReport {
   counts: Counts;
 }
 
+/** production or staging: a configured server; embedded: the reference server the run started. */
+export type Environment = 'production' | 'staging' | 'embedded';
+
+/** The server a run certifies, with the keys it is certified with. */
+export interface Target {
+  environment: Environment;
+  baseUrl: string;
+  apiKey: string;
+  quickstartBaseUrl?: string;
+  quickstartApiKey?: string;
+}
+
 export interface RunReport {
   tool: { name: string; version: string };
   spec: { title: string; version: string };
   target: {
     /** production, staging, or embedded (the reference server started by the run). */
-    environment: 'production' | 'staging' | 'embedded';
+    environment: Environment;
     baseUrl: string;
     quickstartBaseUrl?: string;
   };

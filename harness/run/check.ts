@@ -1,18 +1,13 @@
-// Checks register here by requirement id; checks/<area>.ts holds them.
+// A check: the code that judges one requirement of the catalogue. checks/<area>.ts
+// defines them with check('<ID>', ...) and checks/index.ts lists them all; whoever
+// runs them (the CLI, the Vitest suites, the self-tests) hands that list to the runner.
 import type { CheckContext } from './context.js';
 
-export type CheckFn = (ctx: CheckContext) => Promise<void>;
-
-export interface CheckDefinition {
+export interface Check {
+  /** The requirement id in spec/requirements.yaml. */
   id: string;
-  run: CheckFn;
-  /** Runs after every other check: it judges the exchanges the whole run observed. */
-  observer: boolean;
+  /** Ends normally when the requirement holds; throws Violation (fail), Inconclusive, Skip or CheckError otherwise. */
+  run: (ctx: CheckContext) => Promise<void>;
 }
 
-export const CHECKS = new Map<string, CheckDefinition>();
-
-export function check(id: string, run: CheckFn, options: { observer?: boolean } = {}): void {
-  if (CHECKS.has(id)) throw new Error(`check ${id} is registered twice`);
-  CHECKS.set(id, { id, run, observer: options.observer ?? false });
-}
+export const check = (id: string, run: Check['run']): Check => ({ id, run });

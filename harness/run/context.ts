@@ -2,9 +2,15 @@
 // the shared fixtures, and a place for notes and evidence.
 import type { Exchange } from '../http/client.js';
 import type { Session } from './session.js';
+import type { CallOptions } from './request.js';
+
+export type { Auth, CallOptions } from './request.js';
 import type { Requirement } from '../model/types.js';
 import { nearMisses } from '../http/redact.js';
 import { CheckError } from '../model/outcome.js';
+import { latencyByOperation } from '../http/latency.js';
+import { validNewPet } from '../api/bodies.js';
+import { referenceValues } from './round-trip.js';
 
 /** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
 export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
@@ -50,25 +56,12 @@ export function waitedFor(polled: Polled<unknown>): string {
     : ' (asked once: --consistency-window 0)';
 }
 
-/** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
-export type Auth = 'valid' | 'none' | { header: string };
-
-export interface CallOptions {
-  params?: Record<string, string | number | bigint>;
-  query?: Record<string, string | number>;
-  auth?: Auth;
-  /** A JSON value to send (serialised), or raw text to send as is. */
-  json?: unknown;
-  raw?: string;
-  /** Content-Type of a body: application/json unless given; null sends none. */
-  contentType?: string | null;
-}
-
 export class CheckContext {
   readonly notes: string[] = [];
   readonly evidence: Exchange[] = [];
 
-  constructor(readonly session: Session, readonly requirement: Requirement) {}
+  // private: the session is the runner's; what a check may use is below
+  constructor(private readonly session: Session, readonly requirement: Requirement) {}
 
   get spec() { return this.session.specs.store; }
   get quickstartSpec() { return this.session.specs.quickstart; }
@@ -83,6 +76,30 @@ export class CheckContext {
   /** Keys that resemble the valid one but are not it (see nearMisses); the first is the key with its last character changed. */
   get invalidKeys() { return nearMisses(this.apiKey, '$API_KEY'); }
   get invalidQuickstartKeys() { return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY'); }
+
+  /** The latency budget the user set (--max-latency-ms), if any. */
+  get latencyBudgetMs() { return this.session.options.maxLatencyMs; }
+
+  /** Response times per operation over every exchange of the run so far. */
+  latency() { return latencyByOperation(this.session.client.exchanges); }
+
+  /**
+   * Every answer one service gave the run so far, in the order sent, for the
+   * observer requirements; a 429 is left out (a rate limit is "not shown", and is
+   * often a gateway's answer, not the service's), as is a same-origin redirect the
+   * client followed (the hop after it is the answer).
+   */
+  observed(service: 'store' | 'quickstart'): Exchange[] {
+    return this.session.answered(service).filter((ex) => ex.status !== 429);
+  }
+
+  /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
+  get referenceValues() { return referenceValues(this.session); }
+
+  /** A valid NewPet named `<runPrefix>-<label>`, with the run's values for the required fields. */
+  newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return validNewPet(this.spec, this.session.petValues(`${this.runPrefix}-${label}`), extra);
+  }
 
   /**
    * The probe values a run sends: all of them in certify; in health, which runs every

@@ -1,22 +1,36 @@
-// Runs the whole catalogue against one target: preflight, every check at once
-// (requests are bounded by the client's pool), observers last, then the report.
+// The one runner: the CLI, the Vitest suites and the self-tests all run checks
+// through it. Preflight, then every selected check at once (requests are bounded by
+// the client's pool), the observers (catalogue: observer) after every other selected
+// check, one result per requirement, then the report. Whoever runs it hands it the
+// checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
 import { buildReport } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
-import { CHECKS } from './check.js';
+import type { Check } from './check.js';
 import type { Requirement, RequirementResult, RunReport } from '../model/types.js';
-import '../../checks/index.js';
 
 export interface RunOptions extends SessionOptions {
+  /** The checks to run requirements with, one per catalogue id (checks/index.ts). */
+  checks: readonly Check[];
   specs?: Specs;
   catalogue?: Requirement[];
-  /** The ids to run (--only, --skip); the rest are reported as skipped. Default: all. */
+  /** The ids to run (--only, --skip, Vitest's -t); the rest are reported as skipped. Default: all. */
   selected?: Set<string>;
+  /** How the user selects, for the message of the requirements not selected (default: --only, --skip). */
+  selectedBy?: string;
   /** Accepted deviations by id, with their reasons (--expected-failures). */
   expectedFailures?: Map<string, string>;
   /** Called as each requirement's result is known (progress). */
   onResult?: (result: RequirementResult) => void;
+}
+
+/** A run under way: each requirement's result as it is known, and the report at the end. */
+export interface ConformanceRun {
+  /** The result of one requirement of the catalogue, once known. */
+  result(id: string): Promise<RequirementResult>;
+  /** The report, once every result is known and the connections are closed. */
+  readonly report: Promise<RunReport>;
 }
 
 /** The result of a requirement the run does not carry out. */
@@ -25,16 +39,6 @@ export function skippedResult(r: Requirement, message: string): RequirementResul
     id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
     outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [],
   };
-}
-
-/**
- * A requirement listed in the known-deviations file carries its reason; the
- * reporters say what that means for each outcome (one that passed: remove it).
- */
-export function markExpectedFailure(result: RequirementResult, expectedFailures?: Map<string, string>): RequirementResult {
-  const reason = expectedFailures?.get(result.id);
-  if (reason !== undefined) result.expectedFailure = reason;
-  return result;
 }
 
 /** The message of a requirement that an interruption (options.signal) left unjudged. */
@@ -53,40 +57,63 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   });
 }
 
-export async function runConformance(options: RunOptions): Promise<RunReport> {
+/** Starts a run; it goes on whether or not anyone asks for its results. */
+export function startRun(options: RunOptions): ConformanceRun {
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();
+  const checks = new Map(options.checks.map((c) => [c.id, c]));
   const session = new Session(options, specs);
-  const results: RequirementResult[] = [];
-  let abortReason: string | undefined;
+  const settle = new Map<string, (r: RequirementResult) => void>();
+  const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
+  const known: RequirementResult[] = [];
   const record = (r: RequirementResult) => {
-    results.push(markExpectedFailure(r, options.expectedFailures));
+    if (!settle.has(r.id)) return; // known already
+    const reason = options.expectedFailures?.get(r.id);
+    if (reason !== undefined) r.expectedFailure = reason;
+    settle.get(r.id)!(r);
+    settle.delete(r.id);
+    known.push(r);
     options.onResult?.(r);
   };
   // a check cut short by an interruption has not judged its requirement: its result is dropped
   const recordUnlessStopped = (r: RequirementResult) => { if (!options.signal?.aborted) record(r); };
-  const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
-  const work = (async () => {
-    await session.preflight();
-    for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, 'not selected (--only, --skip)'));
-    const isObserver = (r: Requirement) => CHECKS.get(r.id)?.observer ?? false;
-    await Promise.all(selected.filter((r) => !isObserver(r)).map((r) => session.run(r).then(recordUnlessStopped)));
-    await Promise.all(selected.filter(isObserver).map((r) => session.run(r).then(recordUnlessStopped)));
+  const runEach = (requirements: Requirement[]) =>
+    Promise.all(requirements.map((r) => session.run(r, checks.get(r.id)).then(recordUnlessStopped)));
+
+  const report = (async () => {
+    const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
+    const work = (async () => {
+      await session.preflight();
+      for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, `not selected (${options.selectedBy ?? '--only, --skip'})`));
+      await runEach(selected.filter((r) => !r.observer));
+      await runEach(selected.filter((r) => r.observer));
+    })();
+    const stopped = whenAborted(options.signal);
+    // either may settle when nobody waits for it any more (the run over, or interrupted)
+    for (const p of [work, stopped]) p.catch(() => undefined);
+    let abortReason: string | undefined;
+    try {
+      await Promise.race([work, stopped]);
+    } catch (err) {
+      if (!(err instanceof RunAborted)) throw err;
+      abortReason = session.redactor.redact(err.message);
+      // an unreachable target or a rejected key: nothing was run; an interruption: what finished stands
+      const message = options.signal?.aborted ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
+      for (const r of catalogue) record(skippedResult(r, message));
+    } finally {
+      await session.close();
+    }
+    return buildReport(session.reportBase(abortReason), known);
   })();
-  const stopped = whenAborted(options.signal);
-  // either may settle when nobody waits for it any more (the run over, or interrupted)
-  for (const p of [work, stopped]) p.catch(() => undefined);
-  try {
-    await Promise.race([work, stopped]);
-  } catch (err) {
-    if (!(err instanceof RunAborted)) throw err;
-    abortReason = session.redactor.redact(err.message);
-    // an unreachable target or a rejected key: nothing was run; an interruption: what finished stands
-    const message = options.signal?.aborted ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
-    const judged = new Set(results.map((r) => r.id));
-    for (const r of catalogue.filter((r) => !judged.has(r.id))) record(skippedResult(r, message));
-  } finally {
-    await session.close();
-  }
-  return buildReport(session.reportBase(abortReason), results);
+  // a crash of the runner itself fails every result that is still waiting, not just the report
+  report.catch((err) => { for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' }); });
+  return {
+    result: (id) => results.get(id) ?? Promise.reject(new Error(`${id} is not in the requirement catalogue`)),
+    report,
+  };
+}
+
+/** Runs the whole catalogue against one target and returns the report. */
+export function runConformance(options: RunOptions): Promise<RunReport> {
+  return startRun(options).report;
 }

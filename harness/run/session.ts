@@ -3,29 +3,22 @@
 // self-tests all run checks through a Session.
 import { randomBytes, randomInt } from 'node:crypto';
 import { MAX_SEED } from '../config/settings.js';
-import { HttpClient, type Exchange } from '../http/client.js';
-import { CheckContext, type CallOptions } from './context.js';
+import { ExchangeFailed, HttpClient, type Exchange } from '../http/client.js';
+import { CheckContext } from './context.js';
+import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import { Fixtures } from './fixtures.js';
-import { stringifyJson } from '../model/json.js';
 import type { PetValues } from '../api/bodies.js';
-import { CheckError, Inconclusive, Skip, Violation } from '../model/outcome.js';
+import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
 import { Redactor, nearMisses } from '../http/redact.js';
-import { CHECKS } from './check.js';
+import type { Check } from './check.js';
 import { isRemoved, type Specs } from '../api/spec.js';
-import type { Outcome, Profile, Requirement, RequirementResult, RunReport } from '../model/types.js';
+import type { Outcome, Profile, Requirement, RequirementResult, RunReport, Target } from '../model/types.js';
+import type { RunConfig } from '../config/settings.js';
 import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
 import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
-
-export interface Target {
-  environment: 'production' | 'staging' | 'embedded';
-  baseUrl: string;
-  apiKey: string;
-  quickstartBaseUrl?: string;
-  quickstartApiKey?: string;
-}
 
 export interface SessionOptions {
   target: Target;
@@ -55,6 +48,27 @@ export interface SessionOptions {
   examples?: number;
   /** Seed of the generated animals (default: drawn at random, shown in the report). */
   seed?: number;
+}
+
+/** The session options a configuration gives, for one target. */
+export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
+  return {
+    target,
+    profile: config.profile,
+    timeoutMs: config.timeoutMs,
+    deadlineMs: config.deadlineMs,
+    concurrency: config.concurrency,
+    now: config.now,
+    strict: config.strict,
+    retries: config.retries,
+    categoryId: config.categoryId,
+    clockToleranceMs: config.clockToleranceMs,
+    maxLatencyMs: config.maxLatencyMs,
+    rate: config.rate,
+    consistencyWindowMs: config.consistencyWindowMs,
+    examples: config.examples,
+    seed: config.seed,
+  };
 }
 
 /** Generated animals in a certify run unless --examples says otherwise: few, as each is created. */
@@ -130,7 +144,7 @@ export class Session {
 
   /** The quickstart service's key: its own, or the animal store's. */
   get quickstartApiKey(): string {
-    return this.options.target.quickstartApiKey ?? this.options.target.apiKey;
+    return quickstartKey(this.options.target);
   }
 
   get consistencyWindowMs(): number {
@@ -147,16 +161,11 @@ export class Session {
   }
 
   /** Calls an operation of either service by its operationId, built from the spec. */
-  async call(service: 'store' | 'quickstart', operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(service: Service, operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
     // a removed operation need not exist any more: a check that sends it is a bug of the suite
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
-    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const value = options.params?.[name];
-      if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
-      return encodeURIComponent(String(value));
-    });
-    return this.request(service, op.method, path, options, op.id);
+    return this.request(service, op.method, fillPath(op.path, operationId, options.params), options, op.id);
   }
 
   /**
@@ -165,22 +174,8 @@ export class Session {
    * probes send a route and a method the description does not have (no operationId,
    * so they count in no operation's latency).
    */
-  async request(service: 'store' | 'quickstart', method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
-    const { target } = this.options;
-    const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
-    const key = service === 'store' ? target.apiKey : this.quickstartApiKey;
-    const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const auth = options.auth ?? 'valid';
-    if (auth === 'valid') headers.authorization = `Bearer ${key}`;
-    else if (auth !== 'none') headers.authorization = auth.header;
-    let body: string | undefined;
-    if (options.raw !== undefined || options.json !== undefined) {
-      body = options.raw ?? stringifyJson(options.json);
-      if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
-    }
-    const url = base + path + (query ? `?${query}` : '');
-    return this.client.send({ ...(operation && { operation }), method, url, headers, body });
+  async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
+    return this.client.send(buildRequest(this.options.target, service, method, path, options, operation));
   }
 
   /**
@@ -210,7 +205,7 @@ export class Session {
     } catch (err) {
       const limited = this.rateLimitAbort();
       if (limited) throw limited;
-      const failed = err instanceof CheckError ? err.evidence[0] : undefined;
+      const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
       if (failed?.timedOut) {
         const { timeoutMs } = this.options;
         throw new RunAborted(`the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`);
@@ -239,32 +234,15 @@ export class Session {
     return new RunAborted(`the server rate-limited the run (${limited} answers 429) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
-  private readonly running = new Set<Promise<RequirementResult>>();
-
   /** Runs one requirement's check and turns how it ended into a result. */
-  run(requirement: Requirement): Promise<RequirementResult> {
-    const result = this.execute(requirement);
-    if (!CHECKS.get(requirement.id)?.observer) {
-      this.running.add(result);
-      void result.finally(() => this.running.delete(result));
-    }
-    return result;
-  }
-
-  /** Resolves when every check now running (observers aside) has ended. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.running]);
-  }
-
-  private async execute(requirement: Requirement): Promise<RequirementResult> {
+  async run(requirement: Requirement, definition: Check | undefined): Promise<RequirementResult> {
     const started = performance.now();
-    const definition = CHECKS.get(requirement.id);
     const ctx = new CheckContext(this, requirement);
     let outcome: Outcome = 'passed';
     let message: string | undefined;
-    let cited: Exchange[] = [];
+    let cited: Cited[] = [];
     try {
-      if (!definition) throw new Error(`no check is registered for ${requirement.id}`);
+      if (!definition) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
       const skip = this.skipReason(requirement);
       if (skip) throw new Skip(skip);
       await definition.run(ctx);

@@ -2,6 +2,7 @@
 // faults or variants: the self-tests run dozens of these in one process.
 import { startReferenceServer, type ReferenceOptions } from '../../reference/server.js';
 import { runConformance, type RunOptions } from '../../harness/run/runner.js';
+import { conformanceChecks } from '../../checks/index.js';
 import type { Profile, RunReport } from '../../harness/model/types.js';
 
 export const API_KEY = 'self-test-key-6f1d2c9a8b';
@@ -12,7 +13,7 @@ export async function certifyReference(
 ): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    return await runConformance({
+    return await runConformance({ checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: API_KEY },
       profile: 'certify',
       timeoutMs: 5000,

@@ -1,0 +1,54 @@
+// How a check's call becomes an HTTP request: the one place a request is assembled.
+// Pure (no I/O), so that what is sent can be read and tested apart from sending it.
+import { stringifyJson } from '../model/json.js';
+import type { Target } from '../model/types.js';
+import type { HttpRequest } from '../http/client.js';
+
+/** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
+export type Auth = 'valid' | 'none' | { header: string };
+
+export interface CallOptions {
+  params?: Record<string, string | number | bigint>;
+  query?: Record<string, string | number>;
+  auth?: Auth;
+  /** A JSON value to send (serialised), or raw text to send as is. */
+  json?: unknown;
+  raw?: string;
+  /** Content-Type of a body: application/json unless given; null sends none. */
+  contentType?: string | null;
+}
+
+export type Service = 'store' | 'quickstart';
+
+/** The quickstart service's key: its own, or the animal store's. */
+export const quickstartKey = (target: Target) => target.quickstartApiKey ?? target.apiKey;
+
+/**
+ * The request for a method and a path relative to a service's base address. Path
+ * parameters are already in `path`; `operation` names it for latency and evidence.
+ */
+export function buildRequest(target: Target, service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): HttpRequest {
+  const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
+  const key = service === 'store' ? target.apiKey : quickstartKey(target);
+  const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const auth = options.auth ?? 'valid';
+  if (auth === 'valid') headers.authorization = `Bearer ${key}`;
+  else if (auth !== 'none') headers.authorization = auth.header;
+  let body: string | undefined;
+  if (options.raw !== undefined || options.json !== undefined) {
+    body = options.raw ?? stringifyJson(options.json);
+    if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  }
+  const url = base + path + (query ? `?${query}` : '');
+  return { ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }) };
+}
+
+/** An operation's path with its parameters filled in, each percent-encoded. */
+export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
