@@ -4,7 +4,6 @@
 import { check, type Check } from '../harness/run/check.js';
 import type { Auth, CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectStatus } from '../harness/run/expect.js';
-import { validNewPet } from '../harness/api/bodies.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
 
 /**

@@ -9,9 +9,8 @@ import { Inconclusive, fail } from '../harness/model/outcome.js';
 import type { CheckContext } from '../harness/run/context.js';
 import type { CreatedPet } from '../harness/run/fixtures.js';
 import { randomBytes } from 'node:crypto';
-import { validNewPet } from '../harness/api/bodies.js';
 import type { Examples } from '../harness/run/examples.js';
-import { isBroken, referenceValues, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
+import { isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
 
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {

@@ -56,6 +56,22 @@ describe('vitest run --project conformance', () => {
     expect(report.requirements.map((r: { id: string }) => r.id).every((id: string) => id.startsWith('LIST-'))).toBe(true);
   });
 
+  // One runner serves the CLI and Vitest: the observers run after every other check
+  // of the run, whatever the order of the suite files, so the latency budget is
+  // judged on every operation the run called (the file order once judged two of five).
+  it('judges PERF-LATENCY-P95 on every operation the run called, as the CLI does', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
+    const { code, output } = await vitest([], { REPORT_DIR: reportDir, MAX_LATENCY_MS: '5000' });
+    expect(code, output).toBe(0);
+    const report = await reportIn(reportDir);
+    expect(report.verdict).toBe('compliant');
+    const called = Object.keys(report.latency);
+    expect(called).toEqual(expect.arrayContaining(['listPets', 'createPet', 'getPet', 'listOrders', 'sendMessage']));
+    const perf = report.requirements.find((r: { id: string }) => r.id === 'PERF-LATENCY-P95');
+    expect(perf.outcome).toBe('passed');
+    for (const op of called) expect(perf.notes.join(' ')).toContain(`${op} p95`);
+  });
+
   it('fails the test of a violated requirement, against a configured server', async () => {
     const ref = await startReferenceServer({ apiKey: 'suite-key', faults: ['no-auth-on-list'] });
     try {
