@@ -41,8 +41,8 @@ export default class ComplianceReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         if (meta.requirement) results.push(meta.requirement);
-        // the latest figures of the shared session: the most requests seen
-        if (meta.run && (!run || meta.run.requestCount >= run.requestCount)) run = meta.run;
+        // every test of the shared run carries the same figures, those of the finished run
+        run ??= meta.run;
         if (meta.run) reportDir ??= module.project.getProvidedContext().conformance.reportDir;
       }
     }
