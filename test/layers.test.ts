@@ -1,0 +1,63 @@
+// The import-layer rule of eslint.config.js (issue 11): it fires on imports against the
+// layers, passes those along them, and the real tree keeps to it, so `npm test` fails on
+// a violation even where `npm run lint` is not run.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
+
+const RULE = 'project/layer-imports';
+// the project's own config, with only the layer rule switched on
+const eslint = new ESLint({ cwd: PACKAGE_ROOT, ruleFilter: ({ ruleId }) => ruleId === RULE });
+
+/** The layer rule's messages (and any parse error) for `code` as if it were the file at `filePath`. */
+async function layerMessages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((m) => `${m.ruleId ?? 'parse error'}: ${m.message}`);
+}
+
+describe('import layers (eslint.config.js)', () => {
+  it.each([
+    ['harness/run/x.ts', "import { conformanceChecks } from '../../checks/index.js';", 'harness/ must not import checks/'],
+    ['harness/model/x.ts', "import { runConformance } from '../run/runner.js';", 'harness/model must not import the higher layer harness/run'],
+    ['harness/http/x.ts', "export * from '../api/spec.js';", 'harness/http must not import the higher layer harness/api'],
+    ['harness/config/x.ts', "export { startRun } from '../run/runner.js';", 'harness/config must not import the higher layer harness/run'],
+    // type-only imports count too, and so do import() types and dynamic imports
+    ['harness/model/x.ts', "import type { Settings } from '../config/settings.js';", 'harness/model must not import the higher layer harness/config'],
+    ['harness/api/x.ts', "export type T = import('../run/session.js').Session;", 'harness/api must not import the higher layer harness/run'],
+    ['harness/run/x.ts', "export const load = () => import('../../reference/server.js');", 'harness/ must not import reference/'],
+    // any spelling of the path that leads there
+    ['harness/model/x.ts', "import '../../harness/./run/runner.js';", 'harness/model must not import the higher layer harness/run'],
+    ['harness/misc/x.ts', "import '../model/json.js';", 'harness/misc is in no layer'],
+    ['checks/x.ts', "import { startReferenceServer } from '../reference/server.js';", 'checks/ must not import reference/'],
+    ['checks/x.ts', "import { renderHtml } from '../reporters/html.js';", 'checks/ must not import reporters/'],
+    ['reporters/x.ts', "import { conformanceChecks } from '../checks/index.js';", 'reporters/ must not import checks/'],
+    ['reporters/x.ts', "import type { Target } from '../cli/target.js';", 'reporters/ must not import cli/'],
+    ['reference/x.ts', "import type { Json } from '../harness/model/json.js';", 'reference/ must not import harness/'],
+  ])('%s: %s is an error', async (filePath, code, why) => {
+    const messages = await layerMessages(filePath, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(`${RULE}: `);
+    expect(messages[0]).toContain(why);
+  });
+
+  it.each([
+    ['harness/api/x.ts', "import { request } from '../http/client.js';"],
+    ['harness/run/x.ts', "import { a } from './session.js';\nimport { b } from '../model/json.js';\nexport const c = () => import('./examples.js');"],
+    ['harness/model/x.ts', "import { readFileSync } from 'node:fs';\nimport { parse } from 'yaml';"],
+    ['checks/x.ts', "import { expectStatus } from '../harness/run/expect.js';\nimport { helper } from './errors.js';"],
+    ['reporters/x.ts', "import type { RunReport } from '../harness/model/types.js';"],
+    ['reference/x.ts', "import { createServer } from 'node:http';\nimport { faults } from './faults.js';"],
+    // the folders that assemble a run may import anything
+    ['cli/x.ts', "import '../checks/index.js';\nimport '../reference/server.js';\nimport '../reporters/html.js';"],
+    ['test/x.test.ts', "import '../checks/index.js';\nimport '../reference/server.js';\nimport '../cli/target.js';"],
+  ])('%s: %s is fine', async (filePath, code) => {
+    expect(await layerMessages(filePath, code)).toEqual([]);
+  });
+
+  it('the real tree keeps to the layers', async () => {
+    const results = await eslint.lintFiles(['harness', 'checks', 'reporters', 'reference']);
+    expect(results.length).toBeGreaterThan(30);
+    const violations = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(PACKAGE_ROOT.length + 1)}:${m.line}: ${m.message}`));
+    expect(violations).toEqual([]);
+  });
+});
