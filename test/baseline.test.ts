@@ -71,7 +71,7 @@ describe('--baseline', () => {
     expect(fixed).toMatchObject({ newlyFailing: [], stillFailing: [] });
     expect(ids(fixed.recovered)).toEqual(['AUTH-MISSING-HEADER']);
     expect(fixed.recovered[0]).toMatchObject({ outcome: 'passed', baselineOutcome: 'failed', failingSince: second.startedAt });
-    expect(formatSummary(third, [])).toMatch(/  Recovered:\n    AUTH-MISSING-HEADER \(MUST\) .* — had failed since /);
+    expect(formatSummary(third, [])).toMatch(/ {2}Recovered:\n {4}AUTH-MISSING-HEADER \(MUST\) .* — had failed since /);
     expect(githubSummary(third)).toMatch(/\*\*Recovered:\*\*\n- \[AUTH-MISSING-HEADER\]/);
     expect(renderHtml(third)).toMatch(/<div class="changes changes-recovered"><b>Recovered<\/b><ul><li data-requirement="AUTH-MISSING-HEADER">/);
     expect(validate(JSON.parse(renderComplianceJson(third))), JSON.stringify(validate.errors)).toBe(true);
@@ -137,7 +137,7 @@ describe('--baseline', () => {
     await writeFile(join(reportDir, 'compliance.json'), renderComplianceJson(buildReportFixture()));
     const good = await cli(['--only', 'auth', '--report-dir', reportDir, '--baseline', join(reportDir, 'compliance.json')]);
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/Since the baseline \(run finished 2025-01-02 03:04:17 UTC, non-compliant; 9 requirements compared\):\n  Recovered:\n    AUTH-INVALID-KEY \(MUST\)/);
+    expect(good.stdout).toMatch(/Since the baseline \(run finished 2025-01-02 03:04:17 UTC, non-compliant; 9 requirements compared\):\n {2}Recovered:\n {4}AUTH-INVALID-KEY \(MUST\)/);
     const written = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
     expect(written.sinceBaseline.recovered.map((c: { id: string }) => c.id)).toEqual(['AUTH-INVALID-KEY']);
   });
