@@ -4,14 +4,13 @@
 // answered here from light modules; the run itself is in cli/certify.ts, loaded only
 // when one starts (the HTTP client, the validators and the reporters take most of
 // the start-up time).
-import { ConfigError, SETTINGS, parseCommandLine } from '../harness/config/settings.js';
+import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
+import { helpRows } from '../harness/config/settings-doc.js';
 import { TOOL } from '../harness/model/tool.js';
 
 const NAME = 'animal-store-conformance';
 
 export function usage(): string {
-  const rows = Object.values<{ flag: string; env: string; help: string; boolean?: boolean }>(SETTINGS).map((s) =>
-    `  --${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(34) + `${s.env.padEnd(22)}${s.help}${'default' in s ? ` (default: ${s.default})` : ''}`);
   return [
     `Usage: ${NAME} [options]`,
     '',
@@ -20,8 +19,7 @@ export function usage(): string {
     'embedded reference server is started on 127.0.0.1 and certified.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
-    ...rows,
-    '  --dotenv <path>'.padEnd(34) + 'ENV_FILE'.padEnd(22) + 'Read settings from this file (default: .env, if present).',
+    ...helpRows(),
     '  --list'.padEnd(34) + ''.padEnd(22) + 'Print the requirement catalogue and exit.',
     '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
     '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',

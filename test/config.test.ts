@@ -1,8 +1,11 @@
 // Configuration: flags over environment over .env; every bad input is a ConfigError.
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { ConfigError, SETTINGS, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
 
 const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') =>
   resolveConfig(parseCommandLine(argv), env, cwd);
@@ -109,5 +112,33 @@ describe('configuration', () => {
     const dir = await mkdtemp(`${tmpdir()}/cfg-`);
     await mkdir(`${dir}/.env`); // a directory where the file should be
     expect(() => resolve([], {}, dir)).toThrow(/cannot read env file/);
+  });
+});
+
+describe('the settings as documented (npm run docs)', () => {
+  it('the README\'s settings table and .env.example are generated from the declarations and up to date', async () => {
+    const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    expect(readme).toBe(withSettingsTable(readme));
+    expect(await readFile(join(PACKAGE_ROOT, '.env.example'), 'utf8')).toBe(renderEnvExample());
+  });
+
+  it('lists every setting: a row of the README table and a line of .env.example each', async () => {
+    const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const example = renderEnvExample();
+    for (const s of Object.values(SETTINGS)) {
+      expect(readme).toContain(`| \`${s.env}\` | \`--${s.flag}\` |`);
+      expect(example).toMatch(new RegExp(`^#${s.env}=`, 'm'));
+    }
+    // the keys are never filled in, not even with an example
+    expect(example).toMatch(/^#API_KEY=$/m);
+    expect(example).toMatch(/^#QUICKSTART_API_KEY=$/m);
+  });
+
+  it('.env.example read as a .env, uncommented, gives each setting its default', async () => {
+    const dir = await mkdtemp(`${tmpdir()}/cfg-`);
+    // the base addresses are examples, not defaults; TARGET alone names a base address that is not set
+    const withDefaults = renderEnvExample().split('\n').filter((line) => /^#[A-Z_]+=./.test(line) && !/^#(TARGET|[A-Z_]*BASE_URL)=/.test(line)).map((line) => line.slice(1));
+    await writeFile(`${dir}/.env`, withDefaults.join('\n'));
+    expect(resolve([], {}, dir)).toEqual({ ...resolve([]), now: expect.any(Date) });
   });
 });

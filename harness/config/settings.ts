@@ -1,8 +1,10 @@
 // One typed, validated configuration from CLI flags, the environment and a .env
-// file, in that order of precedence. Every setting has an environment variable and
-// a flag; a bad value is a ConfigError (one line, exit code 2). A setting that is
-// present but empty is a bad value, not the default: a CI secret that is missing
-// or misspelled expands to an empty string, and must not certify another target.
+// file, in that order of precedence. Every setting is declared once, in SETTINGS,
+// with its environment variable, flag, default, description and parser (RunConfig,
+// --help, the README's table and .env.example come from there); a bad value is a
+// ConfigError (one line, exit code 2). A setting that is present but empty is a bad
+// value, not the default: a CI secret that is missing or misspelled expands to an
+// empty string, and must not certify another target.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
@@ -10,55 +12,32 @@ import { PROFILES, type Environment, type Profile } from '../model/types.js';
 
 export class ConfigError extends Error {}
 
-export interface RunConfig {
-  /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
-  environment: Environment;
-  baseUrl?: string;
-  apiKey?: string;
-  quickstartBaseUrl?: string;
-  quickstartApiKey?: string;
-  profile: Profile;
-  reportDir: string;
-  timeoutMs: number;
-  deadlineMs: number;
-  concurrency: number;
-  /** The clock the checks use (deprecation dates); settable for tests. */
-  now: Date;
-  /** Extra attempts for idempotent requests after a network error or 503. */
-  retries: number;
-  /** The categoryId of every animal the run sends. */
-  categoryId: number;
-  /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
-  clockToleranceMs: number;
-  /** Budget for the p95 response time of each operation (PERF-LATENCY-P95). */
-  maxLatencyMs?: number;
-  /** SHOULD failures count against the verdict. */
-  strict: boolean;
-  /** Requirement selectors (id, id prefix ending in -, area, level). */
-  only: string[];
-  skip: string[];
-  /** Known-deviations file: requirement id and reason per line. */
-  expectedFailuresFile?: string;
-  /** A previous compliance.json to compare the run with (--baseline). */
-  baselineFile?: string;
-  /** Requests started per second at most; unset: no limit. */
-  rate?: number;
-  /** How long a just-written animal may take to show in reads (ms); 0: at once. */
-  consistencyWindowMs: number;
-  /** certify: valid animals generated from the NewPet schema (--examples). */
-  examples: number;
-  /** Seed of the generated animals; undefined: the session draws one. */
-  seed?: number;
-}
-
-interface Setting {
-  flag: string;
+/** A setting as the documentation shows it: --help, the README's table, .env.example. */
+export interface SettingDoc {
+  /** Environment variable (and .env line); errors name the setting by it. */
   env: string;
-  help: string;
+  flag: string;
+  /** One line for --help, the README and .env.example; `code` in backticks (--help drops them). */
+  description: string;
+  /** More for the README's table only. */
+  details?: string;
+  /** The value when the setting is given nowhere, written as a user would give it. */
   default?: string;
+  /** Without a default: what leaving the setting out means ("the clock"); the README says "none" otherwise. */
+  defaultDoc?: string;
+  /** Shown empty in .env.example. */
   secret?: boolean;
   /** A flag without a value (--strict); in the environment one of BOOLEAN_SPELLINGS. */
   boolean?: boolean;
+  /** .env.example's value where the default is not the example to give (a base address). */
+  example?: string;
+}
+
+export interface Setting<T = unknown> extends SettingDoc {
+  /** The value as given (or the default) into its typed value; throws ConfigError naming `name`. */
+  parse: (name: string, value: string) => T;
+  /** The value when the setting is given nowhere and has no default (otherwise undefined). */
+  fallback?: () => T;
 }
 
 /**
@@ -68,38 +47,130 @@ interface Setting {
  */
 export const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
 
-/** Every setting, as flag and environment variable; --help is printed from this table. */
+/** The value as given: what the rules across settings check (the base addresses and keys, below). */
+const text = (_name: string, value: string) => value;
+
+/**
+ * Every setting, once: its RunConfig key, variable, flag, default, description and
+ * parser. RunConfig, --help, the README's table and .env.example come from this table.
+ */
 export const SETTINGS = {
-  baseUrl: { flag: 'base-url', env: 'BASE_URL', help: 'Production base address, ending in /v1. Unset: the embedded reference server is certified.' },
-  stagingBaseUrl: { flag: 'staging-base-url', env: 'STAGING_BASE_URL', help: 'Staging base address, ending in /v1.' },
-  target: { flag: 'target', env: 'TARGET', help: 'production or staging: which base address to certify.', default: 'production' },
-  apiKey: { flag: 'api-key', env: 'API_KEY', help: 'The bearer API key (prefer the environment: flags show in process lists).', secret: true },
-  quickstartBaseUrl: { flag: 'quickstart-base-url', env: 'QUICKSTART_BASE_URL', help: 'Base address of the quickstart message service. Unset: its checks are skipped.' },
-  quickstartApiKey: { flag: 'quickstart-api-key', env: 'QUICKSTART_API_KEY', help: 'Key for the quickstart service (default: API_KEY).', secret: true },
-  profile: { flag: 'profile', env: 'PROFILE', help: 'certify (may create data) or health (read-only, for production).', default: 'certify' },
-  reportDir: { flag: 'report-dir', env: 'REPORT_DIR', help: 'Where compliance.json, junit.xml and report.html are written.', default: 'reports' },
-  timeoutMs: { flag: 'timeout', env: 'REQUEST_TIMEOUT_MS', help: 'Timeout of one request, whole body included: ms, or with a unit (500ms, 10s, 1m).', default: '10000' },
-  deadlineMs: { flag: 'deadline', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run: ms, or with a unit (90s, 2m).', default: '120000' },
+  // the base addresses and keys are checked by the rules across settings in resolveConfig:
+  // which of them a run uses depends on TARGET and BASE_URL, and an unused one is not judged
+  baseUrl: { flag: 'base-url', env: 'BASE_URL', description: 'Production base address; must end in `/v1`.', defaultDoc: 'the embedded reference server', example: 'https://api.example.com/v1', parse: text },
+  stagingBaseUrl: { flag: 'staging-base-url', env: 'STAGING_BASE_URL', description: 'Staging base address; must end in `/v1`. Certified with `TARGET=staging`.', example: 'https://staging.api.example.com/v1', parse: text },
+  target: {
+    flag: 'target', env: 'TARGET', description: '`production` or `staging`: which base address is certified.', default: 'production',
+    parse: (name, value) => {
+      if (value !== 'production' && value !== 'staging') throw new ConfigError(`${name} must be production or staging, got ${value}`);
+      return value as 'production' | 'staging';
+    },
+  },
+  apiKey: { flag: 'api-key', env: 'API_KEY', description: 'The bearer API key; required with a base address. Prefer the environment: flags show in process lists.', secret: true, parse: text },
+  quickstartBaseUrl: {
+    flag: 'quickstart-base-url', env: 'QUICKSTART_BASE_URL', example: 'https://api.example.com',
+    description: 'Base address of the quickstart message service, without `/v1` (`POST /messages` is appended). Unset: its checks are skipped.',
+    parse: (name, value) => baseAddress(name, value, false),
+  },
+  quickstartApiKey: { flag: 'quickstart-api-key', env: 'QUICKSTART_API_KEY', description: 'Key for the quickstart service.', defaultDoc: '`API_KEY`', secret: true, parse: text },
+  profile: {
+    flag: 'profile', env: 'PROFILE', description: '`certify` (may create data) or `health` (read-only, for scheduled checks against production).', default: 'certify',
+    parse: (name, value) => {
+      if (!PROFILES.includes(value as Profile)) throw new ConfigError(`${name} must be one of ${PROFILES.join(', ')}, got ${value}`);
+      return value as Profile;
+    },
+  },
+  reportDir: { flag: 'report-dir', env: 'REPORT_DIR', description: 'Where `compliance.json`, `junit.xml`, `report.html` and `metrics.prom` are written.', default: 'reports', parse: text },
+  timeoutMs: {
+    flag: 'timeout', env: 'REQUEST_TIMEOUT_MS', default: '10000', parse: duration,
+    description: 'Timeout of one request, from sending it to the last byte of the body: milliseconds, or with a unit (`500ms`, `10s`, `1m`).',
+    details: 'It holds however slowly the bytes come. A number under 100 needs a unit (`--timeout 5` is refused: meant as `5s`?).',
+  },
+  deadlineMs: { flag: 'deadline', env: 'RUN_DEADLINE_MS', description: 'Deadline of the whole run: ms, or with a unit (`90s`, `2m`).', default: '120000', parse: duration },
   // 16: fastest in bench/results.md through a 50 ms proxy (8: 1.79 s, 16: 1.17 s; more gains little)
-  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '16' },
-  now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
-  retries: { flag: 'retries', env: 'RETRIES', help: 'Retries of an idempotent request after a network error or 503, with backoff (a 429 is always retried).', default: '0' },
-  categoryId: { flag: 'category-id', env: 'CATEGORY_ID', help: 'categoryId of every animal the run sends (for a server that knows only some categories).', default: '1' },
-  clockTolerance: { flag: 'clock-tolerance', env: 'CLOCK_TOLERANCE', help: 'How far a server\'s clock may be from this machine\'s (createdAt timestamps): a duration.', default: '5m' },
-  maxLatencyMs: { flag: 'max-latency-ms', env: 'MAX_LATENCY_MS', help: 'Latency budget: PERF-LATENCY-P95 fails when an operation\'s p95 exceeds it.' },
-  strict: { flag: 'strict', env: 'STRICT', help: 'SHOULD failures make the run non-compliant too.', boolean: true },
-  allowInsecureHttp: { flag: 'allow-insecure-http', env: 'ALLOW_INSECURE_HTTP', help: 'Allow sending the key over plain http to a host other than loopback.', boolean: true },
-  only: { flag: 'only', env: 'ONLY', help: 'Run only these requirements: ids, id prefixes (LIST-), areas or levels, comma-separated.' },
-  skip: { flag: 'skip', env: 'SKIP', help: 'Skip these requirements (same selectors as --only).' },
-  expectedFailures: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', help: 'Known-deviations file: "<ID> <reason>" per line; listed failures do not count.' },
-  baseline: { flag: 'baseline', env: 'BASELINE', help: 'A previous compliance.json: the reports say what newly fails, recovered or still fails since.' },
-  rate: { flag: 'rate', env: 'RATE', help: 'Requests per second at most, for a server with a known rate limit (unset: none; a 429 slows the run down anyway).' },
-  consistencyWindow: { flag: 'consistency-window', env: 'CONSISTENCY_WINDOW', help: 'How long a just-created animal may take to show in the list and getPet: a duration (5s, 1500ms); 0 for strict read-after-write.', default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s` },
-  examples: { flag: 'examples', env: 'EXAMPLES', help: 'certify: how many valid animals to generate from the NewPet schema and follow back (0: none; health creates none).', default: '5' },
-  seed: { flag: 'seed', env: 'SEED', help: 'Seed of the generated animals (0 to 2147483647; default random, shown in the reports): the same seed draws the same values.' },
+  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', description: 'Requests in flight at once.', details: 'Chosen from `npm run bench` (see bench/results.md).', default: '16', parse: positiveInteger },
+  now: {
+    flag: 'now', env: 'CONFORMANCE_NOW', description: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of `getPet` on 2030-12-05.', defaultDoc: 'the clock',
+    parse: (name, value) => {
+      if (Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} is not a date: ${value}`);
+      return new Date(value);
+    },
+    fallback: () => new Date(),
+  },
+  retries: {
+    flag: 'retries', env: 'RETRIES', default: '0', parse: (name, value) => positiveInteger(name, value, 0),
+    description: 'Retries of an idempotent request (GET) after a network error or 503, with backoff (a 429 is always waited out and sent again).',
+    details: 'Retry-After is honoured up to 10 s; every attempt is in the report.',
+  },
+  categoryId: {
+    flag: 'category-id', env: 'CATEGORY_ID', default: '1', parse: (name, value) => positiveInteger(name, value, 0),
+    description: '`categoryId` of every animal the run sends (for a server that accepts known categories only).',
+    details: 'Categories are "not shown" in the API description.',
+  },
+  clockToleranceMs: {
+    flag: 'clock-tolerance', env: 'CLOCK_TOLERANCE', default: '5m', parse: duration,
+    description: "How far a server's clock may be from this machine's (`createdAt` timestamps): a duration.",
+    details: '`QS-CREATED-AT-CLOCK` holds `createdAt` to the time of the request within it; widen it for a server with known skew.',
+  },
+  maxLatencyMs: { flag: 'max-latency-ms', env: 'MAX_LATENCY_MS', description: "Latency budget (ms): `PERF-LATENCY-P95` fails when an operation's p95 exceeds it.", parse: positiveInteger },
+  strict: {
+    flag: 'strict', env: 'STRICT', description: 'SHOULD failures make the run non-compliant too.', default: 'off', boolean: true, parse: flag,
+    details: 'In the environment: `1`, `true`, `yes`, `on`, `y` or `0`, `false`, `no`, `off`, `n`, any case; likewise `ALLOW_INSECURE_HTTP`.',
+  },
+  allowInsecureHttp: { flag: 'allow-insecure-http', env: 'ALLOW_INSECURE_HTTP', description: 'Allow sending the key over plain `http://` to a host other than loopback.', default: 'off', boolean: true, parse: flag },
+  only: { flag: 'only', env: 'ONLY', description: 'Run only these requirements: ids, id prefixes (`LIST-`), areas (`auth`) or levels (`MUST`), comma-separated.', defaultDoc: 'all', parse: (_name, value) => list(value), fallback: (): string[] => [] },
+  skip: { flag: 'skip', env: 'SKIP', description: 'Skip these requirements (same selectors as `--only`).', parse: (_name, value) => list(value), fallback: (): string[] => [] },
+  expectedFailuresFile: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', description: 'Known-deviations file: `<ID> <reason>` per line; listed failures do not count.', parse: text },
+  baselineFile: {
+    flag: 'baseline', env: 'BASELINE', description: 'A previous `compliance.json`: the reports say what newly fails, recovered or still fails since.', parse: text,
+    details: 'See [Scheduled health checks](#scheduled-health-checks).',
+  },
+  rate: {
+    flag: 'rate', env: 'RATE', description: 'Requests started per second at most, for a server with a known rate limit (`30`, `0.5`); a 429 slows the run down anyway.',
+    parse: (name, value) => {
+      if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) throw new ConfigError(`${name} must be a number of requests per second above 0, got ${value}`);
+      return Number(value);
+    },
+  },
+  consistencyWindowMs: {
+    flag: 'consistency-window', env: 'CONSISTENCY_WINDOW', default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s`, parse: (name, value) => duration(name, value, 0),
+    description: 'How long an animal the run created may take to show in the list, its status filter and `getPet`: a duration (`1500ms`, `5s`); `0` for strict read-after-write.',
+  },
+  examples: {
+    flag: 'examples', env: 'EXAMPLES', default: '5', parse: (name, value) => positiveInteger(name, value, 0),
+    description: 'certify: how many valid animals to generate from the NewPet schema and follow back (`0`: none; health creates none).',
+    details: 'Generated with fast-check.',
+  },
+  seed: {
+    flag: 'seed', env: 'SEED', description: 'Seed of the generated animals (0 to 2147483647): the same seed draws the same values.', defaultDoc: 'random', parse: (name, value) => boundedInteger(name, value, MAX_SEED),
+    details: 'The seed of a run is in the summary and the reports.',
+  },
 } satisfies Record<string, Setting>;
 
+/** The settings file itself: read before the others, so not a setting of the table (no .env line of its own). */
+export const ENV_FILE_SETTING: SettingDoc = {
+  // not --env-file: Node 20 takes that flag for itself even after the script name
+  flag: 'dotenv', env: 'ENV_FILE', description: 'Read the settings from this file.', defaultDoc: '`.env`, if present',
+};
+
 type Key = keyof typeof SETTINGS;
+const KEYS = Object.keys(SETTINGS) as Key[];
+
+/** A setting's typed value: never undefined with a default or a fallback. */
+type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
+  ? S extends { default: string } ? T : S extends { fallback: () => infer F } ? T | F : T | undefined
+  : never;
+
+type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
+
+/**
+ * The configuration of a run: every setting's typed value, except those the rules
+ * across settings consume (the target chosen, its address and keys checked).
+ */
+export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allowInsecureHttp'> & {
+  /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
+  environment: Environment;
+};
 
 export interface ParsedArgs {
   help: boolean;
@@ -115,8 +186,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
     list: { type: 'boolean' },
-    // not --env-file: Node 20 takes that flag for itself even after the script name
-    dotenv: { type: 'string' },
+    [ENV_FILE_SETTING.flag]: { type: 'string' },
   };
   for (const s of Object.values<Setting>(SETTINGS)) options[s.flag] = { type: s.boolean ? 'boolean' : 'string' };
   let parsed;
@@ -130,7 +200,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
     if (v[s.flag] !== undefined) values[key] = String(v[s.flag]);
   }
-  return { help: Boolean(v.help), version: Boolean(v.version), list: Boolean(v.list), envFile: v.dotenv as string | undefined, values };
+  return { help: Boolean(v.help), version: Boolean(v.version), list: Boolean(v.list), envFile: v[ENV_FILE_SETTING.flag] as string | undefined, values };
 }
 
 function readEnvFile(path: string, explicit: boolean): Record<string, string> {
@@ -198,15 +268,14 @@ function duration(name: string, value: string, min = 1): number {
 
 const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on', 'y'], false: ['0', 'false', 'no', 'off', 'n'] };
 
-function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
+function flag(name: string, value: string): boolean {
   const spelled = value.toLowerCase();
   if (BOOLEAN_SPELLINGS.true.includes(spelled)) return true;
   if (BOOLEAN_SPELLINGS.false.includes(spelled)) return false;
   throw new ConfigError(`${name} must be one of ${BOOLEAN_SPELLINGS.true.join(', ')} (on) or ${BOOLEAN_SPELLINGS.false.join(', ')} (off), in any case; got ${value}`);
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+const list = (value: string) => value.split(',').map((t) => t.trim()).filter(Boolean);
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -221,12 +290,12 @@ function refuseInsecure(name: string, url: string | undefined, allowed: boolean)
 
 /** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
-  const envFile = args.envFile ?? env.ENV_FILE;
-  if (envFile === '') throw new ConfigError(`${args.envFile === '' ? '--dotenv' : 'ENV_FILE'} is set but empty: give a file, or unset it to read .env`);
+  const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
+  if (envFile === '') throw new ConfigError(`${args.envFile === '' ? `--${ENV_FILE_SETTING.flag}` : ENV_FILE_SETTING.env} is set but empty: give a file, or unset it to read .env`);
   const envPath = envFile ?? `${cwd}/.env`;
   const fileEnv = readEnvFile(envPath, envFile !== undefined);
-  /** The setting as given, by flag, environment or file; the default only when it is given nowhere. */
-  const get = (key: Key): string | undefined => {
+  /** The setting as given, by flag, environment or file; undefined when it is given nowhere. */
+  const given = (key: Key): string | undefined => {
     const s: Setting = SETTINGS[key];
     const [value, where] = args.values[key] !== undefined ? [args.values[key], `--${s.flag}`]
       : env[s.env] !== undefined ? [env[s.env], s.env]
@@ -234,69 +303,33 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     if (value === '') {
       throw new ConfigError(`${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${s.default !== undefined ? ` for the default, ${s.default}` : ''}`);
     }
-    return value ?? s.default;
+    return value;
   };
   // every setting, also those this run would not read: an empty one is a mistake wherever it is
-  for (const key of Object.keys(SETTINGS) as Key[]) get(key);
+  const raw = Object.fromEntries(KEYS.map((key) => [key, given(key)])) as Record<Key, string | undefined>;
+  const values = Object.fromEntries(KEYS.map((key) => {
+    const s: Setting = SETTINGS[key];
+    const value = raw[key] ?? s.default;
+    return [key, value === undefined ? s.fallback?.() : s.parse(s.env, value)];
+  })) as SettingValues;
 
-  const profile = get('profile') as Profile;
-  if (!PROFILES.includes(profile)) throw new ConfigError(`PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
-  const targetRaw = args.values.target ?? env.TARGET ?? fileEnv.TARGET;
-  const target = get('target');
-  if (target !== 'production' && target !== 'staging') throw new ConfigError(`TARGET must be production or staging, got ${target}`);
-
-  const base = target === 'staging' ? get('stagingBaseUrl') : get('baseUrl');
-  const baseName = target === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
-  if (!base && targetRaw) throw new ConfigError(`TARGET=${target} but ${baseName} is not set`);
-  const now = get('now');
-  if (now !== undefined && Number.isNaN(Date.parse(now))) throw new ConfigError(`CONFORMANCE_NOW is not a date: ${now}`);
-
-  const config: RunConfig = {
-    environment: base ? target : 'embedded',
-    profile,
-    reportDir: get('reportDir')!,
-    timeoutMs: duration('REQUEST_TIMEOUT_MS', get('timeoutMs')!),
-    deadlineMs: duration('RUN_DEADLINE_MS', get('deadlineMs')!),
-    concurrency: positiveInteger('CONCURRENCY', get('concurrency')!),
-    now: now ? new Date(now) : new Date(),
-    retries: positiveInteger('RETRIES', get('retries')!, 0),
-    categoryId: positiveInteger('CATEGORY_ID', get('categoryId')!, 0),
-    clockToleranceMs: duration('CLOCK_TOLERANCE', get('clockTolerance')!),
-    strict: flag('STRICT', get('strict')),
-    only: list(get('only')),
-    skip: list(get('skip')),
-    consistencyWindowMs: duration('CONSISTENCY_WINDOW', get('consistencyWindow')!, 0),
-    examples: positiveInteger('EXAMPLES', get('examples')!, 0),
-  };
-  const rate = get('rate');
-  if (rate !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(rate) || !(Number(rate) > 0)) throw new ConfigError(`RATE must be a number of requests per second above 0, got ${rate}`);
-    config.rate = Number(rate);
-  }
-  const seed = get('seed');
-  if (seed !== undefined) config.seed = boundedInteger('SEED', seed, MAX_SEED);
-  const maxLatency = get('maxLatencyMs');
-  if (maxLatency !== undefined) config.maxLatencyMs = positiveInteger('MAX_LATENCY_MS', maxLatency);
-  const expectedFailures = get('expectedFailures');
-  if (expectedFailures !== undefined) config.expectedFailuresFile = expectedFailures;
-  const baseline = get('baseline');
-  if (baseline !== undefined) config.baselineFile = baseline;
-  const qsBase = get('quickstartBaseUrl');
-  if (qsBase) config.quickstartBaseUrl = baseAddress('QUICKSTART_BASE_URL', qsBase, false);
+  // the rules across settings
+  const { target, baseUrl: productionBaseUrl, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
+  const base = target === 'staging' ? stagingBaseUrl : productionBaseUrl;
+  const baseName = target === 'staging' ? SETTINGS.stagingBaseUrl.env : SETTINGS.baseUrl.env;
+  if (!base && raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set`);
+  const config: RunConfig = { ...rest, environment: base ? target : 'embedded', baseUrl: undefined, apiKey: undefined, quickstartApiKey: undefined };
   if (base) {
     config.baseUrl = baseAddress(baseName, base, true);
-    const apiKey = get('apiKey');
     if (!apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
     config.apiKey = headerSafeKey('API_KEY', apiKey);
   }
   if (config.quickstartBaseUrl) {
-    const own = get('quickstartApiKey');
-    const key = own ?? get('apiKey');
+    const key = quickstartApiKey ?? apiKey;
     if (!key) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
-    config.quickstartApiKey = headerSafeKey(own !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
+    config.quickstartApiKey = headerSafeKey(quickstartApiKey !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
   }
-  const allowInsecure = flag('ALLOW_INSECURE_HTTP', get('allowInsecureHttp'));
-  refuseInsecure(baseName, config.baseUrl, allowInsecure);
-  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecure);
+  refuseInsecure(baseName, config.baseUrl, allowInsecureHttp);
+  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecureHttp);
   return config;
 }
