@@ -12,7 +12,7 @@ import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/
 import { Redactor, nearMisses } from '../http/redact.js';
 import type { Check } from './check.js';
 import { isRemoved, type Specs } from '../api/spec.js';
-import type { Outcome, Profile, Requirement, RequirementResult, RunReport, Target } from '../model/types.js';
+import type { Outcome, Requirement, RequirementResult, RunReport, Target } from '../model/types.js';
 import type { RunConfig } from '../config/settings.js';
 import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
@@ -20,55 +20,23 @@ import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
-export interface SessionOptions {
+/** The settings a session reads, by their RunConfig names (harness/config/settings.ts documents each). */
+const SESSION_SETTINGS = ['profile', 'timeoutMs', 'deadlineMs', 'concurrency', 'now', 'strict', 'retries', 'categoryId',
+  'clockToleranceMs', 'maxLatencyMs', 'rate', 'consistencyWindowMs', 'examples', 'seed'] as const;
+type SessionSetting = (typeof SESSION_SETTINGS)[number];
+/** Those every session is given; the rest have defaults here, so a self-test may leave them out. */
+type Needed = 'profile' | 'timeoutMs' | 'deadlineMs' | 'concurrency' | 'now';
+
+export type SessionOptions = Pick<RunConfig, Needed> & Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
   target: Target;
-  profile: Profile;
-  timeoutMs: number;
-  deadlineMs: number;
-  concurrency: number;
-  now: Date;
   maxBodyBytes?: number;
-  /** Budget for PERF-LATENCY-P95. */
-  maxLatencyMs?: number;
-  /** Extra attempts for idempotent requests after a network error or 503 (429s are always retried). */
-  retries?: number;
-  /** SHOULD failures count against the verdict. */
-  strict?: boolean;
-  /** The categoryId of every animal the run sends (default 1). */
-  categoryId?: number;
-  /** How far a server's clock may be from the suite's (default 5 minutes). */
-  clockToleranceMs?: number;
   /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
   signal?: AbortSignal;
-  /** Requests started per second at most (--rate); unset: no limit. */
-  rate?: number;
-  /** How long a just-written animal may take to show in reads (--consistency-window); default 5 s, 0: at once. */
-  consistencyWindowMs?: number;
-  /** certify: valid animals generated from the NewPet schema (default DEFAULT_EXAMPLES). */
-  examples?: number;
-  /** Seed of the generated animals (default: drawn at random, shown in the report). */
-  seed?: number;
-}
+};
 
 /** The session options a configuration gives, for one target. */
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
-  return {
-    target,
-    profile: config.profile,
-    timeoutMs: config.timeoutMs,
-    deadlineMs: config.deadlineMs,
-    concurrency: config.concurrency,
-    now: config.now,
-    strict: config.strict,
-    retries: config.retries,
-    categoryId: config.categoryId,
-    clockToleranceMs: config.clockToleranceMs,
-    maxLatencyMs: config.maxLatencyMs,
-    rate: config.rate,
-    consistencyWindowMs: config.consistencyWindowMs,
-    examples: config.examples,
-    seed: config.seed,
-  };
+  return { target, ...Object.fromEntries(SESSION_SETTINGS.map((key) => [key, config[key]])) } as SessionOptions;
 }
 
 /** Generated animals in a certify run unless --examples says otherwise: few, as each is created. */
