@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
 import { jsonInteger } from '../model/json.js';
-import { isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
+import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Session } from './session.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
@@ -85,30 +85,39 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
 const fails = (trip: RoundTrip, references: Record<string, Json>) =>
   isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
 
-export async function runExamples(session: Session, count: number, seed: number): Promise<Examples> {
+/**
+ * Draws the examples and creates them all at once. `created` settles when every
+ * creation is answered (the animals exist, so a list page may be asked for while they
+ * are fetched), `examples` once each was followed back and the first failing one shrunk.
+ */
+export function runExamples(session: Session, count: number, seed: number): { created: Promise<unknown>; examples: Promise<Examples> } {
   const references = referenceValues(session);
   const spec = session.specs.store;
   const prefix = `${session.runPrefix}-example`;
   const arbitrary = newPetArbitrary(spec, references);
   const bodies = fc.sample(arbitrary, { seed, numRuns: count }).map((v) => asBody(v, prefix));
   bodies.forEach((b, i) => assertValid(spec, b, `generated example ${i + 1}`));
-  const trips = await Promise.all(bodies.map((body, i) => roundTrip(session, body, `generated example ${i + 1}`)));
-  const first = trips.findIndex((t) => fails(t, references));
-  if (first < 0) return { seed, trips };
+  const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
+  const examples = (async (): Promise<Examples> => {
+    const trips = await Promise.all(created.map(async (trip) => followBack(session, await trip)));
+    const first = trips.findIndex((t) => fails(t, references));
+    if (first < 0) return { seed, trips };
 
-  // replay the failing example from the seed (path) and shrink it, failing only the same way
-  const from = trips[first];
-  let to = from;
-  let runs = 0;
-  await fc.check(fc.asyncProperty(arbitrary, async (value) => {
-    fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
-    runs++;
-    const body = asBody(value, prefix);
-    assertValid(spec, body, 'a shrunk example');
-    const trip = await roundTrip(session, body, `${from.label}, shrunk`);
-    if (trip.kind !== from.kind || !fails(trip, references)) return true;
-    to = trip;
-    return false;
-  }), { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS });
-  return { seed, trips, shrunk: { from, to, runs } };
+    // replay the failing example from the seed (path) and shrink it, failing only the same way
+    const from = trips[first];
+    let to = from;
+    let runs = 0;
+    await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
+      runs++;
+      const body = asBody(value, prefix);
+      assertValid(spec, body, 'a shrunk example');
+      const trip = await roundTrip(session, body, `${from.label}, shrunk`);
+      if (trip.kind !== from.kind || !fails(trip, references)) return true;
+      to = trip;
+      return false;
+    }), { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS });
+    return { seed, trips, shrunk: { from, to, runs } };
+  })();
+  return { created: Promise.all(created), examples };
 }
