@@ -85,39 +85,60 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
 const fails = (trip: RoundTrip, references: Record<string, Json>) =>
   isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
 
+/** What the names of generated animals start with. */
+const examplePrefix = (session: Session) => `${session.runPrefix}-example`;
+
+/** Generated examples drawn, not yet sent. */
+export interface DrawnExamples {
+  /**
+   * Creates them all at once. `created` settles when every creation is answered (the
+   * animals exist, so a list page may be asked for while they are fetched), `examples`
+   * once each was followed back and the first failing one shrunk.
+   */
+  send(): { created: Promise<unknown>; examples: Promise<Examples> };
+}
+
 /**
- * Draws the examples and creates them all at once. `created` settles when every
- * creation is answered (the animals exist, so a list page may be asked for while they
- * are fetched), `examples` once each was followed back and the first failing one shrunk.
+ * Draws the examples from the NewPet schema with the seed: CPU only (building the
+ * arbitrary takes a few tens of ms), so it is done while the run waits on the network.
  */
-export function runExamples(session: Session, count: number, seed: number): { created: Promise<unknown>; examples: Promise<Examples> } {
+export function drawExamples(session: Session, count: number, seed: number): DrawnExamples {
   const references = referenceValues(session);
   const spec = session.specs.store;
-  const prefix = `${session.runPrefix}-example`;
+  const prefix = examplePrefix(session);
   const arbitrary = newPetArbitrary(spec, references);
   const bodies = fc.sample(arbitrary, { seed, numRuns: count }).map((v) => asBody(v, prefix));
   bodies.forEach((b, i) => assertValid(spec, b, `generated example ${i + 1}`));
-  const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
-  const examples = (async (): Promise<Examples> => {
-    const trips = await Promise.all(created.map(async (trip) => followBack(session, await trip)));
-    const first = trips.findIndex((t) => fails(t, references));
-    if (first < 0) return { seed, trips };
+  return {
+    send: () => {
+      const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
+      const followed = Promise.all(created.map(async (trip) => followBack(session, await trip)));
+      return { created: Promise.all(created), examples: followed.then((trips) => shrinkFirstFailing(session, seed, count, arbitrary, trips)) };
+    },
+  };
+}
 
-    // replay the failing example from the seed (path) and shrink it, failing only the same way
-    const from = trips[first];
-    let to = from;
-    let runs = 0;
-    await fc.check(fc.asyncProperty(arbitrary, async (value) => {
-      fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
-      runs++;
-      const body = asBody(value, prefix);
-      assertValid(spec, body, 'a shrunk example');
-      const trip = await roundTrip(session, body, `${from.label}, shrunk`);
-      if (trip.kind !== from.kind || !fails(trip, references)) return true;
-      to = trip;
-      return false;
-    }), { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS });
-    return { seed, trips, shrunk: { from, to, runs } };
-  })();
-  return { created: Promise.all(created), examples };
+/** Replays the first failing example from the seed and shrinks it (bounded: MAX_SHRINK_RUNS, MAX_SHRINK_MS). */
+async function shrinkFirstFailing(session: Session, seed: number, count: number, arbitrary: fc.Arbitrary<Record<string, Json>>, trips: RoundTrip[]): Promise<Examples> {
+  const references = referenceValues(session);
+  const spec = session.specs.store;
+  const prefix = examplePrefix(session);
+  const first = trips.findIndex((t) => fails(t, references));
+  if (first < 0) return { seed, trips };
+
+  // replay the failing example from the seed (path) and shrink it, failing only the same way
+  const from = trips[first];
+  let to = from;
+  let runs = 0;
+  await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+    fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
+    runs++;
+    const body = asBody(value, prefix);
+    assertValid(spec, body, 'a shrunk example');
+    const trip = await roundTrip(session, body, `${from.label}, shrunk`);
+    if (trip.kind !== from.kind || !fails(trip, references)) return true;
+    to = trip;
+    return false;
+  }), { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS });
+  return { seed, trips, shrunk: { from, to, runs } };
 }

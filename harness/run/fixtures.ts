@@ -272,14 +272,16 @@ export class Fixtures {
   roundTrips(): Promise<{ trips: RoundTrip[]; examples?: Examples; listing?: Exchange; listed: number }> {
     return this.once('roundTrips', async () => {
       if (this.session.options.profile !== 'certify') return { trips: [], listed: 0 };
-      // fast-check is loaded only when examples are drawn (not in health, not for --help),
-      // while the pages are fetched
-      const examplesModule = this.session.examples > 0 ? import('./examples.js') : undefined;
+      // fast-check is loaded only when examples are drawn (not in health, not for --help);
+      // they are drawn while the pages are fetched
+      const drawn = this.session.examples > 0
+        ? import('./examples.js').then((m) => m.drawExamples(this.session, this.session.examples, this.session.seed)) : undefined;
+      drawn?.catch(() => undefined); // awaited below, unless the pages fail first
       await this.pages();
       const prefix = this.session.runPrefix;
       const edges = edgeNewPets(this.store, this.session.petValues(`${prefix}-edge`), {}, prefix);
       const edgesCreated = edges.map((b) => createForTrip(this.session, b.json, b.label, b.field));
-      const generated = examplesModule?.then((m) => m.runExamples(this.session, this.session.examples, this.session.seed));
+      const generated = drawn?.then((d) => d.send());
       // the list page needs only the animals to exist: asked for while getPet fetches them
       const listingAsked = Promise.all([...edgesCreated, generated?.then((g) => g.created)])
         .then(() => this.list({ limit: this.store.limit.max }));
