@@ -81,7 +81,7 @@ export const SETTINGS = {
   timeoutMs: { flag: 'timeout', env: 'REQUEST_TIMEOUT_MS', help: 'Timeout of one request, whole body included: ms, or with a unit (500ms, 10s, 1m).', default: '10000' },
   deadlineMs: { flag: 'deadline', env: 'RUN_DEADLINE_MS', help: 'Deadline of the whole run: ms, or with a unit (90s, 2m).', default: '120000' },
   // 16: fastest in bench/results.md through a 50 ms proxy (8: 1.79 s, 16: 1.17 s; more gains little)
-  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '16' },
+  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', help: 'Requests in flight at once.', default: '32' },
   now: { flag: 'now', env: 'CONFORMANCE_NOW', help: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of getPet.' },
   retries: { flag: 'retries', env: 'RETRIES', help: 'Retries of an idempotent request after a network error or 503, with backoff (a 429 is always retried).', default: '0' },
   categoryId: { flag: 'category-id', env: 'CATEGORY_ID', help: 'categoryId of every animal the run sends (for a server that knows only some categories).', default: '1' },
