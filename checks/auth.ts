@@ -57,7 +57,7 @@ async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): 
 /** Sends each credential to each operation (by default every probed one) and expects 401. */
 async function expect401Everywhere(ctx: CheckContext, credentials: Credential[], operations?: Gated[]): Promise<void> {
   const ops = operations ?? probedOperations(ctx);
-  await expect401(ctx, ops.flatMap((op) => credentials.map((c) => ({ ...op, ...c }))));
+  await expect401(ctx, ops.flatMap((gated) => credentials.map((c) => ({ ...gated, ...c }))));
 }
 
 /**
