@@ -75,11 +75,15 @@ export const LIST_CHECKS: Check[] = [
 
   check('LIST-LIMIT-MIN', async (ctx) => {
     const { min } = ctx.spec.limit;
-    expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
-    // and with each status filter: a server may enforce the bound on one query only
-    await eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+    // and with each status filter: a server may enforce the bound on one query only; these
+    // need the run's animals (so that a missing bound shows), not the pages, and are sent
+    // while those are fetched, but judged after the unfiltered page as before
+    const filtered = ctx.fixtures.created().then(() => eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
       expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
-    });
+    }));
+    filtered.catch(() => undefined); // not left unhandled when the page fails first
+    expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
+    await filtered;
   }),
 
   check('LIST-LIMIT-MAX', async (ctx) => {

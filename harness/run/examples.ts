@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
 import { jsonInteger } from '../model/json.js';
-import { isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
+import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
 import type { Session } from './session.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
@@ -85,14 +85,44 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
 const fails = (trip: RoundTrip, references: Record<string, Json>) =>
   isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
 
-export async function runExamples(session: Session, count: number, seed: number): Promise<Examples> {
+/** What the names of generated animals start with. */
+const examplePrefix = (session: Session) => `${session.runPrefix}-example`;
+
+/** Generated examples drawn, not yet sent. */
+export interface DrawnExamples {
+  /**
+   * Creates them all at once. `created` settles when every creation is answered (the
+   * animals exist, so a list page may be asked for while they are fetched), `examples`
+   * once each was followed back and the first failing one shrunk.
+   */
+  send(): { created: Promise<unknown>; examples: Promise<Examples> };
+}
+
+/**
+ * Draws the examples from the NewPet schema with the seed: CPU only (building the
+ * arbitrary takes a few tens of ms), so it is done while the run waits on the network.
+ */
+export function drawExamples(session: Session, count: number, seed: number): DrawnExamples {
   const references = referenceValues(session);
   const spec = session.specs.store;
-  const prefix = `${session.runPrefix}-example`;
+  const prefix = examplePrefix(session);
   const arbitrary = newPetArbitrary(spec, references);
   const bodies = fc.sample(arbitrary, { seed, numRuns: count }).map((v) => asBody(v, prefix));
   bodies.forEach((b, i) => assertValid(spec, b, `generated example ${i + 1}`));
-  const trips = await Promise.all(bodies.map((body, i) => roundTrip(session, body, `generated example ${i + 1}`)));
+  return {
+    send: () => {
+      const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
+      const followed = Promise.all(created.map(async (trip) => followBack(session, await trip)));
+      return { created: Promise.all(created), examples: followed.then((trips) => shrinkFirstFailing(session, seed, count, arbitrary, trips)) };
+    },
+  };
+}
+
+/** Replays the first failing example from the seed and shrinks it (bounded: MAX_SHRINK_RUNS, MAX_SHRINK_MS). */
+async function shrinkFirstFailing(session: Session, seed: number, count: number, arbitrary: fc.Arbitrary<Record<string, Json>>, trips: RoundTrip[]): Promise<Examples> {
+  const references = referenceValues(session);
+  const spec = session.specs.store;
+  const prefix = examplePrefix(session);
   const first = trips.findIndex((t) => fails(t, references));
   if (first < 0) return { seed, trips };
 

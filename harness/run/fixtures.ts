@@ -8,7 +8,7 @@ import { INT64_MAX, isInteger, integerText } from '../model/json.js';
 import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';
 import { edgeNewPets } from '../api/bodies.js';
-import { compareListed, roundTrip, type RoundTrip } from './round-trip.js';
+import { compareListed, createForTrip, followBack, type RoundTrip } from './round-trip.js';
 import type { Examples } from './examples.js';
 
 export interface CreatedPet {
@@ -81,8 +81,11 @@ export class Fixtures {
 
   /** The authenticated list with no parameters that opens every run. */
   preflight(): Promise<Exchange> {
-    return this.once('preflight', () => this.list());
+    return this.once('preflight', async () => (this.preflightAnswer = await this.list()));
   }
+
+  /** The preflight's answer once it is in: read without waiting a turn (see created()). */
+  private preflightAnswer?: Exchange;
 
   /**
    * certify: creates one animal per PetStatus and one without status (the CREATE
@@ -98,7 +101,10 @@ export class Fixtures {
         ...this.store.statuses.map((status) => validNewPet(this.store, this.session.petValues(`${prefix}-${status}`), { status })),
         validNewPet(this.store, this.session.petValues(`${prefix}-no-status`)),
       ];
-      const preflight = pageItems(await this.preflight());
+      // the seeding starts the longest chain of the run (pages, status pages, round trips):
+      // with the preflight answered it is queued at once, not after the probes that wait on
+      // nothing, which fill the pool meanwhile
+      const preflight = pageItems(this.preflightAnswer ?? await this.preflight());
       const before = preflight && preflight.length < pageDefault
         ? preflight.length // a short default page is the whole store
         : pageItems(await this.list({ limit: max }))?.length ?? 0;
@@ -263,8 +269,8 @@ export class Fixtures {
   /**
    * certify: valid values followed back (round-trip.ts): one animal per edge body (one
    * edge value in one field, edge-values.ts) and the generated examples (--examples,
-   * --seed), then the list page of the largest limit, where those it shows are compared
-   * too (a store listing newest first shows them). Created after pages() and without a
+   * --seed), and the list page of the largest limit once they all exist, where those it
+   * shows are compared too (a store listing newest first shows them). Created after pages() and without a
    * status, so they change none of the pages the list checks judge, nor what those
    * checks see when they ask again: a status page that lacks its most recent animal must
    * still lack one the run knows. health: nothing.
@@ -272,17 +278,25 @@ export class Fixtures {
   roundTrips(): Promise<{ trips: RoundTrip[]; examples?: Examples; listing?: Exchange; listed: number }> {
     return this.once('roundTrips', async () => {
       if (this.session.options.profile !== 'certify') return { trips: [], listed: 0 };
+      // fast-check is loaded only when examples are drawn (not in health, not for --help);
+      // they are drawn while the pages are fetched
+      const drawn = this.session.examples > 0
+        ? import('./examples.js').then((m) => m.drawExamples(this.session, this.session.examples, this.session.seed)) : undefined;
+      drawn?.catch(() => undefined); // awaited below, unless the pages fail first
       await this.pages();
       const prefix = this.session.runPrefix;
       const edges = edgeNewPets(this.store, this.session.petValues(`${prefix}-edge`), {}, prefix);
-      const [edgeTrips, examples] = await Promise.all([
-        Promise.all(edges.map((b) => roundTrip(this.session, b.json, b.label, b.field))),
-        // fast-check is loaded only when examples are drawn (not in health, not for --help)
-        this.session.examples > 0
-          ? import('./examples.js').then((m) => m.runExamples(this.session, this.session.examples, this.session.seed)) : undefined,
+      const edgesCreated = edges.map((b) => createForTrip(this.session, b.json, b.label, b.field));
+      const generated = drawn?.then((d) => d.send());
+      // the list page needs only the animals to exist: asked for while getPet fetches them
+      const listingAsked = Promise.all([...edgesCreated, generated?.then((g) => g.created)])
+        .then(() => this.list({ limit: this.store.limit.max }));
+      const [edgeTrips, examples, listing] = await Promise.all([
+        Promise.all(edgesCreated.map(async (trip) => followBack(this.session, await trip))),
+        generated?.then((g) => g.examples),
+        listingAsked,
       ]);
       const trips = [...edgeTrips, ...(examples?.trips ?? [])];
-      const listing = await this.list({ limit: this.store.limit.max });
       return { trips, examples, listing, listed: compareListed(trips, listing) };
     });
   }

@@ -72,6 +72,15 @@ export function difference(sent: Record<string, unknown>, got: unknown): string 
 
 /** Creates the animal and follows it back (getPet, unless past its removal date). */
 export async function roundTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
+  return followBack(session, await createForTrip(session, sent, label, field));
+}
+
+/**
+ * The first half of a round trip: creates the animal and judges the answer. The trip
+ * is exact with an id when it can be followed back (followBack); apart so that a list
+ * page can be asked for as soon as the animals exist, while they are being fetched.
+ */
+export async function createForTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
   const created = await session.call('store', 'createPet', { json: sent });
   const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
   const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
@@ -81,10 +90,17 @@ export async function roundTrip(session: Session, sent: Record<string, unknown>,
   const changed = difference(sent, pet);
   if (changed) return result('changed', `${changed} in ${created.summary}`);
   // an id that is not an integer (CREATE-OK says so) cannot be fetched
-  if (!isInteger(pet!.id)) return trip;
-  const petId = integerText(pet!.id);
-  trip.id = petId;
+  if (isInteger(pet!.id)) trip.id = integerText(pet!.id);
+  return trip;
+}
+
+/** The second half: fetches an accepted animal with getPet (unless past its removal date) and judges it. */
+export async function followBack(session: Session, trip: RoundTrip): Promise<RoundTrip> {
+  const petId = trip.id;
+  if (trip.kind !== 'exact' || petId === undefined) return trip;
   if (isRemoved(session.specs.store.operation('getPet'), session.options.now)) return trip;
+  const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
+  const { sent } = trip;
   // a store may show a write a moment after answering it: a 404 is asked again within
   // --consistency-window of the write, as GET-OK does
   const fetch = async () => {
