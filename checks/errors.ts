@@ -4,7 +4,7 @@
 // (as when these checks run alone), one probe provokes it.
 import { check, type Check } from '../harness/run/check.js';
 import type { CheckContext } from '../harness/run/context.js';
-import type { Exchange } from '../harness/http/client.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
 import { expectNoServerErrors } from '../harness/run/expect.js';
 

@@ -4,7 +4,7 @@
 import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
 import { missingFrom, type ListPages } from '../harness/run/fixtures.js';
-import type { Exchange } from '../harness/http/client.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
 import { integerText, isInteger, showJson } from '../harness/model/json.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/client.js';
+import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { coverageText } from '../harness/run/report.js';
 import * as hostile from './support/hostile-servers.js';

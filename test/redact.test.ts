@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Redactor, nearMiss, nearMisses } from '../harness/http/redact.js';
 import { redactorFor } from '../harness/run/session.js';
-import { curlCommand } from '../harness/http/client.js';
+import { curlCommand } from '../harness/http/exchange.js';
 import { API_KEY, certifyReference } from './support/run.js';
 
 describe('redaction', () => {

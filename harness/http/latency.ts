@@ -1,5 +1,5 @@
 // Response-time figures per operation, from the run's transcript.
-import type { Exchange } from './client.js';
+import type { Exchange } from './exchange.js';
 import type { LatencyStats } from '../model/types.js';
 
 /** Nearest-rank percentile of sorted values. */

@@ -1,6 +1,6 @@
 // What a check gets: the spec, the profile, one request helper for each service,
 // the shared fixtures, and a place for notes and evidence.
-import type { Exchange } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import type { CallOptions } from './request.js';
 

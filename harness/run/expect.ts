@@ -1,5 +1,5 @@
 // Assertions the checks share. Each throws a Violation naming the exchange.
-import type { Exchange } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import type { ApiDescription } from '../api/spec.js';
 import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 

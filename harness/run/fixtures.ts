@@ -1,7 +1,7 @@
 // Data the checks share, prepared once per run and reused: the preflight list, the
 // animals the run creates (certify), the list pages after creation, one sent
 // message. Each is memoised, so concurrent checks wait for the same requests.
-import type { Exchange } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './context.js';
 import { negativeNewPets, validNewPet, type NegativeBody } from '../api/bodies.js';
 import { INT64_MAX, isInteger, integerText } from '../model/json.js';

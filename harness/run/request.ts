@@ -2,7 +2,7 @@
 // Pure (no I/O), so that what is sent can be read and tested apart from sending it.
 import { stringifyJson } from '../model/json.js';
 import type { Target } from '../model/types.js';
-import type { HttpRequest } from '../http/client.js';
+import type { HttpRequest } from '../http/exchange.js';
 
 /** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
 export type Auth = 'valid' | 'none' | { header: string };

@@ -3,7 +3,7 @@
 // as exact int64, strings code unit for code unit); a valid value may be refused only
 // with the documented 400. Used for the edge bodies and the generated examples alike.
 import { pollWithinWindow } from './context.js';
-import type { Exchange } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';

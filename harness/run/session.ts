@@ -3,7 +3,8 @@
 // self-tests all run checks through a Session.
 import { randomBytes, randomInt } from 'node:crypto';
 import { MAX_SEED } from '../config/settings.js';
-import { ExchangeFailed, HttpClient, type Exchange } from '../http/client.js';
+import { HttpClient } from '../http/client.js';
+import { ExchangeFailed, type Exchange } from '../http/exchange.js';
 import { CheckContext } from './context.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import { Fixtures } from './fixtures.js';

@@ -1,0 +1,123 @@
+// One request and what came back: the Exchange every check judges and cites, its
+// record for the reports (body capped), and the curl command that sends it again.
+// The client (client.ts) makes them; a failed one is thrown as ExchangeFailed.
+import { parseJson } from '../model/json.js';
+import { CheckError } from '../model/outcome.js';
+import type { ExchangeRecord } from '../model/types.js';
+import type { Redactor } from './redact.js';
+
+export interface HttpRequest {
+  /** The operationId, for latency figures and evidence. */
+  operation?: string;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+const NOT_PARSED = Symbol('not parsed');
+
+export class Exchange {
+  status = 0;
+  headers: Record<string, string> = {};
+  text = '';
+  truncated = false;
+  error?: string;
+  /** No response arrived for a reason worth another try (not a timeout or the deadline). */
+  transient = false;
+  /** The request timeout ended the exchange (before the status line or during the body). */
+  timedOut = false;
+  durationMs = 0;
+  /** performance.now() when the request was sent. */
+  sentAt = 0;
+  attempt = 1;
+  /** The same-origin redirect this exchange followed, when it did. */
+  redirectedFrom?: Exchange;
+  /** This answer was a redirect the client followed: the next hop is the answer that counts. */
+  followed = false;
+  private parsed: unknown = NOT_PARSED;
+
+  constructor(readonly request: HttpRequest, private readonly redactor: Redactor) {}
+
+  /** The body parsed as JSON (int64-exact), or undefined when it is not JSON. */
+  get json(): unknown {
+    if (this.parsed === NOT_PARSED) {
+      try { this.parsed = parseJson(this.text); } catch { this.parsed = undefined; }
+    }
+    return this.parsed;
+  }
+
+  get mediaType(): string {
+    return (this.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  }
+
+  /** "GET /v1/pets?limit=1 -> 200", for messages. */
+  get summary(): string {
+    const url = new URL(this.request.url);
+    // a status line may have arrived before the body failed (cap, timeout, reset)
+    const outcome = !this.error ? String(this.status)
+      : this.status > 0 ? `${this.status}, body incomplete (${this.error})`
+      : `no response (${this.error})`;
+    const from = this.redirectedFrom && new URL(this.redirectedFrom.request.url);
+    const after = from ? ` (after a redirect from ${from.pathname}${from.search})` : '';
+    return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search} -> ${outcome}${after}`);
+  }
+
+  record(): ExchangeRecord {
+    const r = (s: string) => this.redactor.redact(s);
+    const redactHeaders = (h: Record<string, string>) =>
+      Object.fromEntries(Object.entries(h).map(([k, v]) => [k, r(v)]));
+    return {
+      request: {
+        method: this.request.method,
+        url: r(this.request.url),
+        headers: redactHeaders(this.request.headers ?? {}),
+        ...(this.request.body !== undefined && { body: r(this.request.body) }),
+      },
+      ...(this.status > 0 && {
+        // redacted before it is cut, so no secret is left half-shown at the cut
+        response: { status: this.status, headers: redactHeaders(this.headers), ...evidenceBody(r(this.text), this.truncated) },
+      }),
+      ...(this.error && { error: r(this.error) }),
+      durationMs: Math.round(this.durationMs),
+      ...(this.attempt > 1 && { attempt: this.attempt }),
+      ...(this.request.operation && { operation: this.request.operation }),
+      curl: this.redactor.redactShell(curlCommand(this.request)),
+    };
+  }
+}
+
+/**
+ * The most of a body one piece of evidence shows. A requirement cites up to 8
+ * exchanges and the body cap is 1 MiB, so without it a server answering with
+ * endless bodies made each report tens of megabytes, written after the deadline.
+ */
+export const MAX_EVIDENCE_BODY_CHARS = 16 * 1024;
+
+function evidenceBody(body: string, truncated: boolean): { body: string; truncated: boolean } {
+  return body.length > MAX_EVIDENCE_BODY_CHARS
+    ? { body: body.slice(0, MAX_EVIDENCE_BODY_CHARS), truncated: true }
+    : { body, truncated };
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command that sends the same request (secrets are redacted by the caller). */
+export function curlCommand(req: HttpRequest): string {
+  const parts = ['curl', '-sS', '-i', '-X', req.method, quote(req.url)];
+  const headers = Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'user-agent');
+  for (const [k, v] of headers) parts.push('-H', quote(`${k}: ${v}`));
+  if (req.body !== undefined) {
+    // curl adds a form Content-Type to a body unless told not to
+    if (!headers.some(([k]) => k.toLowerCase() === 'content-type')) parts.push('-H', quote('Content-Type:'));
+    parts.push('--data-raw', quote(req.body));
+  }
+  return parts.join(' ');
+}
+
+/** No complete response arrived (network error, timeout, cap, deadline): a check error that carries the exchange. */
+export class ExchangeFailed extends CheckError {
+  constructor(readonly exchange: Exchange, message = exchange.summary) {
+    super(message, [exchange]);
+  }
+}
