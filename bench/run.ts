@@ -53,18 +53,26 @@ const { values: opts } = parseArgs({
   strict: true,
 });
 if (opts.help) {
-  console.log('Usage: node dist/bench/run.js [--runs N] [--concurrency-runs M] [--concurrency-values 16,32,64,128] [--delay-ms D] [--chain-delay-ms C] [--chain-runs K] [--no-concurrency] [--out FILE]');
+  console.log(
+    'Usage: node dist/bench/run.js [--runs N] [--concurrency-runs M] [--concurrency-values 16,32,64,128] [--delay-ms D] [--chain-delay-ms C] [--chain-runs K] [--no-concurrency] [--out FILE]',
+  );
   process.exit(0);
 }
 function positive(name: string, v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1) { console.error(`bench: --${name} must be a positive integer, got ${v}`); process.exit(2); }
+  if (!/^\d+$/.test(v) || Number(v) < 1) {
+    console.error(`bench: --${name} must be a positive integer, got ${v}`);
+    process.exit(2);
+  }
   return Number(v);
 }
 const RUNS = positive('runs', opts.runs);
 const C_RUNS = positive('concurrency-runs', opts['concurrency-runs']);
 const C_VALUES = opts['concurrency-values'].split(',').map((v) => positive('concurrency-values', v.trim()));
 const DELAY_MS = Number(opts['delay-ms']);
-if (!Number.isFinite(DELAY_MS) || DELAY_MS < 0) { console.error('bench: --delay-ms must be a number ≥ 0'); process.exit(2); }
+if (!Number.isFinite(DELAY_MS) || DELAY_MS < 0) {
+  console.error('bench: --delay-ms must be a number ≥ 0');
+  process.exit(2);
+}
 const CHAIN_DELAY_MS = positive('chain-delay-ms', opts['chain-delay-ms']);
 const CHAIN_RUNS = positive('chain-runs', opts['chain-runs']);
 /** Above the widest wave of any run (certify sends about 170 requests at once after the preflight). */
@@ -73,8 +81,17 @@ const UNBOUNDED_CONCURRENCY = 1000;
 // ---------------------------------------------------------------------------
 // The delaying reverse proxy
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization',
-  'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** Raw headers without the hop-by-hop ones. */
 function endToEnd(raw: string[]): string[] {
@@ -126,21 +143,26 @@ async function startDelayProxy(upstream: string, delayMs: number, clock: Clock):
     });
     req.pause();
     setTimeout(() => {
-      const up = httpRequest({
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: endToEnd(req.rawHeaders),
-        agent,
-      }, (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, endToEnd(upRes.rawHeaders));
-        upRes.pipe(res);
-        upRes.on('error', () => res.destroy());
-      });
+      const up = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: endToEnd(req.rawHeaders),
+          agent,
+        },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, endToEnd(upRes.rawHeaders));
+          upRes.pipe(res);
+          upRes.on('error', () => res.destroy());
+        },
+      );
       up.on('error', (err) => {
-        if (!res.headersSent) { res.writeHead(502, { 'content-type': 'text/plain' }); res.end(`proxy: ${err.message}`); }
-        else res.destroy();
+        if (!res.headersSent) {
+          res.writeHead(502, { 'content-type': 'text/plain' });
+          res.end(`proxy: ${err.message}`);
+        } else res.destroy();
       });
       req.on('error', () => up.destroy());
       req.pipe(up);
@@ -148,16 +170,20 @@ async function startDelayProxy(upstream: string, delayMs: number, clock: Clock):
     }, delayMs);
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', () => ok()); });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => ok());
+  });
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
     requests: () => count,
-    close: () => new Promise<void>((ok) => {
-      server.close(() => ok());
-      server.closeAllConnections();
-      agent.destroy();
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
   };
 }
 
@@ -241,8 +267,12 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
     const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', fail);
     child.on('exit', (code) => {
       const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -256,8 +286,22 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promi
 /** Environment of a CLI run: this process's, without any configured target. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['BASE_URL', 'STAGING_BASE_URL', 'TARGET', 'API_KEY', 'QUICKSTART_BASE_URL', 'QUICKSTART_API_KEY',
-    'PROFILE', 'REPORT_DIR', 'REQUEST_TIMEOUT_MS', 'RUN_DEADLINE_MS', 'CONCURRENCY', 'CONFORMANCE_NOW', 'ENV_FILE']) delete env[k];
+  for (const k of [
+    'BASE_URL',
+    'STAGING_BASE_URL',
+    'TARGET',
+    'API_KEY',
+    'QUICKSTART_BASE_URL',
+    'QUICKSTART_API_KEY',
+    'PROFILE',
+    'REPORT_DIR',
+    'REQUEST_TIMEOUT_MS',
+    'RUN_DEADLINE_MS',
+    'CONCURRENCY',
+    'CONFORMANCE_NOW',
+    'ENV_FILE',
+  ])
+    delete env[k];
   return env;
 }
 
@@ -310,7 +354,9 @@ async function cliRun(c: { profile: 'certify' | 'health'; proxied: boolean; conc
       const startupMs = Date.parse(report.startedAt) - s.spawnEpochMs;
       const runMs = Number(report.durationMs);
       Object.assign(sample, { requests: report.requestCount, startupMs, runMs, tailMs: s.wallMs - startupMs - runMs });
-    } catch { /* reported below as a failed run */ }
+    } catch {
+      /* reported below as a failed run */
+    }
     return sample;
   } finally {
     for (const x of toClose.reverse()) await x.close();
@@ -343,7 +389,10 @@ async function chainRun(profile: 'certify' | 'health'): Promise<Chain & { reques
     const kinds = new Map<string, number>();
     for (const d of depths.filter((d) => d.depth === i + 1)) kinds.set(d.what, (kinds.get(d.what) ?? 0) + 1);
     const n = [...kinds.values()].reduce((a, b) => a + b, 0);
-    const shown = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, m]) => `${m}× ${k}`).join(', ');
+    const shown = [...kinds]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, m]) => `${m}× ${k}`)
+      .join(', ');
     return `${n}: ${shown}`;
   });
   process.stderr.write(`  chain of ${profile}: ${length} round trips (${s.log.length} requests)\n`);
@@ -453,8 +502,7 @@ const conc: Array<Measured & { concurrency: number; profile: string }> = [];
 if (!opts['no-concurrency']) {
   for (const profile of ['certify', 'health'] as const) {
     for (const n of C_VALUES) {
-      const m = await measure(`${profile}, +${DELAY_MS} ms proxy, --concurrency ${n}`,
-        () => cliRun({ profile, proxied: true, concurrency: n }), C_RUNS);
+      const m = await measure(`${profile}, +${DELAY_MS} ms proxy, --concurrency ${n}`, () => cliRun({ profile, proxied: true, concurrency: n }), C_RUNS);
       conc.push({ ...m, concurrency: n, profile });
     }
   }
@@ -517,7 +565,7 @@ const lines = [
   "the report's `startedAt` (Node start, module loading, embedded server start); *checks* is the report's `durationMs`",
   '(spec and catalogue loading, every request, the checks); *tail* is the rest (reports written, server closed, exit).',
   'Proxied runs also show when the first request reached the proxy (from spawn) and the time from the last answer to exit.',
-  '*Floor*: what no change to the suite can go below on this machine: Node\'s own start (`node -e 0`, measured here), and',
+  "*Floor*: what no change to the suite can go below on this machine: Node's own start (`node -e 0`, measured here), and",
   `through the proxy that plus the longest dependency chain × the delay (below). *Pool bound*: ⌈requests / ${DEFAULT_CONCURRENCY}⌉ × the delay,`,
   `what the delay costs with ${DEFAULT_CONCURRENCY} requests (the default --concurrency) in flight all the time. *Targets*: issue 15's`,
   'acceptance figures, written for a machine where Node starts in about 0.05 s.',
@@ -563,8 +611,13 @@ if (conc.length) {
   for (const profile of ['certify', 'health'] as const) {
     const runs = conc.filter((m) => m.profile === profile);
     const best = runs.reduce((a, b) => (b.median < a.median ? b : a));
-    lines.push(...runs.map((m) => `| ${profile} | ${m.concurrency}${m === best ? ' (fastest)' : ''} | ${sec(m.median)} s | ${sec(m.min)} s | ${sec(m.max)} s | ` +
-      `${reqText(m)} | ${sec(poolBound(m, m.concurrency))} s | ${sec(chains[profile].length * DELAY_MS)} s | ${split(m)} |`));
+    lines.push(
+      ...runs.map(
+        (m) =>
+          `| ${profile} | ${m.concurrency}${m === best ? ' (fastest)' : ''} | ${sec(m.median)} s | ${sec(m.min)} s | ${sec(m.max)} s | ` +
+          `${reqText(m)} | ${sec(poolBound(m, m.concurrency))} s | ${sec(chains[profile].length * DELAY_MS)} s | ${split(m)} |`,
+      ),
+    );
   }
 }
 const md = `${lines.join('\n')}\n`;

@@ -7,7 +7,10 @@ import { eachProbe, expectStatus } from '../harness/run/expect.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
 
 /** An operation, and whether the run probes it (probedOperations). */
-interface Gated { op: Operation; probed: Promise<boolean> }
+interface Gated {
+  op: Operation;
+  probed: Promise<boolean>;
+}
 
 /**
  * The operations that must demand the key today. A removed operation need not exist.
@@ -31,7 +34,10 @@ async function isProbed(ctx: CheckContext, op: Operation): Promise<boolean> {
   return false;
 }
 
-interface Credential { auth: Auth; label: string }
+interface Credential {
+  auth: Auth;
+  label: string;
+}
 
 /**
  * Sends each probe (of an operation that is probed) and expects 401. A body, where the
@@ -56,7 +62,10 @@ async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): 
 /** Sends each credential to each operation (by default every probed one) and expects 401. */
 async function expect401Everywhere(ctx: CheckContext, credentials: Credential[], operations?: Gated[]): Promise<void> {
   const ops = operations ?? probedOperations(ctx);
-  await expect401(ctx, ops.flatMap((gated) => credentials.map((c) => ({ ...gated, ...c }))));
+  await expect401(
+    ctx,
+    ops.flatMap((gated) => credentials.map((c) => ({ ...gated, ...c }))),
+  );
 }
 
 /**
@@ -71,8 +80,7 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
 }
 
 export const AUTH_CHECKS: Check[] = [
-  check('AUTH-MISSING-HEADER', (ctx) =>
-    expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }])),
+  check('AUTH-MISSING-HEADER', (ctx) => expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }])),
 
   /**
    * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,
@@ -84,17 +92,26 @@ export const AUTH_CHECKS: Check[] = [
   check('AUTH-INVALID-KEY', async (ctx) => {
     const keys = ctx.invalidKeys.map((k): Credential => ({ auth: { header: `Bearer ${k.value}` }, label: `an invalid bearer key (${k.what})` }));
     const ops = probedOperations(ctx);
-    await expect401(ctx, ops.flatMap((gated) =>
-      (ctx.profile === 'certify' || gated.op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ ...gated, ...c }))));
+    await expect401(
+      ctx,
+      ops.flatMap((gated) => (ctx.profile === 'certify' || gated.op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ ...gated, ...c }))),
+    );
   }),
 
   check('AUTH-WRONG-SCHEME', (ctx) =>
-    expect401Everywhere(ctx, ['Basic', 'Token'].map((scheme) => ({
-      auth: { header: `${scheme} ${ctx.apiKey}` }, label: `the valid key under the ${scheme} scheme`,
-    })), schemeProbeOperations(ctx))),
+    expect401Everywhere(
+      ctx,
+      ['Basic', 'Token'].map((scheme) => ({
+        auth: { header: `${scheme} ${ctx.apiKey}` },
+        label: `the valid key under the ${scheme} scheme`,
+      })),
+      schemeProbeOperations(ctx),
+    ),
+  ),
 
   check('AUTH-NO-SCHEME', (ctx) =>
-    expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], schemeProbeOperations(ctx))),
+    expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], schemeProbeOperations(ctx)),
+  ),
 
   // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
   // tells an anonymous client nothing about the body; but 400 ("body missing required

@@ -30,8 +30,15 @@ async function rejects(ctx: CheckContext, requirementId: string): Promise<void> 
 }
 
 /** The requirements judged by rejects(): one per family of invalid bodies (negativeNewPets). */
-const INVALID_BODY_IDS = ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER',
-  'CREATE-NOT-OBJECT', 'CREATE-EMPTY-BODY', 'CREATE-MALFORMED-JSON'];
+const INVALID_BODY_IDS = [
+  'CREATE-MISSING-REQUIRED',
+  'CREATE-WRONG-TYPE',
+  'CREATE-STATUS-ENUM',
+  'CREATE-NON-INTEGER',
+  'CREATE-NOT-OBJECT',
+  'CREATE-EMPTY-BODY',
+  'CREATE-MALFORMED-JSON',
+];
 
 /** One round trip for a message; a generated example with its seed and what it shrank to. */
 function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
@@ -39,9 +46,10 @@ function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
   let text = `${t.label} ${showJson(t.sent)} (--seed ${examples.seed}): ${t.why}`;
   const shrunk = examples.shrunk;
   if (shrunk?.from === t) {
-    text += shrunk.to === t
-      ? `; no smaller body failed the same way within ${shrunk.runs} tries`
-      : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
+    text +=
+      shrunk.to === t
+        ? `; no smaller body failed the same way within ${shrunk.runs} tries`
+        : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
   }
   return text;
 }
@@ -100,7 +108,7 @@ export const CREATE_CHECKS: Check[] = [
 
   check('CREATE-ID-UNIQUE', async (ctx) => {
     const created = (await createdPets(ctx)).filter((c) => isInteger(c.pet.id));
-    const byId = new Map<string, typeof created[number]>();
+    const byId = new Map<string, (typeof created)[number]>();
     for (const c of created) {
       const id = integerText(c.pet.id);
       const earlier = byId.get(id);
@@ -114,13 +122,20 @@ export const CREATE_CHECKS: Check[] = [
     const { trips, examples, listing, listed } = await roundTrips(ctx);
     const broken = trips.filter(isBroken);
     if (broken.length) {
-      fail(`${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
-        ...tripEvidence(broken, examples));
+      fail(
+        `${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken
+          .slice(0, 4)
+          .map((t) => describeTrip(t, examples))
+          .join(' | ')}`,
+        ...tripEvidence(broken, examples),
+      );
     }
     const accepted = trips.filter((t) => t.kind === 'exact');
     ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
-    ctx.note(`${accepted.length} of ${trips.length} valid NewPets (edge values${examples ? `, ${examples.trips.length} generated with --seed ${examples.seed}` : ''}) accepted and returned exactly in the 201 body and by getPet;`
-      + ` ${listed} of them also in ${listing?.summary ?? 'no list page'} (the list cannot be searched for one animal: those it does not show are not judged there)`);
+    ctx.note(
+      `${accepted.length} of ${trips.length} valid NewPets (edge values${examples ? `, ${examples.trips.length} generated with --seed ${examples.seed}` : ''}) accepted and returned exactly in the 201 body and by getPet;` +
+        ` ${listed} of them also in ${listing?.summary ?? 'no list page'} (the list cannot be searched for one animal: those it does not show are not judged there)`,
+    );
   }),
 
   check('CREATE-VALID-ACCEPTED', async (ctx) => {
@@ -130,11 +145,21 @@ export const CREATE_CHECKS: Check[] = [
     const judged = refused.filter((t) => refusalCounts(t, references));
     const excused = refused.filter((t) => !judged.includes(t));
     if (excused.length) {
-      ctx.note(`${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused.slice(0, 3).map((t) => t.label).join('; ')}`);
+      ctx.note(
+        `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused
+          .slice(0, 3)
+          .map((t) => t.label)
+          .join('; ')}`,
+      );
     }
     if (judged.length) {
-      fail(`${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged.slice(0, 4).map((t) => describeTrip(t, examples)).join(' | ')}`,
-        ...tripEvidence(judged, examples));
+      fail(
+        `${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged
+          .slice(0, 4)
+          .map((t) => describeTrip(t, examples))
+          .join(' | ')}`,
+        ...tripEvidence(judged, examples),
+      );
     }
     ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
   }),

@@ -15,7 +15,10 @@ async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
 
 function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total: number, what: string): void {
   if (offenders.length === 0) return;
-  const shown = offenders.slice(0, 3).map((o) => `${o.ex.summary}: ${o.why}`).join(' | ');
+  const shown = offenders
+    .slice(0, 3)
+    .map((o) => `${o.ex.summary}: ${o.why}`)
+    .join(' | ');
   fail(`${offenders.length} of ${total} error responses ${what}: ${shown}`, ...offenders.map((o) => o.ex));
 }
 
@@ -36,9 +39,7 @@ export const ERRORS_CHECKS: Check[] = [
     const errors = await observedErrors(ctx);
     const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
     if (judged.length === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
-    const offenders = judged
-      .filter((ex) => (ex.json as any).status !== ex.status)
-      .map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
+    const offenders = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
     reportOffenders(offenders, judged.length, 'carry a status field that differs from the HTTP status');
     ctx.note(`${judged.length} error responses judged`);
   }),

@@ -50,7 +50,11 @@ export const GET_CHECKS: Check[] = [
     await eachProbe(animals, async ({ id, expected, from }) => {
       // a store may show a write a moment after answering it: a 404 is asked again
       // within --consistency-window of the write
-      const polled = await ctx.poll(() => ctx.call('getPet', { params: { petId: id } }), (ex) => ex.status === 404, since);
+      const polled = await ctx.poll(
+        () => ctx.call('getPet', { params: { petId: id } }),
+        (ex) => ex.status === 404,
+        since,
+      );
       const ex = polled.value;
       if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
       const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
@@ -65,7 +69,10 @@ export const GET_CHECKS: Check[] = [
       }
     });
     for (const h of headers) ctx.note(`deprecation signalled: ${h}`);
-    if (lags.length) ctx.note(`getPet showed ${lags.length} animals only after a 404, at most ${(Math.max(...lags) / 1000).toFixed(1)} s after they were written (--consistency-window)`);
+    if (lags.length)
+      ctx.note(
+        `getPet showed ${lags.length} animals only after a 404, at most ${(Math.max(...lags) / 1000).toFixed(1)} s after they were written (--consistency-window)`,
+      );
   }),
 
   check('GET-NOT-FOUND', async (ctx) => {

@@ -15,7 +15,14 @@ import { PERFORMANCE_CHECKS } from './performance.js';
 /** The checks of every requirement in spec/requirements.yaml, one each. */
 export function conformanceChecks(): Check[] {
   return [
-    ...AUTH_CHECKS, ...ERRORS_CHECKS, ...MEDIA_CHECKS, ...LIST_CHECKS, ...CREATE_CHECKS,
-    ...GET_CHECKS, ...ORDERS_CHECKS, ...QUICKSTART_CHECKS, ...PERFORMANCE_CHECKS,
+    ...AUTH_CHECKS,
+    ...ERRORS_CHECKS,
+    ...MEDIA_CHECKS,
+    ...LIST_CHECKS,
+    ...CREATE_CHECKS,
+    ...GET_CHECKS,
+    ...ORDERS_CHECKS,
+    ...QUICKSTART_CHECKS,
+    ...PERFORMANCE_CHECKS,
   ];
 }

@@ -25,7 +25,9 @@ function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: strin
 /** Says how long the list took to show the run's animals, when it was not at once. */
 function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   if (listed.asked > 1 && !listed.pending) {
-    ctx.note(`the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`);
+    ctx.note(
+      `the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`,
+    );
   }
 }
 
@@ -59,7 +61,11 @@ const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('lis
 export const LIST_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => {
     const pages = await ctx.fixtures.pages();
-    for (const [label, ex] of [['no parameters', pages.default], ['limit=min', pages.min], ['limit=max', pages.max]] as const) {
+    for (const [label, ex] of [
+      ['no parameters', pages.default],
+      ['limit=min', pages.min],
+      ['limit=max', pages.max],
+    ] as const) {
       validPage(ctx, ex, `listPets with ${label}`);
     }
   }),
@@ -78,9 +84,11 @@ export const LIST_CHECKS: Check[] = [
     // and with each status filter: a server may enforce the bound on one query only; these
     // need the run's animals (so that a missing bound shows), not the pages, and are sent
     // while those are fetched, but judged after the unfiltered page as before
-    const filtered = ctx.fixtures.created().then(() => eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
-      expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
-    }));
+    const filtered = ctx.fixtures.created().then(() =>
+      eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+        expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
+      }),
+    );
     filtered.catch(() => undefined); // not left unhandled when the page fails first
     expectAtMost(ctx, (await ctx.fixtures.pages()).min, min, `listPets with limit=${min}`);
     await filtered;
@@ -101,11 +109,19 @@ export const LIST_CHECKS: Check[] = [
     const listed = await ctx.fixtures.listed();
     const pages = listed.value;
     const storeHasAtLeast = (await ctx.fixtures.knownPets(pages)).size;
-    const cases = ([[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const)
-      .filter(([, limit]) => storeHasAtLeast >= limit);
+    const cases = (
+      [
+        [pages.min, min],
+        [pages.default, pageDefault],
+        [pages.max, max],
+      ] as const
+    ).filter(([, limit]) => storeHasAtLeast >= limit);
     if (cases.length === 0) {
-      throw new Inconclusive(storeHasAtLeast === 0 ? 'the store shows no animals: no page can be required to hold any'
-        : `the store holds at least ${storeHasAtLeast} animals, too few to fill a page of ${min}`);
+      throw new Inconclusive(
+        storeHasAtLeast === 0
+          ? 'the store shows no animals: no page can be required to hold any'
+          : `the store holds at least ${storeHasAtLeast} animals, too few to fill a page of ${min}`,
+      );
     }
     for (const [ex, limit] of cases) {
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
@@ -153,10 +169,16 @@ export const LIST_CHECKS: Check[] = [
     for (const { status, limit, ex, most } of listed.value.byStatus) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;
-      if (items.length >= most) { full.push(page); continue; }
+      if (items.length >= most) {
+        full.push(page);
+        continue;
+      }
       const missing = missingFrom(items, known, status);
       if (missing.length) {
-        fail(`${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${most}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).join(', ')}${waitedFor(listed)}`, ex);
+        fail(
+          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${most}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).join(', ')}${waitedFor(listed)}`,
+          ex,
+        );
       }
       judged.push(page);
     }
@@ -182,7 +204,14 @@ export const LIST_CHECKS: Check[] = [
     for (const ex of pages) {
       const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
       const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-      if (twice.length) fail(`${ex.summary}: the page lists ${[...new Set(twice)].slice(0, 3).map((id) => `id ${id}`).join(', ')} more than once`, ex);
+      if (twice.length)
+        fail(
+          `${ex.summary}: the page lists ${[...new Set(twice)]
+            .slice(0, 3)
+            .map((id) => `id ${id}`)
+            .join(', ')} more than once`,
+          ex,
+        );
     }
     ctx.note(`${pages.length} pages judged`);
   }),

@@ -12,6 +12,10 @@ export const PERFORMANCE_CHECKS: Check[] = [
     if (over.length) {
       fail(`p95 over the budget of ${budget} ms: ${over.map(([op, s]) => `${op} ${s.p95} ms (n=${s.count})`).join(', ')}`);
     }
-    ctx.note(Object.entries(stats).map(([op, s]) => `${op} p95 ${s.p95} ms`).join(', '));
+    ctx.note(
+      Object.entries(stats)
+        .map(([op, s]) => `${op} p95 ${s.p95} ms`)
+        .join(', '),
+    );
   }),
 ];

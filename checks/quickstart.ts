@@ -84,7 +84,10 @@ export const QUICKSTART_CHECKS: Check[] = [
     const offset = instant < sentAt ? instant - sentAt : instant > answeredAt ? instant - answeredAt : 0;
     const shown = `${offset >= 0 ? '+' : '-'}${formatDuration(Math.abs(offset))}`;
     if (Math.abs(offset) > tolerance) {
-      fail(`createdAt ${createdAt} is ${shown} away from the suite's clock around the request (${new Date(sentAt).toISOString()}), more than the tolerance of ${formatDuration(tolerance)} (CLOCK_TOLERANCE): not the time of creation in UTC`, exchange);
+      fail(
+        `createdAt ${createdAt} is ${shown} away from the suite's clock around the request (${new Date(sentAt).toISOString()}), more than the tolerance of ${formatDuration(tolerance)} (CLOCK_TOLERANCE): not the time of creation in UTC`,
+        exchange,
+      );
     }
     ctx.note(`createdAt is ${shown} from the suite's clock around the request (tolerance ${formatDuration(tolerance)})`);
   }),
@@ -96,19 +99,26 @@ export const QUICKSTART_CHECKS: Check[] = [
 
   check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none')])),
 
-  check('QS-AUTH-INVALID-KEY', (ctx) => expectRejected(ctx, 401, ctx.invalidQuickstartKeys
-    .filter((k) => ctx.profile === 'certify' || HEALTH_NEAR_MISSES.includes(k.kind))
-    .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` })))),
+  check('QS-AUTH-INVALID-KEY', (ctx) =>
+    expectRejected(
+      ctx,
+      401,
+      ctx.invalidQuickstartKeys
+        .filter((k) => ctx.profile === 'certify' || HEALTH_NEAR_MISSES.includes(k.kind))
+        .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` })),
+    ),
+  ),
 
-  check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, [
-    withAuth(ctx, 'the raw key as the header', { header: ctx.quickstartApiKey }),
-    withAuth(ctx, 'Token <key>', { header: `Token ${ctx.quickstartApiKey}` }),
-    withAuth(ctx, 'Basic <key>', { header: `Basic ${ctx.quickstartApiKey}` }),
-    withAuth(ctx, 'Bearer with nothing after it', { header: 'Bearer' }),
-  ])),
+  check('QS-AUTH-MALFORMED', (ctx) =>
+    expectRejected(ctx, 401, [
+      withAuth(ctx, 'the raw key as the header', { header: ctx.quickstartApiKey }),
+      withAuth(ctx, 'Token <key>', { header: `Token ${ctx.quickstartApiKey}` }),
+      withAuth(ctx, 'Basic <key>', { header: `Basic ${ctx.quickstartApiKey}` }),
+      withAuth(ctx, 'Bearer with nothing after it', { header: 'Bearer' }),
+    ]),
+  ),
 
-  check('QS-INVALID-JSON', (ctx) =>
-    expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
+  check('QS-INVALID-JSON', (ctx) => expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
 
   // the quickstart preflight sent this very probe: {} with the key
   check('QS-MISSING-MESSAGE', async (ctx) => {
@@ -118,10 +128,10 @@ export const QUICKSTART_CHECKS: Check[] = [
   }),
 
   check('QS-MISSING-CONTENT-TYPE', (ctx) =>
-    expectRejected(ctx, 400, [{ label: 'a valid JSON body but no Content-Type header', options: { json: validMessage(ctx), contentType: null } }])),
+    expectRejected(ctx, 400, [{ label: 'a valid JSON body but no Content-Type header', options: { json: validMessage(ctx), contentType: null } }]),
+  ),
 
-  check('QS-NON-STRING-MESSAGE', (ctx) =>
-    expectRejected(ctx, 400, [{ label: 'message as a number', options: { json: { message: 42 } } }])),
+  check('QS-NON-STRING-MESSAGE', (ctx) => expectRejected(ctx, 400, [{ label: 'message as a number', options: { json: { message: 42 } } }])),
 
   check('QS-NO-5XX', async (ctx) => {
     const observed = ctx.observed('quickstart');

@@ -5,9 +5,7 @@ import { AREAS } from '../harness/api/catalogue.js';
 
 export function formatCatalogueList(catalogue: Requirement[]): string {
   const width = Math.max(...catalogue.map((r) => r.id.length));
-  return catalogue
-    .map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(11)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`)
-    .join('\n');
+  return catalogue.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(11)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`).join('\n');
 }
 
 /** The anchor GitHub gives a heading made of the id alone. */
@@ -26,8 +24,10 @@ export function renderRequirementsDoc(catalogue: Requirement[]): string {
     '',
     '| Area | MUST | SHOULD |',
     '|---|---|---|',
-    ...AREAS.filter((a) => catalogue.some((r) => r.area === a)).map((a) =>
-      `| ${a} | ${catalogue.filter((r) => r.area === a && r.level === 'MUST').length} | ${catalogue.filter((r) => r.area === a && r.level === 'SHOULD').length} |`),
+    ...AREAS.filter((a) => catalogue.some((r) => r.area === a)).map(
+      (a) =>
+        `| ${a} | ${catalogue.filter((r) => r.area === a && r.level === 'MUST').length} | ${catalogue.filter((r) => r.area === a && r.level === 'SHOULD').length} |`,
+    ),
   ];
   for (const area of AREAS) {
     const entries = catalogue.filter((r) => r.area === area);

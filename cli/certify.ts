@@ -43,17 +43,22 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     const redactor = redactorFor(target);
     const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
     if (server) say(`No BASE_URL configured: certifying the embedded reference server at ${target.baseUrl}`);
-    say(`Certifying ${target.baseUrl} (${config.profile} profile)${target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : ''}`);
+    say(
+      `Certifying ${target.baseUrl} (${config.profile} profile)${target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : ''}`,
+    );
 
     let report: RunReport;
     try {
-      report = await runConformance({ checks: conformanceChecks(),
+      report = await runConformance({
+        checks: conformanceChecks(),
         ...sessionOptionsFor(config, target),
         catalogue,
         selected,
         expectedFailures,
         signal: stop.signal,
-        onResult: (r: RequirementResult) => { if (r.outcome !== 'skipped') say(formatProgress(r)); },
+        onResult: (r: RequirementResult) => {
+          if (r.outcome !== 'skipped') say(formatProgress(r));
+        },
       });
     } finally {
       await server?.close();
@@ -82,6 +87,8 @@ function interruptedSummary(report: RunReport, paths: string[], exitCode: number
   const total = report.requirements.length;
   const violated = report.counts.mustViolations + report.counts.shouldViolations;
   const reason = report.abortReason!;
-  return `${reason[0].toUpperCase()}${reason.slice(1)}: ${total - left} of ${total} requirements finished before it (${violated} violated),` +
-    ` ${left} not carried out (exit code ${exitCode}; reports: ${paths.join(', ')})`;
+  return (
+    `${reason[0].toUpperCase()}${reason.slice(1)}: ${total - left} of ${total} requirements finished before it (${violated} violated),` +
+    ` ${left} not carried out (exit code ${exitCode}; reports: ${paths.join(', ')})`
+  );
 }

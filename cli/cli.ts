@@ -32,8 +32,14 @@ export function usage(): string {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
     const args = parseCommandLine(argv);
-    if (args.help) { console.log(usage()); return 0; }
-    if (args.version) { console.log(`${NAME} ${TOOL.version}`); return 0; }
+    if (args.help) {
+      console.log(usage());
+      return 0;
+    }
+    if (args.version) {
+      console.log(`${NAME} ${TOOL.version}`);
+      return 0;
+    }
     if (args.list) {
       const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/api/catalogue.js'), import('./catalogue-doc.js')]);
       console.log(formatCatalogueList(loadCatalogue()));

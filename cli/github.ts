@@ -58,8 +58,12 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
 export function githubAnnotations(report: RunReport): string[] {
   const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const escapeProperty = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  return report.requirements.filter(isViolation).map((r) =>
-    `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`);
+  return report.requirements
+    .filter(isViolation)
+    .map(
+      (r) =>
+        `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`,
+    );
 }
 
 /** Writes the summary and prints the annotations, each through redact: no key reaches GitHub. */

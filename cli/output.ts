@@ -4,7 +4,11 @@ import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/run/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
-  passed: 'PASS', failed: 'FAIL', error: 'ERROR', skipped: 'SKIP', inconclusive: 'INCONCLUSIVE',
+  passed: 'PASS',
+  failed: 'FAIL',
+  error: 'ERROR',
+  skipped: 'SKIP',
+  inconclusive: 'INCONCLUSIVE',
 };
 
 export function formatProgress(r: RequirementResult): string {
@@ -36,12 +40,16 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   ];
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
-    ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
+      ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
-    (report.rateLimited ? `; ${report.rateLimited} answered 429 (rate limited: waited out and sent again)` : '') +
-    (report.seed !== undefined ? `; generated animals: --seed ${report.seed}` : ''),
+      (report.rateLimited ? `; ${report.rateLimited} answered 429 (rate limited: waited out and sent again)` : '') +
+      (report.seed !== undefined ? `; generated animals: --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
-    `Latency p95: ${Object.entries(report.latency).map(([op, s]) => `${op} ${s.p95} ms`).join(', ') || '(no responses)'}`,
+    `Latency p95: ${
+      Object.entries(report.latency)
+        .map(([op, s]) => `${op} ${s.p95} ms`)
+        .join(', ') || '(no responses)'
+    }`,
   );
   if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
   if (report.profile === 'certify' && report.runPrefix) {
@@ -54,8 +62,11 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   if (expected.length) {
     lines.push('', 'Expected failures (not counted):');
     for (const r of expected) {
-      const now = listedButPassed(r) ? 'now passed: remove it from the list'
-        : r.outcome === 'failed' || r.outcome === 'error' ? `still ${r.outcome}` : r.outcome;
+      const now = listedButPassed(r)
+        ? 'now passed: remove it from the list'
+        : r.outcome === 'failed' || r.outcome === 'error'
+          ? `still ${r.outcome}`
+          : r.outcome;
       lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
     }
   }

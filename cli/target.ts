@@ -32,4 +32,3 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
     },
   };
 }
-

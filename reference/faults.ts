@@ -35,15 +35,21 @@ export const FAULTS = {
     expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
   },
   'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
-  'key-form-only': { breaks: 'a bearer token of the key\'s length and prefix is accepted (the form is checked, not the key)', expect: ['AUTH-INVALID-KEY'] },
+  'key-form-only': { breaks: "a bearer token of the key's length and prefix is accepted (the form is checked, not the key)", expect: ['AUTH-INVALID-KEY'] },
   'key-prefix-accepted': { breaks: 'a bearer token that starts with the key is accepted (startsWith)', expect: ['AUTH-INVALID-KEY'] },
   'key-truncation-accepted': {
-    breaks: 'a bearer token that is the key cut short is accepted (compared over the token\'s length, as strncmp)',
+    breaks: "a bearer token that is the key cut short is accepted (compared over the token's length, as strncmp)",
     expect: ['AUTH-INVALID-KEY'],
   },
   'key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['AUTH-INVALID-KEY'] },
-  'key-substring-accepted': { breaks: 'a bearer token that contains the key anywhere is accepted (includes, an unanchored pattern)', expect: ['AUTH-INVALID-KEY'] },
-  'key-trimmed-split': { breaks: 'the bearer token is split on whitespace and only its first word is compared (Bearer <key> <more> passes)', expect: ['AUTH-INVALID-KEY'] },
+  'key-substring-accepted': {
+    breaks: 'a bearer token that contains the key anywhere is accepted (includes, an unanchored pattern)',
+    expect: ['AUTH-INVALID-KEY'],
+  },
+  'key-trimmed-split': {
+    breaks: 'the bearer token is split on whitespace and only its first word is compared (Bearer <key> <more> passes)',
+    expect: ['AUTH-INVALID-KEY'],
+  },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {
@@ -55,9 +61,12 @@ export const FAULTS = {
   'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
   'error-status-as-string': { breaks: 'the Error status field is a string ("401")', expect: ['ERR-BODY-SHAPE'] },
   'error-status-mismatch': { breaks: 'the Error status field is always 400, whatever the HTTP status', expect: ['ERR-STATUS-MATCHES'] },
-  'framework-404-html': { breaks: 'a path the API does not have gets the web framework\'s HTML 404 page, not an Error body', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
+  'framework-404-html': {
+    breaks: "a path the API does not have gets the web framework's HTML 404 page, not an Error body",
+    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
+  },
   'method-not-allowed-plain': {
-    breaks: 'a documented path with a method it does not have gets the web framework\'s text/plain 405, not an Error body',
+    breaks: "a documented path with a method it does not have gets the web framework's text/plain 405, not an Error body",
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
   },
   'wrong-content-type': { breaks: 'successful responses are served as text/plain', expect: ['MEDIA-JSON'] },
@@ -90,7 +99,7 @@ export const FAULTS = {
   'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['LIST-LIMIT-BELOW-MIN'] },
   'limit-zero-unbounded': { breaks: 'limit=0 is read as "no limit": every animal, more than the maximum', expect: ['LIST-LIMIT-BELOW-MIN'] },
   'param-errors-html': {
-    breaks: 'a bad query or path value gets the web framework\'s HTML 400 page, not an Error body',
+    breaks: "a bad query or path value gets the web framework's HTML 400 page, not an Error body",
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
   },
   'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['LIST-LIMIT-NOT-INTEGER'] },
@@ -119,7 +128,17 @@ export const FAULTS = {
     breaks: 'ids start at 2^64 (18446744073709551616), outside the int64 range',
     // every Pet is invalid, as with string-ids, but the ids are integers: GET-OK and
     // LIST-PAGE-FULL find them and fail too
-    expect: ['CREATE-OK', 'GET-OK', 'LIST-OK', 'LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-PAGE-FULL', 'LIST-STATUS-FILTER', 'LIST-STATUS-COMPLETE'],
+    expect: [
+      'CREATE-OK',
+      'GET-OK',
+      'LIST-OK',
+      'LIST-LIMIT-DEFAULT',
+      'LIST-LIMIT-MIN',
+      'LIST-LIMIT-MAX',
+      'LIST-PAGE-FULL',
+      'LIST-STATUS-FILTER',
+      'LIST-STATUS-COMPLETE',
+    ],
   },
   'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK'] },
   'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK'] },
@@ -162,7 +181,7 @@ export const FAULTS = {
     expect: ['CREATE-ROUND-TRIP'],
     seed: 7,
   },
-  'id-honoured': { breaks: 'an id sent in the body becomes the animal\'s id', expect: ['CREATE-ID-ASSIGNED'] },
+  'id-honoured': { breaks: "an id sent in the body becomes the animal's id", expect: ['CREATE-ID-ASSIGNED'] },
   // ------------------------------------------------------------ get
   'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK'] },
   'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND'] },

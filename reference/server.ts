@@ -126,8 +126,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   function sendJson(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
     const text = variant('escaped-non-ascii') ? escapeNonAscii(toJson(body)) : toJson(body);
-    const type = has('wrong-content-type') && status < 400 ? 'text/plain'
-      : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
+    const type = has('wrong-content-type') && status < 400 ? 'text/plain' : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
@@ -161,9 +160,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const notFound = (message = 'The requested resource could not be found'): Problem => ({ status: 404, code: 'not_found', message });
   const crash = (message: string): Problem => ({ status: 500, code: 'internal_error', message });
   /** A query or path value the server cannot use: the description names no status for it. */
-  const badParameter = (message: string): Problem => (variant('param-errors-422')
-    ? { status: 422, code: 'unprocessable_entity', message }
-    : { ...invalid(message), frameworkPage: has('param-errors-html') });
+  const badParameter = (message: string): Problem =>
+    variant('param-errors-422') ? { status: 422, code: 'unprocessable_entity', message } : { ...invalid(message), frameworkPage: has('param-errors-html') };
   const isProblem = (value: unknown): value is Problem =>
     typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
@@ -173,8 +171,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
    * What an Authorization header amounts to. RFC 9110: the scheme is
    * case-insensitive and is separated from the token by one or more spaces.
    */
-  function credential(header: string | undefined, key: string):
-    'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
+  function credential(header: string | undefined, key: string): 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
     if (header === undefined || header === '') return 'missing';
     const m = (variant('auth-lenient-whitespace') ? /^(\S+)[ \t]+(.*?)[ \t]*$/ : /^(\S+) +(\S+)$/).exec(header);
     if (!m) return header === key ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
@@ -238,8 +235,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   /** Whether a near-miss fault accepts a Bearer header (the scheme is still checked). */
   function nearMissAccepted(header: string, key: string, service: 'store' | 'quickstart'): boolean {
     const token = /^bearer\s+(.*)$/i.exec(header)?.[1]; // all that follows the scheme
-    return token !== undefined && nearMissBugs.some(([fault, accepts]) =>
-      has(fault) && fault.startsWith('qs-') === (service === 'quickstart') && accepts(token, key));
+    return (
+      token !== undefined &&
+      nearMissBugs.some(([fault, accepts]) => has(fault) && fault.startsWith('qs-') === (service === 'quickstart') && accepts(token, key))
+    );
   }
 
   // ---------------------------------------------------------------- the store
@@ -311,11 +310,15 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       if (has('status-filter-mixed') && others.length) items.unshift(others[0]);
     }
     if (variant('newest-first')) items.reverse();
-    const count = has('limit-ignored') ? items.length
-      : has('default-limit-unfiltered-only') && status !== null && !url.searchParams.has('limit') ? items.length
-      : has('limit-off-by-one') ? limit + 1
-      : has('page-short') ? limit - 1
-      : limit;
+    const count = has('limit-ignored')
+      ? items.length
+      : has('default-limit-unfiltered-only') && status !== null && !url.searchParams.has('limit')
+        ? items.length
+        : has('limit-off-by-one')
+          ? limit + 1
+          : has('page-short')
+            ? limit - 1
+            : limit;
     if (status === null && has('unfiltered-hides-last-status')) items = items.filter((p) => p.fields.status !== statuses[statuses.length - 1]);
     if (status === statuses[0] && has('first-status-filter-empty')) items = [];
     const page = items.slice(0, Math.max(0, has('max-page-50') ? Math.min(count, 50) : count)).map((pet) => listedJson(petJson(pet)));
@@ -355,8 +358,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     } catch {
       return has('malformed-json-500') ? crash('unexpected end of JSON input') : invalid('The body is not valid JSON');
     }
-    const rejected = (message: string): Problem => (has('invalid-body-422')
-      ? { status: 422, code: 'unprocessable_entity', message } : invalid(message));
+    const rejected = (message: string): Problem => (has('invalid-body-422') ? { status: 422, code: 'unprocessable_entity', message } : invalid(message));
     if (has('accept-array-body') && Array.isArray(value) && value.length === 1) value = value[0];
     if (!isObject(value)) return rejected('The body must be a JSON object (NewPet)');
     const body = lenient(value);
@@ -382,7 +384,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     // the default when status is omitted is not stated: by default none is stored
     if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
-    const pet: Pet = has('not-persisted') ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() } : addPet(fields, honouredId(text));
+    const pet: Pet = has('not-persisted')
+      ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() }
+      : addPet(fields, honouredId(text));
     return [has('created-200') ? 200 : 201, petJson(pet)];
   }
 
@@ -521,18 +525,23 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       if (path === '/v1/pets/') path = '/v1/pets';
     }
     const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);
-    const operation = req.method === 'GET' && path === '/v1/pets' ? 'listPets'
-      : req.method === 'POST' && path === '/v1/pets' ? 'createPet'
-      : req.method === 'GET' && petMatch ? 'getPet'
-      : req.method === 'GET' && path === '/v1/store/orders' ? 'listOrders'
-      : undefined;
+    const operation =
+      req.method === 'GET' && path === '/v1/pets'
+        ? 'listPets'
+        : req.method === 'POST' && path === '/v1/pets'
+          ? 'createPet'
+          : req.method === 'GET' && petMatch
+            ? 'getPet'
+            : req.method === 'GET' && path === '/v1/store/orders'
+              ? 'listOrders'
+              : undefined;
     received.set(operation ?? '(no route)', (received.get(operation ?? '(no route)') ?? 0) + 1);
     // routes the server does not have: its router answers before any key is looked at
     if (operation === 'listOrders' && variant('orders-absent')) return sendError(res, notFound(`No route for ${req.method} ${path}`));
     if (operation === 'getPet' && variant('getpet-removed')) return sendError(res, { ...notFound('Not Found'), frameworkPage: true });
     // getPet is deprecated: the variant announces it on every answer of the operation
-    const headers: Record<string, string> = operation === 'getPet' && variant('deprecation-headers')
-      ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
+    const headers: Record<string, string> =
+      operation === 'getPet' && variant('deprecation-headers') ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
 
     // authentication comes first, on every route (unknown ones included)
     const denied = storeAuth(req, operation ?? '');
@@ -544,10 +553,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       const { problem, headers: allow } = noRoute(req.method ?? '', path);
       return sendError(res, problem, allow);
     }
-    const answer = operation === 'listPets' ? listPets(url)
-      : operation === 'createPet' ? createPet(req, text, denied)
-      : operation === 'getPet' ? getPet(petMatch![1])
-      : listOrders();
+    const answer =
+      operation === 'listPets'
+        ? listPets(url)
+        : operation === 'createPet'
+          ? createPet(req, text, denied)
+          : operation === 'getPet'
+            ? getPet(petMatch![1])
+            : listOrders();
     if (isProblem(answer)) return sendError(res, answer, headers);
     sendJson(res, answer[0], answer[1], headers);
   }
@@ -618,12 +631,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     addPet(prefilledFields(i, properties, required, statuses));
   }
 
-  const serve = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => createServer((req, res) => {
-    handler(req, res).catch((err: Error) => {
-      if (!res.headersSent) sendError(res, crash(`internal error: ${err.message}`));
-      else res.destroy();
+  const serve = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
+    createServer((req, res) => {
+      handler(req, res).catch((err: Error) => {
+        if (!res.headersSent) sendError(res, crash(`internal error: ${err.message}`));
+        else res.destroy();
+      });
     });
-  });
   const store = serve(handleStore);
   const quickstart = serve(handleQuickstart);
   const [storePort, quickstartPort] = await Promise.all([listen(store), listen(quickstart)]);
@@ -722,12 +736,17 @@ function prefilledFields(i: number, properties: Record<string, any>, required: s
   for (const key of required) {
     if (key in fields) continue;
     const schema = properties[key] ?? {};
-    fields[key] = schema.enum ? schema.enum[0]
-      : schema.type === 'string' ? `${key}-${i + 1}`
-      : schema.type === 'integer' || schema.type === 'number' ? (schema.minimum ?? 1)
-      : schema.type === 'boolean' ? true
-      : schema.type === 'array' ? []
-      : {};
+    fields[key] = schema.enum
+      ? schema.enum[0]
+      : schema.type === 'string'
+        ? `${key}-${i + 1}`
+        : schema.type === 'integer' || schema.type === 'number'
+          ? (schema.minimum ?? 1)
+          : schema.type === 'boolean'
+            ? true
+            : schema.type === 'array'
+              ? []
+              : {};
   }
   return fields;
 }

@@ -44,24 +44,31 @@ function marker(c: string): string {
 
 /** Escapes text content; special characters become a visible, highlighted marker. */
 function esc(value: unknown): string {
-  return String(value).replace(SPECIAL, (c) =>
-    ENTITIES[c] ?? `<span class="ctl" title="${codePoint(c)}">${marker(c)}</span>`,
-  );
+  return String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? `<span class="ctl" title="${codePoint(c)}">${marker(c)}</span>`);
 }
 
 /** Escapes an attribute value (always written double-quoted); special characters become a plain marker. */
 function attr(value: unknown): string {
-  return String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? marker(c)).replace(/[\t\n\r]/g, ' ');
+  return String(value)
+    .replace(SPECIAL, (c) => ENTITIES[c] ?? marker(c))
+    .replace(/[\t\n\r]/g, ' ');
 }
 
 /** An id or class fragment: letters, digits and dashes only. */
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'x';
 
 /** An ISO time as "2025-01-02 03:04:05 UTC" (time zone independent); anything else as given. */
 function time(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return esc(iso);
-  const shown = d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const shown = d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   return `<time datetime="${attr(iso)}">${esc(shown)}</time>`;
 }
 
@@ -78,8 +85,7 @@ const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'pass
 const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 
 /** Failed or errored, and listed in the known-deviations file: not a violation. */
-const isExpectedFailure = (r: RequirementResult) =>
-  r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
+const isExpectedFailure = (r: RequirementResult) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
 /** The anchor of a requirement's row. */
 const requirementAnchor = (id: string) => `req-${slug(id)}`;
@@ -94,13 +100,12 @@ function verdictBanner(report: RunReport): string {
   const c = report.counts;
   const lines: string[] = [];
   if (report.verdict === 'aborted') {
-    lines.push(
-      `<p id="abort-reason" class="reason">The run could not be made: ${esc(report.abortReason ?? 'no reason given')}</p>`,
-    );
+    lines.push(`<p id="abort-reason" class="reason">The run could not be made: ${esc(report.abortReason ?? 'no reason given')}</p>`);
   } else if (report.verdict === 'non-compliant') {
-    const counted = report.strict && c.shouldViolations > 0
-      ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
-      : plural(c.mustViolations, 'MUST requirement');
+    const counted =
+      report.strict && c.shouldViolations > 0
+        ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
+        : plural(c.mustViolations, 'MUST requirement');
     const ids = linkedIds(report.requirements.filter((r) => countsAgainstVerdict(r, report.strict)));
     lines.push(`<p class="reason">${esc(counted)} failed or could not be carried out${ids}.</p>`);
   } else if (report.verdict === 'compliant') {
@@ -138,11 +143,16 @@ function verdictBanner(report: RunReport): string {
 /** What changed since the baseline (--baseline), each requirement linked to its row. */
 function sinceBaseline(s: SinceBaseline): string {
   const groups = changeGroups(s).map(({ key, label, changes }) => {
-    const items = changes.map((c) =>
-      `<li data-requirement="${attr(c.id)}"><a href="#${attr(requirementAnchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
-      `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`);
-    return `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>` +
-      (items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>') + '</div>';
+    const items = changes.map(
+      (c) =>
+        `<li data-requirement="${attr(c.id)}"><a href="#${attr(requirementAnchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
+        `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`,
+    );
+    return (
+      `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>` +
+      (items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>') +
+      '</div>'
+    );
   });
   return [
     '<section id="since-baseline" class="since-baseline">',
@@ -163,7 +173,11 @@ function runInfo(report: RunReport): string {
     '<dl id="run" class="run">',
     field('baseUrl', 'Base URL', `<code>${esc(t.baseUrl)}</code>`),
     field('environment', 'Environment', esc(t.environment)),
-    field('quickstartBaseUrl', 'Quickstart base URL', t.quickstartBaseUrl ? `<code>${esc(t.quickstartBaseUrl)}</code>` : '<span class="none">not configured</span>'),
+    field(
+      'quickstartBaseUrl',
+      'Quickstart base URL',
+      t.quickstartBaseUrl ? `<code>${esc(t.quickstartBaseUrl)}</code>` : '<span class="none">not configured</span>',
+    ),
     field('profile', 'Profile', esc(report.profile) + (report.strict ? ' <span class="strict">strict: SHOULD counts</span>' : '')),
     field('tool', 'Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
     field('spec', 'Spec', `${esc(report.spec.title)} ${esc(report.spec.version)}`),
@@ -171,8 +185,15 @@ function runInfo(report: RunReport): string {
     field('duration', 'Duration', esc(formatDuration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
     ...(report.profile === 'certify' && report.runPrefix
-      ? [field('runPrefix', 'Data created', `<code>${esc(report.runPrefix)}-…</code>` +
-          (report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`) + ' (the API has no delete)')]
+      ? [
+          field(
+            'runPrefix',
+            'Data created',
+            `<code>${esc(report.runPrefix)}-…</code>` +
+              (report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`) +
+              ' (the API has no delete)',
+          ),
+        ]
       : []),
     ...(report.seed !== undefined ? [field('seed', 'Seed of generated animals', `<code>--seed ${esc(report.seed)}</code>`)] : []),
     '</dl>',
@@ -196,7 +217,9 @@ function countsLine(c: Counts, results: RequirementResult[], id?: string): strin
   }
   const nExpected = expected.failed + expected.error;
   if (nExpected > 0) {
-    items.push(`<li data-count="expectedFailures" class="count expected"><b>${esc(nExpected)}</b> expected ${nExpected === 1 ? 'failure' : 'failures'} (not counted)</li>`);
+    items.push(
+      `<li data-count="expectedFailures" class="count expected"><b>${esc(nExpected)}</b> expected ${nExpected === 1 ? 'failure' : 'failures'} (not counted)</li>`,
+    );
   }
   items.push(`<li data-count="mustViolations" class="violations${c.mustViolations ? '' : ' zero'}"><b>${esc(c.mustViolations)}</b> MUST violated</li>`);
   items.push(`<li data-count="shouldViolations" class="violations${c.shouldViolations ? '' : ' zero'}"><b>${esc(c.shouldViolations)}</b> SHOULD violated</li>`);
@@ -208,9 +231,10 @@ const ms = (v: number) => (Number.isFinite(v) ? (v < 100 ? v.toFixed(1) : Math.r
 function latencyTable(latency: Record<string, LatencyStats> | undefined): string {
   const entries = Object.entries(latency ?? {});
   if (!entries.length) return '';
-  const rows = entries.map(([op, l]) =>
-    `<tr data-operation="${attr(op)}"><td><code>${esc(op)}</code></td><td class="num">${esc(l.count)}</td>` +
-    `<td class="num">${esc(ms(l.p50))}</td><td class="num">${esc(ms(l.p95))}</td><td class="num">${esc(ms(l.max))}</td></tr>`,
+  const rows = entries.map(
+    ([op, l]) =>
+      `<tr data-operation="${attr(op)}"><td><code>${esc(op)}</code></td><td class="num">${esc(l.count)}</td>` +
+      `<td class="num">${esc(ms(l.p50))}</td><td class="num">${esc(ms(l.p95))}</td><td class="num">${esc(ms(l.max))}</td></tr>`,
   );
   return [
     '<details id="latency" class="latency"><summary>Response times per operation</summary>',
@@ -223,9 +247,7 @@ function latencyTable(latency: Record<string, LatencyStats> | undefined): string
 }
 
 function headerLines(headers: Record<string, string>): string[] {
-  return Object.entries(headers ?? {}).map(
-    ([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`,
-  );
+  return Object.entries(headers ?? {}).map(([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`);
 }
 
 function exchange(x: ExchangeRecord, index: number, total: number): string {
@@ -310,21 +332,15 @@ function requirement(r: RequirementResult): string {
 }
 
 /** Where a result sorts: violations first, then expected failures, inconclusive, skipped, passed. */
-const rank = (r: RequirementResult) => (isExpectedFailure(r) ? 1.5 : OUTCOME_RANK.get(r.outcome) ?? 9);
+const rank = (r: RequirementResult) => (isExpectedFailure(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
 
 function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
   // violations first, then expected failures, inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
   const sorted = results
     .map((r, i) => ({ r, i }))
-    .sort((a, b) =>
-      rank(a.r) - rank(b.r) ||
-      (a.r.level === b.r.level ? 0 : a.r.level === 'MUST' ? -1 : 1) ||
-      a.i - b.i,
-    )
+    .sort((a, b) => rank(a.r) - rank(b.r) || (a.r.level === b.r.level ? 0 : a.r.level === 'MUST' ? -1 : 1) || a.i - b.i)
     .map(({ r }) => r);
-  const badge = verdict
-    ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>`
-    : '';
+  const badge = verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : '';
   return [
     `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
     `<h2><span class="area-name">${esc(area)}</span> ${badge}</h2>`,
@@ -346,9 +362,7 @@ function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], 
     return (
       `<tr data-area="${attr(area)}"><td><a href="#area-${attr(slug(area))}">${esc(area)}</a></td>` +
       `<td>${verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : ''}</td>` +
-      (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const)
-        .map((k) => `<td class="num${cls(k)}">${esc(c[k])}</td>`)
-        .join('') +
+      (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const).map((k) => `<td class="num${cls(k)}">${esc(c[k])}</td>`).join('') +
       '</tr>'
     );
   });
@@ -476,7 +490,13 @@ export function renderHtml(report: RunReport): string {
     if (!report.areas.some((x) => x.area === a.area)) a.counts = countResults(report.requirements.filter((r) => r.area === a.area));
   }
   const title = `${report.spec.title} conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict} (${report.target.baseUrl})`;
-  const sections = areas.map((a) => areaSection(a.area, a.verdict, report.requirements.filter((r) => r.area === a.area)));
+  const sections = areas.map((a) =>
+    areaSection(
+      a.area,
+      a.verdict,
+      report.requirements.filter((r) => r.area === a.area),
+    ),
+  );
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',

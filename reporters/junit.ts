@@ -21,11 +21,7 @@ export function stripInvalidXmlChars(s: string): string {
 }
 
 function text(s: string): string {
-  return stripInvalidXmlChars(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r/g, '&#13;');
+  return stripInvalidXmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 function attr(s: string | number): string {
@@ -167,14 +163,7 @@ export function renderJunit(report: RunReport): string {
     // the area's time (a user saw auth 0.542 s in a 0.186 s run). The area took at
     // least its longest check and, running concurrently, about that: use the maximum.
     const time = seconds(results.reduce((max, r) => Math.max(max, Number.isFinite(r.durationMs) ? r.durationMs : 0), 0));
-    return [
-      suiteTag(area, tally(results), time),
-      '    <properties>',
-      ...props,
-      '    </properties>',
-      ...results.map(testcase),
-      '  </testsuite>',
-    ].join('\n');
+    return [suiteTag(area, tally(results), time), '    <properties>', ...props, '    </properties>', ...results.map(testcase), '  </testsuite>'].join('\n');
   });
 
   // An aborted run leaves every requirement skipped ("not run: ..."), and so does a
@@ -192,9 +181,10 @@ export function renderJunit(report: RunReport): string {
         '    </properties>',
         `    <testcase classname="animal-store.run" name="${attr(notTested ? NOT_TESTED_TESTCASE : ABORTED_TESTCASE)}" time="${seconds(report.durationMs)}">`,
         `      <error message="${attr(abortReason)}" type="${notTested ? 'not-tested' : 'aborted'}">${text(
-          notTested ? abortReason
+          notTested
+            ? abortReason
             : `The conformance run could not be made: ${abortReason}\n` +
-              `${report.requirements.length} requirement${report.requirements.length === 1 ? ' was' : 's were'} not run.`,
+                `${report.requirements.length} requirement${report.requirements.length === 1 ? ' was' : 's were'} not run.`,
         )}</error>`,
         '    </testcase>',
         '  </testsuite>',

@@ -12,7 +12,10 @@ import { isViolation } from '../harness/run/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
 const PREFIX = 'animal_store_conformance_';
-const QUANTILES = [['0.5', 'p50'], ['0.95', 'p95']] as const;
+const QUANTILES = [
+  ['0.5', 'p50'],
+  ['0.95', 'p95'],
+] as const;
 
 type Labels = Record<string, string>;
 
@@ -20,11 +23,12 @@ type Labels = Record<string, string>;
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 /** A label value as the format wants it: backslash, double quote and line feed escaped. */
-export const escapeLabelValue = (value: string) =>
-  value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+export const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 const labelText = (labels: Labels) =>
-  `{${Object.entries(labels).map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}`;
+  `{${Object.entries(labels)
+    .map(([k, v]) => `${k}="${escapeLabelValue(v)}"`)
+    .join(',')}}`;
 
 export function renderMetrics(report: RunReport): string {
   // on every series: which server and which profile, so that several checks can share one collector
@@ -37,20 +41,28 @@ export function renderMetrics(report: RunReport): string {
 
   // one series per verdict, 1 for this run's: each always exists, so `== 1` and `== 0`
   // both work without absent(), and an aborted run is told apart from a non-compliant one
-  family('verdict', 'The verdict of the last run: 1 for its verdict, 0 for the others.',
-    VERDICTS.map((v) => [{ verdict: v }, report.verdict === v ? 1 : 0]));
+  family(
+    'verdict',
+    'The verdict of the last run: 1 for its verdict, 0 for the others.',
+    VERDICTS.map((v) => [{ verdict: v }, report.verdict === v ? 1 : 0]),
+  );
   family('exit_code', 'Exit code of the last run: 0 compliant, 1 not compliant, 2 the run could not be made.', [[{}, report.exitCode]]);
   family('run_duration_seconds', 'Wall time of the last run.', [[{}, seconds(report.durationMs)]]);
   family('run_requests', 'HTTP requests the last run sent, retries included.', [[{}, report.requestCount]]);
-  family('last_run_timestamp_seconds', 'When the last run finished, in seconds since the Unix epoch.',
-    [[{}, Date.parse(report.finishedAt) / 1000]]);
+  family('last_run_timestamp_seconds', 'When the last run finished, in seconds since the Unix epoch.', [[{}, Date.parse(report.finishedAt) / 1000]]);
   // exactly one series per requirement; its outcome is a label, the value what the verdict counts
-  family('requirement_violated',
+  family(
+    'requirement_violated',
     'Per requirement of the last run: 1 when it failed or could not be carried out (and is not a listed known deviation), else 0; the outcome label says what happened.',
-    report.requirements.map((r) => [{ id: r.id, level: r.level, area: r.area, outcome: r.outcome }, isViolation(r) ? 1 : 0]));
-  family('latency_seconds', 'Response time per operation in the last run, at the quantile given (0.5 median, 0.95).',
+    report.requirements.map((r) => [{ id: r.id, level: r.level, area: r.area, outcome: r.outcome }, isViolation(r) ? 1 : 0]),
+  );
+  family(
+    'latency_seconds',
+    'Response time per operation in the last run, at the quantile given (0.5 median, 0.95).',
     Object.entries(report.latency).flatMap(([operation, stats]) =>
-      QUANTILES.map(([quantile, key]): [Labels, number] => [{ operation, quantile }, seconds(stats[key])])));
+      QUANTILES.map(([quantile, key]): [Labels, number] => [{ operation, quantile }, seconds(stats[key])]),
+    ),
+  );
   return lines.join('\n') + '\n';
 }
 

@@ -24,12 +24,17 @@ export interface SuiteSettings {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { conformance: SuiteSettings }
+  export interface ProvidedContext {
+    conformance: SuiteSettings;
+  }
 }
 
 declare module '@vitest/runner' {
   // the result and the run's figures ride on the test case, for reporters/vitest-compliance.ts
-  interface TaskMeta { requirement?: RequirementResult; run?: ReportBase }
+  interface TaskMeta {
+    requirement?: RequirementResult;
+    run?: ReportBase;
+  }
 }
 
 export default class ComplianceReporter implements Reporter {
@@ -48,7 +53,12 @@ export default class ComplianceReporter implements Reporter {
     }
     if (!run || !reportDir) return; // not a conformance run (the self-tests)
     const report = buildReport(run, results);
-    const paths = await Promise.all([writeComplianceJson(report, reportDir), writeJunit(report, reportDir), writeHtml(report, reportDir), writeMetrics(report, reportDir)]);
+    const paths = await Promise.all([
+      writeComplianceJson(report, reportDir),
+      writeJunit(report, reportDir),
+      writeHtml(report, reportDir),
+      writeMetrics(report, reportDir),
+    ]);
     console.log(`Conformance verdict: ${report.verdict}; reports: ${paths.join(', ')}`);
   }
 }

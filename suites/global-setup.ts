@@ -37,5 +37,7 @@ export default async function setup(project: TestProject) {
     reportDir: config.reportDir,
   };
   project.provide('conformance', settings);
-  return async () => { await server?.close(); };
+  return async () => {
+    await server?.close();
+  };
 }

@@ -56,11 +56,22 @@ describe('--baseline', () => {
     expect(broke.notes).toEqual([`the baseline certified another address: ${first.target.baseUrl}`]);
     expect(broke.newlyFailing[0]).toMatchObject({ outcome: 'failed', baselineOutcome: 'passed', failingSince: second.startedAt });
     expect(broke.baseline).toMatchObject({ finishedAt: first.finishedAt, verdict: 'compliant' });
-    const when = new Date(first.finishedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    expect(formatSummary(second, [])).toMatch(new RegExp(`Since the baseline \\(run finished ${when}, compliant; ${loadCatalogue().length} requirements compared\\):\\n  Newly failing:\\n    AUTH-MISSING-HEADER \\(MUST\\) .* — failed; was passed`));
-    expect(githubSummary(second)).toMatch(/### Since the baseline[^\n]*\n\n\*\*Newly failing:\*\*\n- \[AUTH-MISSING-HEADER\]\(docs\/requirements.md#auth-missing-header\) \(MUST\)/);
+    const when = new Date(first.finishedAt)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
+    expect(formatSummary(second, [])).toMatch(
+      new RegExp(
+        `Since the baseline \\(run finished ${when}, compliant; ${loadCatalogue().length} requirements compared\\):\\n  Newly failing:\\n    AUTH-MISSING-HEADER \\(MUST\\) .* — failed; was passed`,
+      ),
+    );
+    expect(githubSummary(second)).toMatch(
+      /### Since the baseline[^\n]*\n\n\*\*Newly failing:\*\*\n- \[AUTH-MISSING-HEADER\]\(docs\/requirements.md#auth-missing-header\) \(MUST\)/,
+    );
     const html = renderHtml(second);
-    expect(html).toMatch(/<div class="changes changes-newly-failing"><b>Newly failing<\/b><ul><li data-requirement="AUTH-MISSING-HEADER"><a href="#req-auth-missing-header">/);
+    expect(html).toMatch(
+      /<div class="changes changes-newly-failing"><b>Newly failing<\/b><ul><li data-requirement="AUTH-MISSING-HEADER"><a href="#req-auth-missing-header">/,
+    );
     expect(html).toContain('<div class="changes changes-recovered"><b>Recovered</b> <span class="none">none</span></div>');
     const json = JSON.parse(renderComplianceJson(second));
     expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
@@ -76,8 +87,9 @@ describe('--baseline', () => {
     expect(renderHtml(third)).toMatch(/<div class="changes changes-recovered"><b>Recovered<\/b><ul><li data-requirement="AUTH-MISSING-HEADER">/);
     expect(validate(JSON.parse(renderComplianceJson(third))), JSON.stringify(validate.errors)).toBe(true);
     // with no change at all, the section says so
-    expect(formatSummary({ ...first, sinceBaseline: compareWithBaseline(first, await asBaseline(first)) }, []))
-      .toContain('Nothing newly fails, recovered or still fails.');
+    expect(formatSummary({ ...first, sinceBaseline: compareWithBaseline(first, await asBaseline(first)) }, [])).toContain(
+      'Nothing newly fails, recovered or still fails.',
+    );
   });
 
   it('a chain of baselines keeps when a requirement started failing; another version is compared where ids match, and says so', async () => {
@@ -93,7 +105,10 @@ describe('--baseline', () => {
     expect(formatSummary(wednesday, [])).toContain('ERR-BODY-SHAPE (MUST) Title of ERR-BODY-SHAPE — error, failing since 2025-01-06 10:00:00 UTC');
 
     // a baseline from another tool and spec version, holding one id this run lacks and lacking one it has
-    const older = at('2025-01-05T10:00:00.000Z', { tool: { name: 'animal-store-conformance', version: '0.0.9' }, spec: { title: 'Animal Store', version: '0.9.0' } });
+    const older = at('2025-01-05T10:00:00.000Z', {
+      tool: { name: 'animal-store-conformance', version: '0.0.9' },
+      spec: { title: 'Animal Store', version: '0.9.0' },
+    });
     older.requirements = [...older.requirements.filter((r) => r.id !== 'ORDERS-EXISTS'), { ...older.requirements[0], id: 'AUTH-RETIRED' }];
     const since = compareWithBaseline(wednesday, await asBaseline(older));
     expect(since.compared).toBe(8);
@@ -102,14 +117,20 @@ describe('--baseline', () => {
       '8 requirements compared: 1 only in this run, 1 only in the baseline',
     ]);
     expect(formatSummary({ ...wednesday, sinceBaseline: since }, [])).toContain('  Note: the baseline was written by animal-store-conformance 0.0.9');
-    expect(renderHtml({ ...wednesday, sinceBaseline: since })).toContain('<p class="note">Note: 8 requirements compared: 1 only in this run, 1 only in the baseline</p>');
+    expect(renderHtml({ ...wednesday, sinceBaseline: since })).toContain(
+      '<p class="note">Note: 8 requirements compared: 1 only in this run, 1 only in the baseline</p>',
+    );
     // an expected failure is not failing
     const listed = buildReportFixture({ expectedFailures: { 'LIST-PAGE-FULL': 'ticket 9' } });
     expect(ids(compareWithBaseline(listed, await asBaseline(wednesday)).stillFailing)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']);
   });
 
   it('a baseline that cannot be read, is not JSON, or is not a compliance report is a configuration error', async () => {
-    const write = async (name: string, text: string) => { const f = join(dir, name); await writeFile(f, text); return f; };
+    const write = async (name: string, text: string) => {
+      const f = join(dir, name);
+      await writeFile(f, text);
+      return f;
+    };
     await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/cannot read the baseline .*missing.json: ENOENT/);
     await expect(readBaseline(await write('bad.json', '{"verdict":'))).rejects.toThrow(/the baseline .*bad.json is not valid JSON/);
     await expect(readBaseline(await write('junit.json', '[1]'))).rejects.toThrow(/is not a compliance report .*: not a JSON object/);
@@ -120,14 +141,19 @@ describe('--baseline', () => {
   });
 
   it('from the CLI: a bad baseline exits 2 before the run; REPORT_DIR/compliance.json can be its own baseline', async () => {
-    const cli = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '' }, cwd: tmpdir() });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => { stdout += d; });
-      child.stderr.on('data', (d) => { stderr += d; });
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const cli = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '' }, cwd: tmpdir() });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => {
+          stdout += d;
+        });
+        child.stderr.on('data', (d) => {
+          stderr += d;
+        });
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
     const bad = await cli(['--baseline', join(dir, 'missing.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/cannot read the baseline .*missing.json: ENOENT/)]);
@@ -137,7 +163,9 @@ describe('--baseline', () => {
     await writeFile(join(reportDir, 'compliance.json'), renderComplianceJson(buildReportFixture()));
     const good = await cli(['--only', 'auth', '--report-dir', reportDir, '--baseline', join(reportDir, 'compliance.json')]);
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/Since the baseline \(run finished 2025-01-02 03:04:17 UTC, non-compliant; 9 requirements compared\):\n {2}Recovered:\n {4}AUTH-INVALID-KEY \(MUST\)/);
+    expect(good.stdout).toMatch(
+      /Since the baseline \(run finished 2025-01-02 03:04:17 UTC, non-compliant; 9 requirements compared\):\n {2}Recovered:\n {4}AUTH-INVALID-KEY \(MUST\)/,
+    );
     const written = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
     expect(written.sinceBaseline.recovered.map((c: { id: string }) => c.id)).toEqual(['AUTH-INVALID-KEY']);
   });

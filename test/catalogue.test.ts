@@ -22,9 +22,22 @@ describe('requirement catalogue', () => {
   });
 
   it('runs in health only what creates no data on a conforming server', () => {
-    const certifyOnly = catalogue.filter((r) => !r.profiles.includes('health')).map((r) => r.id).sort();
-    expect(certifyOnly).toEqual(['CREATE-ECHO', 'CREATE-ID-ASSIGNED', 'CREATE-ID-UNIQUE', 'CREATE-OK', 'CREATE-ROUND-TRIP', 'CREATE-VALID-ACCEPTED',
-      'QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-UTC', 'QS-ECHO', 'QS-OK']);
+    const certifyOnly = catalogue
+      .filter((r) => !r.profiles.includes('health'))
+      .map((r) => r.id)
+      .sort();
+    expect(certifyOnly).toEqual([
+      'CREATE-ECHO',
+      'CREATE-ID-ASSIGNED',
+      'CREATE-ID-UNIQUE',
+      'CREATE-OK',
+      'CREATE-ROUND-TRIP',
+      'CREATE-VALID-ACCEPTED',
+      'QS-CREATED-AT-CLOCK',
+      'QS-CREATED-AT-UTC',
+      'QS-ECHO',
+      'QS-OK',
+    ]);
   });
 
   it('records what the check accepts wherever the description leaves a choice (every SHOULD says why)', () => {

@@ -25,8 +25,12 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -64,8 +68,13 @@ describe('the CLI', () => {
       expect(code).toBe(1);
       expect(stdout).toContain('Verdict: NON-COMPLIANT');
       expect(stdout).toMatch(/FAIL AUTH-MISSING-HEADER[\s\S]*curl -sS -i -X GET/);
-      const outputs = [stdout, stderr, await readFile(join(reportDir, 'compliance.json'), 'utf8'), await readFile(join(reportDir, 'junit.xml'), 'utf8'),
-        await readFile(join(reportDir, 'report.html'), 'utf8')];
+      const outputs = [
+        stdout,
+        stderr,
+        await readFile(join(reportDir, 'compliance.json'), 'utf8'),
+        await readFile(join(reportDir, 'junit.xml'), 'utf8'),
+        await readFile(join(reportDir, 'report.html'), 'utf8'),
+      ];
       const validate = reportValidator();
       expect(validate(JSON.parse(outputs[2])), JSON.stringify(validate.errors)).toBe(true);
       expect((await validateJunit(outputs[3])).valid).toBe(true);
@@ -100,8 +109,11 @@ describe('the CLI', () => {
     const ref = await startReferenceServer({ apiKey: 'the-right-key', quickstartApiKey: 'the-quickstart-key' });
     try {
       const { code, stdout } = await runCli([], {
-        BASE_URL: ref.baseUrl, API_KEY: 'the-right-key', QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
-        QUICKSTART_API_KEY: 'a-wrong-quickstart-key', REPORT_DIR: await mkdtemp(join(tmpdir(), 'r-')),
+        BASE_URL: ref.baseUrl,
+        API_KEY: 'the-right-key',
+        QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
+        QUICKSTART_API_KEY: 'a-wrong-quickstart-key',
+        REPORT_DIR: await mkdtemp(join(tmpdir(), 'r-')),
       });
       expect(code).toBe(2);
       expect(stdout).toMatch(/the configured key was rejected by the quickstart service.*QUICKSTART_API_KEY/);
@@ -120,7 +132,11 @@ describe('the CLI', () => {
     [[], { BASE_URL: '', API_KEY: 'secret-value', GITHUB_ACTIONS: 'true' }, /BASE_URL is set but empty \(a missing CI secret/],
     [[], { QUICKSTART_BASE_URL: '' }, /QUICKSTART_BASE_URL is set but empty/],
     [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: '' }, /API_KEY is set but empty/],
-    [[], { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: 'secret-value\n' }, /API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)/],
+    [
+      [],
+      { BASE_URL: 'http://127.0.0.1:9/v1', API_KEY: 'secret-value\n' },
+      /API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)/,
+    ],
     [['--timeout', '5'], {}, /REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms/],
     [[], { STRICT: 'sure' }, /STRICT must be one of 1, true, yes, on, y \(on\) or 0, false, no, off, n \(off\)/],
     [['--report-dir', join(PACKAGE_ROOT, 'package.json')], {}, /REPORT_DIR .*package\.json is a file, not a folder/],
@@ -135,7 +151,10 @@ describe('the CLI', () => {
 
   // The store answers the preflight and then holds every request; the quickstart
   // service answers, so some requirements are judged before the signal comes.
-  it.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('stopped by %s: exit %i, one summary line, reports that say what was not carried out', async (signal, exitCode) => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('stopped by %s: exit %i, one summary line, reports that say what was not carried out', async (signal, exitCode) => {
     const key = 'interrupt-secret-key-42';
     const ref = await startReferenceServer({ apiKey: key });
     let answered = false;
@@ -149,19 +168,29 @@ describe('the CLI', () => {
     try {
       const child = spawn(process.execPath, [BIN], {
         env: {
-          PATH: process.env.PATH ?? '', BASE_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}/v1`, API_KEY: key,
-          QUICKSTART_BASE_URL: ref.quickstartBaseUrl, REPORT_DIR: reportDir, REQUEST_TIMEOUT_MS: '60s', RUN_DEADLINE_MS: '2m',
+          PATH: process.env.PATH ?? '',
+          BASE_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}/v1`,
+          API_KEY: key,
+          QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
+          REPORT_DIR: reportDir,
+          REQUEST_TIMEOUT_MS: '60s',
+          RUN_DEADLINE_MS: '2m',
         },
         cwd: CWD,
       });
       let stdout = '';
       let stderr = '';
       let signalledAt = 0;
-      child.stdout.on('data', (d) => { stdout += d; });
+      child.stdout.on('data', (d) => {
+        stdout += d;
+      });
       child.stderr.on('data', (d) => {
         stderr += d;
         // the first progress line: the run is under way
-        if (!signalledAt && /^ {2}(PASS|FAIL) /m.test(stderr)) { signalledAt = performance.now(); child.kill(signal); }
+        if (!signalledAt && /^ {2}(PASS|FAIL) /m.test(stderr)) {
+          signalledAt = performance.now();
+          child.kill(signal);
+        }
       });
       const code = await new Promise<number | null>((r) => child.on('close', r));
       const stoppedWithinMs = performance.now() - signalledAt;
@@ -169,11 +198,19 @@ describe('the CLI', () => {
       expect(code, stderr).toBe(exitCode);
       expect(stoppedWithinMs).toBeLessThan(5000);
       const reason = `the run was interrupted (${signal})`;
-      expect(stdout).toMatch(new RegExp(`^The run was interrupted \\(${signal}\\): \\d+ of ${loadCatalogue().length} requirements finished before it \\(\\d+ violated\\), \\d+ not carried out \\(exit code ${exitCode}; reports: .*compliance\\.json.*\\)\\n$`));
+      expect(stdout).toMatch(
+        new RegExp(
+          `^The run was interrupted \\(${signal}\\): \\d+ of ${loadCatalogue().length} requirements finished before it \\(\\d+ violated\\), \\d+ not carried out \\(exit code ${exitCode}; reports: .*compliance\\.json.*\\)\\n$`,
+        ),
+      );
       const json = await readFile(join(reportDir, 'compliance.json'), 'utf8');
       const report = JSON.parse(json);
       expect(report).toMatchObject({ verdict: 'aborted', abortReason: reason });
-      expect(report.requirements.map((r: { id: string }) => r.id).sort()).toEqual(loadCatalogue().map((r) => r.id).sort());
+      expect(report.requirements.map((r: { id: string }) => r.id).sort()).toEqual(
+        loadCatalogue()
+          .map((r) => r.id)
+          .sort(),
+      );
       const notCarriedOut = report.requirements.filter((r: { message?: string }) => r.message === `not carried out: ${reason}`);
       // judged before the signal and kept: the quickstart service answered
       expect(report.requirements.filter((r: { outcome: string }) => r.outcome === 'passed').length).toBeGreaterThan(0);

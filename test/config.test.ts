@@ -7,8 +7,7 @@ import { ConfigError, SETTINGS, parseCommandLine, resolveConfig } from '../harne
 import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 
-const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') =>
-  resolveConfig(parseCommandLine(argv), env, cwd);
+const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') => resolveConfig(parseCommandLine(argv), env, cwd);
 
 describe('configuration', () => {
   it('with nothing configured, certifies the embedded server', () => {
@@ -71,9 +70,17 @@ describe('configuration', () => {
     [['--base-url', ''], {}, /^--base-url is set but empty/],
     [[], { ENV_FILE: '' }, /^ENV_FILE is set but empty/],
     // a key an Authorization header cannot carry is refused, not trimmed
-    [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\n' }, /^API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)$/],
+    [
+      [],
+      { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\n' },
+      /^API_KEY contains a character an HTTP header cannot carry \(a newline at its end\?\)$/,
+    ],
     [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\r\n' }, /\(a newline at its end\?\)$/],
-    [[], { QUICKSTART_BASE_URL: 'https://q.test', QUICKSTART_API_KEY: 'pasted\u0001secret' }, /^QUICKSTART_API_KEY contains a character an HTTP header cannot carry \(a control character\?\)$/],
+    [
+      [],
+      { QUICKSTART_BASE_URL: 'https://q.test', QUICKSTART_API_KEY: 'pasted\u0001secret' },
+      /^QUICKSTART_API_KEY contains a character an HTTP header cannot carry \(a control character\?\)$/,
+    ],
     [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret ' }, /^API_KEY begins or ends with white space/],
     // a number without a unit under 100 was meant as seconds
     [['--timeout', '5'], {}, /^REQUEST_TIMEOUT_MS=5 is 5 milliseconds; give a unit \(5s\) or at least 100 ms$/],
@@ -116,7 +123,7 @@ describe('configuration', () => {
 });
 
 describe('the settings as documented (npm run docs)', () => {
-  it('the README\'s settings table and .env.example are generated from the declarations and up to date', async () => {
+  it("the README's settings table and .env.example are generated from the declarations and up to date", async () => {
     const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
     expect(readme).toBe(withSettingsTable(readme));
     expect(await readFile(join(PACKAGE_ROOT, '.env.example'), 'utf8')).toBe(renderEnvExample());
@@ -137,7 +144,10 @@ describe('the settings as documented (npm run docs)', () => {
   it('.env.example read as a .env, uncommented, gives each setting its default', async () => {
     const dir = await mkdtemp(`${tmpdir()}/cfg-`);
     // the base addresses are examples, not defaults; TARGET alone names a base address that is not set
-    const withDefaults = renderEnvExample().split('\n').filter((line) => /^#[A-Z_]+=./.test(line) && !/^#(TARGET|[A-Z_]*BASE_URL)=/.test(line)).map((line) => line.slice(1));
+    const withDefaults = renderEnvExample()
+      .split('\n')
+      .filter((line) => /^#[A-Z_]+=./.test(line) && !/^#(TARGET|[A-Z_]*BASE_URL)=/.test(line))
+      .map((line) => line.slice(1));
     await writeFile(`${dir}/.env`, withDefaults.join('\n'));
     expect(resolve([], {}, dir)).toEqual({ ...resolve([]), now: expect.any(Date) });
   });

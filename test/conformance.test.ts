@@ -19,18 +19,37 @@ describe('the reference server', () => {
   it('is compliant in the health profile, which creates nothing', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY, prefill: 30 });
     try {
-      const report = await runConformance({ checks: conformanceChecks(),
+      const report = await runConformance({
+        checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
-        profile: 'health', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'),
+        profile: 'health',
+        timeoutMs: 5000,
+        deadlineMs: 30_000,
+        concurrency: 8,
+        now: new Date('2026-11-22T00:00:00Z'),
       });
       expect(violations(report)).toEqual([]);
       expect(report.verdict).toBe('compliant');
       expect(ref.petCount()).toBe(30);
       expect(ref.messageCount()).toBe(0);
-      const skipped = report.requirements.filter((r) => r.outcome === 'skipped').map((r) => r.id).sort();
+      const skipped = report.requirements
+        .filter((r) => r.outcome === 'skipped')
+        .map((r) => r.id)
+        .sort();
       // PERF-LATENCY-P95 too: no latency budget was set
-      expect(skipped).toEqual(['CREATE-ECHO', 'CREATE-ID-ASSIGNED', 'CREATE-ID-UNIQUE', 'CREATE-OK', 'CREATE-ROUND-TRIP', 'CREATE-VALID-ACCEPTED',
-        'PERF-LATENCY-P95', 'QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-UTC', 'QS-ECHO', 'QS-OK']);
+      expect(skipped).toEqual([
+        'CREATE-ECHO',
+        'CREATE-ID-ASSIGNED',
+        'CREATE-ID-UNIQUE',
+        'CREATE-OK',
+        'CREATE-ROUND-TRIP',
+        'CREATE-VALID-ACCEPTED',
+        'PERF-LATENCY-P95',
+        'QS-CREATED-AT-CLOCK',
+        'QS-CREATED-AT-UTC',
+        'QS-ECHO',
+        'QS-OK',
+      ]);
       expect(report.seed).toBeUndefined(); // health generates nothing
       // the budget issue 12 sets for health, which runs every few minutes against production
       expect(report.requestCount).toBeLessThanOrEqual(80);
@@ -52,9 +71,14 @@ describe('the reference server', () => {
   it('after the removal date of getPet, its checks are skipped with that reason, and no check sends it', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
-      const report = await runConformance({ checks: conformanceChecks(),
+      const report = await runConformance({
+        checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
-        profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2030-12-05T00:00:00Z'),
+        profile: 'certify',
+        timeoutMs: 5000,
+        deadlineMs: 30_000,
+        concurrency: 8,
+        now: new Date('2030-12-05T00:00:00Z'),
       });
       const getChecks = report.requirements.filter((r) => r.area === 'get');
       expect(getChecks.every((r) => r.outcome === 'skipped' && /2030-12-05/.test(r.message ?? ''))).toBe(true);

@@ -33,14 +33,14 @@ describe('edge values from a schema', () => {
     expect(values({ type: 'string', format: 'date-time' })).toEqual([]);
   });
 
-  it('gives an int64 its six edges, exact, and narrows them to the schema\'s bounds', () => {
+  it("gives an int64 its six edges, exact, and narrows them to the schema's bounds", () => {
     expect(values({ type: 'integer', format: 'int64' })).toEqual([0, -1, 2 ** 53 - 1, 2n ** 53n + 1n, INT64_MIN, INT64_MAX]);
     expect(values({ type: 'integer', format: 'int64', minimum: 1, maximum: 100 })).toEqual([1, 100]);
     expect(values({ type: 'integer', format: 'int32' })).toEqual([0, -1, -(2 ** 31), 2 ** 31 - 1]);
     expect(values({ enum: ['a', 'b'] })).toEqual(['a', 'b']);
   });
 
-  it('makes valid NewPets that each differ from one valid body in one field (enumerations are the run\'s samples)', () => {
+  it("makes valid NewPets that each differ from one valid body in one field (enumerations are the run's samples)", () => {
     const base = validNewPet(spec, { name: 'run-1-edge', categoryId: 1 });
     const bodies = edgeNewPets(spec, { name: 'run-1-edge', categoryId: 1 }, {}, 'run-1');
     expect(new Set(bodies.map((b) => b.field))).toEqual(new Set(['name', 'categoryId']));

@@ -10,9 +10,14 @@ import { API_KEY } from './support/run.js';
 async function errorChecksAlone(server: Omit<ReferenceOptions, 'apiKey'>, profile: Profile = 'certify', now = '2026-11-22T00:00:00Z') {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    const report = await runConformance({ checks: conformanceChecks(),
+    const report = await runConformance({
+      checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
-      profile, timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(now),
+      profile,
+      timeoutMs: 5000,
+      deadlineMs: 30_000,
+      concurrency: 8,
+      now: new Date(now),
       selected: new Set(['ERR-BODY-SHAPE', 'ERR-STATUS-MATCHES']),
     });
     const outcome = (id: string) => report.requirements.find((r) => r.id === id)!;
@@ -31,20 +36,20 @@ describe('error probes off the documented surface', () => {
     expect(run.pets).toBe(3);
   });
 
-  it('judge the body of an unknown route\'s 404 (an HTML page fails)', async () => {
+  it("judge the body of an unknown route's 404 (an HTML page fails)", async () => {
     const run = await errorChecksAlone({ faults: ['framework-404-html'] });
     expect(run.outcome('ERR-BODY-SHAPE').outcome).toBe('failed');
     expect(run.outcome('ERR-BODY-SHAPE').message).toMatch(/GET \/v1\/conformance-[\w-]+-no-such-route -> 404: body is not JSON: <!DOCTYPE html>/);
   });
 
-  it('judge the body of an undocumented method\'s 405 (text/plain fails), not its status (a 404 Error passes)', async () => {
+  it("judge the body of an undocumented method's 405 (text/plain fails), not its status (a 404 Error passes)", async () => {
     const plain = await errorChecksAlone({ faults: ['method-not-allowed-plain'] });
     expect(plain.outcome('ERR-BODY-SHAPE').message).toContain('PATCH /v1/pets -> 405: body is not JSON');
     const notFound = await errorChecksAlone({ variants: ['method-404'] });
     expect(notFound.outcome('ERR-BODY-SHAPE').outcome).toBe('passed');
   });
 
-  it('are still sent after getPet\'s removal date, when getPet itself is not', async () => {
+  it("are still sent after getPet's removal date, when getPet itself is not", async () => {
     const run = await errorChecksAlone({ variants: ['getpet-removed'] }, 'certify', '2031-01-01T00:00:00Z');
     expect(run.outcome('ERR-BODY-SHAPE').outcome).toBe('passed');
     expect(run.getPet).toBe(0);

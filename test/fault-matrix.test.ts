@@ -33,7 +33,8 @@ describe.concurrent('fault matrix', () => {
 
 afterAll(() => {
   const width = Math.max(...matrix.map((m) => m.fault.length));
-  const rows = matrix.sort((a, b) => a.fault.localeCompare(b.fault))
+  const rows = matrix
+    .sort((a, b) => a.fault.localeCompare(b.fault))
     .map((m) => `${m.fault.padEnd(width)}  expected: ${m.expected}  | caught by: ${m.caughtBy}`);
   const caught = matrix.filter((m) => m.expected.split(' ').every((id) => m.caughtBy.split(' ').includes(id))).length;
   console.log(`Fault matrix: ${caught}/${FAULT_NAMES.length} faults caught on their declared requirement\n${rows.join('\n')}`);

@@ -54,7 +54,8 @@ async function certify(baseUrl: string, env: Record<string, string> = {}): Promi
     return await certifyNow(baseUrl, env);
   } finally {
     const next = queue.shift();
-    if (next) next(); // the slot passes straight on
+    if (next)
+      next(); // the slot passes straight on
     else running--;
   }
 }
@@ -78,11 +79,14 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), DEADLINE_MS + MARGIN_MS + 5000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('close', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
   clearTimeout(killer);
   const wallMs = performance.now() - started;
   const names = await readdir(reportDir);
@@ -90,7 +94,11 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
   const jsonText = files.get('compliance.json') ?? '';
   const junit = files.get('junit.xml') ?? '';
   let report: any;
-  try { report = JSON.parse(jsonText); } catch { report = undefined; }
+  try {
+    report = JSON.parse(jsonText);
+  } catch {
+    report = undefined;
+  }
   return { code, signal, wallMs, stdout, stderr, jsonText, junit, report, files };
 }
 
@@ -106,8 +114,11 @@ function expectOrderlyEnd(run: Run, exitCode: 1 | 2): void {
   // reports stay readable whatever the bodies were: every requirement citing up to 8
   // exchanges of at most MAX_EVIDENCE_BODY_CHARS each stays far under this
   for (const [name, text] of run.files) expect(text.length, name).toBeLessThan(8 * 1024 * 1024);
-  expect(run.stdout).toContain(exitCode === 2 ? 'The run could not be made: '
-    : `Verdict: ${run.report.verdict.toUpperCase()} (${coverageText(run.report.coverage)}; exit code ${exitCode})`);
+  expect(run.stdout).toContain(
+    exitCode === 2
+      ? 'The run could not be made: '
+      : `Verdict: ${run.report.verdict.toUpperCase()} (${coverageText(run.report.coverage)}; exit code ${exitCode})`,
+  );
 
   const forms = [KEY, Buffer.from(KEY).toString('base64')];
   for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...run.files]) {
@@ -156,7 +167,8 @@ describe('the CLI against hostile servers', () => {
     withServer(hostile.neverAnswers, async (server) => {
       const run = await certify(server.baseUrl);
       expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
-    }));
+    }),
+  );
 
   it.concurrent('invalid JSON under application/json: failures, exit 1', () =>
     withServer(hostile.invalidJson, async (server) => {
@@ -164,7 +176,8 @@ describe('the CLI against hostile servers', () => {
       const violated = expectNonCompliant(run);
       expect(violated.map((r) => r.outcome)).not.toContain('error'); // every answer arrived
       expect(violated.map((r) => r.message).join('\n')).toMatch(/JSON/);
-    }));
+    }),
+  );
 
   it.concurrent('an endless body: the body cap ends the request, the run ends, exit 1', () =>
     withServer(hostile.endlessBody, async (server) => {
@@ -172,22 +185,29 @@ describe('the CLI against hostile servers', () => {
       // the target answers, so the run goes on and every check says what it got
       const violated = expectNonCompliant(run);
       expect(violated.some((r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes`))).toBe(true);
-    }));
+    }),
+  );
 
   it.concurrent('endless bodies after an answered preflight: each request is cut off at the cap, exit 1', () =>
-    withServer(() => hostile.endlessBody({ sparePreflight: true }), async (server) => {
-      const run = await certify(server.baseUrl);
-      const violated = expectNonCompliant(run);
-      const cutOff = violated.filter((r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes (cut off))`));
-      expect(cutOff.length).toBeGreaterThan(0);
-      // a cut-off body is never judged as the server's answer
-      expect(violated.filter((r) => r.outcome === 'failed' && /not JSON/.test(r.message))).toEqual([]);
-      const evidence = run.report.requirements.flatMap((r: any) => r.evidence);
-      const truncated = evidence.filter((e: any) => e.response?.truncated);
-      expect(truncated.length).toBeGreaterThan(0);
-      // the evidence shows the start of each body, not the megabyte read
-      for (const e of truncated) expect(e.response.body.length).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_CHARS);
-    }));
+    withServer(
+      () => hostile.endlessBody({ sparePreflight: true }),
+      async (server) => {
+        const run = await certify(server.baseUrl);
+        const violated = expectNonCompliant(run);
+        const cutOff = violated.filter(
+          (r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes (cut off))`),
+        );
+        expect(cutOff.length).toBeGreaterThan(0);
+        // a cut-off body is never judged as the server's answer
+        expect(violated.filter((r) => r.outcome === 'failed' && /not JSON/.test(r.message))).toEqual([]);
+        const evidence = run.report.requirements.flatMap((r: any) => r.evidence);
+        const truncated = evidence.filter((e: any) => e.response?.truncated);
+        expect(truncated.length).toBeGreaterThan(0);
+        // the evidence shows the start of each body, not the megabyte read
+        for (const e of truncated) expect(e.response.body.length).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_CHARS);
+      },
+    ),
+  );
 
   it.concurrent('a redirect to another origin: never followed, the key never leaves, failures cite the 302, exit 1', () =>
     withServer(hostile.redirectsElsewhere, async (server) => {
@@ -201,13 +221,15 @@ describe('the CLI against hostile servers', () => {
       expect(run.stdout).toContain('-> 302');
       // the evidence shows where the server pointed, without going there
       expect(run.jsonText).toContain(server.elsewhere.origin);
-    }));
+    }),
+  );
 
   it.concurrent('a server that resets every connection: exit 2', () =>
     withServer(hostile.resetsConnections, async (server) => {
       const run = await certify(server.baseUrl);
       expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNRESET/);
-    }));
+    }),
+  );
 
   // the request timeout bounds the whole exchange however slowly bytes come: the
   // preflight ends at it, so the run (the report's own time: process start-up is the
@@ -217,14 +239,16 @@ describe('the CLI against hostile servers', () => {
       const run = await certify(server.baseUrl);
       expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> 200, body incomplete \(timed out after 1000 ms\)/);
       expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
-    }));
+    }),
+  );
 
   it.concurrent('a status line dripping a byte at a time: the request timeout covers the headers, exit 2', () =>
     withServer(hostile.dripsStatusLine, async (server) => {
       const run = await certify(server.baseUrl);
       expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
       expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
-    }));
+    }),
+  );
 
   it.concurrent('a rate limit that outlasts the deadline: waited out, never a failure; exit 2 with a remedy', () =>
     withServer(hostile.rateLimitsAfterPreflight, async (server) => {
@@ -239,7 +263,8 @@ describe('the CLI against hostile servers', () => {
       expect(notDone.length).toBeGreaterThan(0);
       for (const r of notDone) expect(r.message, r.id).toMatch(/still rate limited when the run deadline passed|run deadline has passed/);
       expect(run.report.requirements.filter((r: any) => r.outcome === 'failed' && /429/.test(r.message))).toEqual([]);
-    }));
+    }),
+  );
 
   it.concurrent('500 with an Error body to everything: failures, exit 1', () =>
     withServer(hostile.internalError, async (server) => {
@@ -247,7 +272,8 @@ describe('the CLI against hostile servers', () => {
       const violated = expectNonCompliant(run);
       expect(violated.map((r) => r.outcome)).not.toContain('error');
       expect(violated.filter((r) => r.message.includes('-> 500')).length).toBeGreaterThan(0);
-    }));
+    }),
+  );
 
   it.concurrent('a server that hangs after the preflight: the run deadline ends the run, exit 1', () =>
     withServer(hostile.hangsAfterPreflight, async (server) => {
@@ -256,11 +282,13 @@ describe('the CLI against hostile servers', () => {
       const violated = expectNonCompliant(run);
       expect(run.wallMs).toBeGreaterThanOrEqual(DEADLINE_MS); // it really ran into the deadline
       expect(violated.some((r) => r.outcome === 'error' && r.message.includes('run deadline passed'))).toBe(true);
-    }));
+    }),
+  );
 
   it.concurrent('nothing listening: connection refused, exit 2', () =>
     withServer(hostile.closedPort, async (server) => {
       const run = await certify(server.baseUrl);
       expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNREFUSED/);
-    }));
+    }),
+  );
 });

@@ -39,25 +39,80 @@ const byId = (report: RunReport, id: string) => report.requirements.find((r) => 
 
 /** The text an escaped string stands for (what renderHtml escapes). */
 const unescapeHtml = (s: string) =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** Every start or end tag: name and the raw attribute text. */
-const tagsOf = (html: string) =>
-  [...html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g)].map((m) => ({ name: m[2].toLowerCase(), attrs: m[3] }));
+const tagsOf = (html: string) => [...html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g)].map((m) => ({ name: m[2].toLowerCase(), attrs: m[3] }));
 
 /** The markup alone: every tag and the stylesheet, no text. */
 const markupOf = (html: string) =>
   [...html.matchAll(/<\/?[a-zA-Z][a-zA-Z0-9-]*[^>]*>/g)].map((m) => m[0]).join('') + (html.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '');
 
 const ALLOWED_TAGS = new Set([
-  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'h1', 'h2', 'header', 'footer', 'section', 'p', 'span', 'b',
-  'code', 'pre', 'dl', 'dt', 'dd', 'div', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'details',
-  'summary', 'blockquote', 'time',
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'main',
+  'h1',
+  'h2',
+  'header',
+  'footer',
+  'section',
+  'p',
+  'span',
+  'b',
+  'code',
+  'pre',
+  'dl',
+  'dt',
+  'dd',
+  'div',
+  'ul',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'a',
+  'details',
+  'summary',
+  'blockquote',
+  'time',
 ]);
 const ALLOWED_ATTRS = new Set([
-  'lang', 'charset', 'http-equiv', 'content', 'name', 'id', 'class', 'title', 'href', 'colspan', 'datetime', 'open',
-  'data-verdict', 'data-exit-code', 'data-field', 'data-count', 'data-area', 'data-requirement', 'data-outcome',
-  'data-level', 'data-exchange', 'data-operation', 'data-expected-failure',
+  'lang',
+  'charset',
+  'http-equiv',
+  'content',
+  'name',
+  'id',
+  'class',
+  'title',
+  'href',
+  'colspan',
+  'datetime',
+  'open',
+  'data-verdict',
+  'data-exit-code',
+  'data-field',
+  'data-count',
+  'data-area',
+  'data-requirement',
+  'data-outcome',
+  'data-level',
+  'data-exchange',
+  'data-operation',
+  'data-expected-failure',
 ]);
 
 describe('renderHtml', () => {
@@ -144,9 +199,7 @@ describe('renderHtml', () => {
       expect(body).toMatch(new RegExp(`data-count="failed"[^>]*><b>${area.counts.failed}</b>`));
     }
     const list = sections[2][4];
-    expect([...list.matchAll(/data-requirement="([^"]+)"/g)].map((m) => m[1])).toEqual([
-      'LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-MAX', 'LIST-OK',
-    ]);
+    expect([...list.matchAll(/data-requirement="([^"]+)"/g)].map((m) => m[1])).toEqual(['LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-MAX', 'LIST-OK']);
     expect(html).toContain('<a href="#area-auth">auth</a>');
   });
 
@@ -221,12 +274,19 @@ describe('renderHtml', () => {
     expect(html).toContain('<p id="coverage" class="reason">6 of 9 requirements judged; 2 skipped, 1 inconclusive.</p>');
     expect(html).not.toContain('id="coverage-warning"');
     // the fixture's orders area holds one skipped requirement
-    expect(html).toMatch(/<section class="area" id="area-orders" data-area="orders" data-verdict="not-tested">\n<h2><span class="area-name">orders<\/span> <span class="badge verdict-not-tested">Not tested<\/span>/);
+    expect(html).toMatch(
+      /<section class="area" id="area-orders" data-area="orders" data-verdict="not-tested">\n<h2><span class="area-name">orders<\/span> <span class="badge verdict-not-tested">Not tested<\/span>/,
+    );
     const few = report.requirements.map((r) => (r.area === 'auth' ? r : { ...r, outcome: 'skipped' as const, message: 'not selected (--only, --skip)' }));
     const h = renderHtml(buildReport(report, few));
     expect(h).toContain('<p id="coverage" class="reason">2 of 9 requirements judged; 7 skipped.</p>');
     expect(h).toContain('<p id="coverage-warning" class="reason warning">Warning: only 2 of 9 requirements were judged: this verdict covers those only.</p>');
-    const none = renderHtml(buildReport(report, report.requirements.map((r) => ({ ...r, outcome: 'skipped' as const }))));
+    const none = renderHtml(
+      buildReport(
+        report,
+        report.requirements.map((r) => ({ ...r, outcome: 'skipped' as const })),
+      ),
+    );
     expect(none).toContain('<header id="verdict" class="banner verdict-not-tested" data-verdict="not-tested" data-exit-code="2">');
     expect(none).toContain('<span class="banner-verdict">Not tested</span>');
     expect(none).toMatch(/id="coverage-warning" class="reason warning">Warning: no requirement was judged/);
@@ -268,7 +328,9 @@ describe('renderHtml', () => {
     expect(h).toContain('1 listed known deviation failed as expected (not counted).');
 
     const latency = html.match(/<details id="latency"[\s\S]*?<\/details>/)![0];
-    expect(latency).toContain('<tr data-operation="listPets"><td><code>listPets</code></td><td class="num">30</td><td class="num">12.5</td><td class="num">40.0</td><td class="num">61.2</td></tr>');
+    expect(latency).toContain(
+      '<tr data-operation="listPets"><td><code>listPets</code></td><td class="num">30</td><td class="num">12.5</td><td class="num">40.0</td><td class="num">61.2</td></tr>',
+    );
     expect(renderHtml({ ...report, latency: {} })).not.toContain('id="latency"');
   });
 
@@ -297,13 +359,17 @@ describe('renderHtml', () => {
     expect(overviewRow('auth')).toContain('<td class="num n-expected">1</td>'); // failed, expected
     expect(overviewRow('errors')).toContain('<td class="num n-expected">1</td>'); // error, expected
     expect(overviewRow('list')).toContain('<td class="num n-failed">1</td>');
-    expect(h).toMatch(/<section class="area" id="area-auth" data-area="auth" data-verdict="compliant">[\s\S]*?<li data-count="failed" class="count outcome-failed expected"><b>1<\/b> failed<\/li>/);
+    expect(h).toMatch(
+      /<section class="area" id="area-auth" data-area="auth" data-verdict="compliant">[\s\S]*?<li data-count="failed" class="count outcome-failed expected"><b>1<\/b> failed<\/li>/,
+    );
 
     // a failure: "expected failure" and the reason, evidence one click away (not open), not violation-styled
     const failed = block('AUTH-INVALID-KEY');
     expect(failed).toMatch(/^<tbody class="requirement outcome-failed expected-failure" [^>]*data-outcome="failed" [^>]*data-expected-failure>/);
     expect(failed).toContain('<span class="badge outcome-failed expected-outcome">failed</span> <span class="badge expected-badge">expected failure</span>');
-    expect(failed).toContain('<p class="expected"><span class="prefix">Expected failure (listed known deviation, not counted): </span>tracked in &lt;ISSUE-12&gt;</p>');
+    expect(failed).toContain(
+      '<p class="expected"><span class="prefix">Expected failure (listed known deviation, not counted): </span>tracked in &lt;ISSUE-12&gt;</p>',
+    );
     expect(failed).toContain('<details class="evidence"><summary>Evidence: 2 exchanges</summary>');
     expect(failed).not.toContain('<details class="evidence" open>');
     expect(failed).toContain('<pre class="curl">');
@@ -324,7 +390,9 @@ describe('renderHtml', () => {
 
     // the CSS gives listed deviations their own colour, over the violation red and amber
     expect(h).toContain('.badge.expected-outcome.outcome-failed, .badge.expected-outcome.outcome-error { color: var(--xf); background: var(--xf-bg); }');
-    expect(h).toContain('tbody.requirement.expected-failure.outcome-failed, tbody.requirement.expected-failure.outcome-error { border-left-color: var(--xf); }');
+    expect(h).toContain(
+      'tbody.requirement.expected-failure.outcome-failed, tbody.requirement.expected-failure.outcome-error { border-left-color: var(--xf); }',
+    );
   });
 
   it('sorts violations before expected failures, then inconclusive, skipped, passed', () => {
@@ -332,9 +400,7 @@ describe('renderHtml', () => {
     Object.assign(byId(listed, 'LIST-OK'), { outcome: 'failed', message: 'x', expectedFailure: 'known' });
     const list = renderHtml(listed).match(/<section class="area" id="area-list"[\s\S]*?<\/section>/)![0];
     // the expected MUST failure sorts after the SHOULD violation
-    expect([...list.matchAll(/data-requirement="([^"]+)"/g)].map((m) => m[1])).toEqual([
-      'LIST-PAGE-FULL', 'LIST-OK', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-MAX',
-    ]);
+    expect([...list.matchAll(/data-requirement="([^"]+)"/g)].map((m) => m[1])).toEqual(['LIST-PAGE-FULL', 'LIST-OK', 'LIST-STATUS-COMPLETE', 'LIST-LIMIT-MAX']);
   });
 
   it('lists an area that only a result names', () => {
@@ -370,7 +436,15 @@ describe('report.html in Chromium', () => {
       browser = await chromium.launch({
         executablePath: found.executablePath,
         // a user's browser: web security and the CSP stay on (the package's own Lambda flags would turn them off)
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
     } catch (err) {
       throw new Error(`Chromium from ${found.source} (${found.executablePath}) did not start; set CHROMIUM_PATH to another one. ${err}`);
@@ -452,7 +526,10 @@ describe('report.html in Chromium', () => {
     const report = buildReportFixture({ expectedFailures: { 'AUTH-INVALID-KEY': 'tracked in ISSUE-12', 'ERR-BODY-SHAPE': 'ticket 7' } });
     const { page, requests, url, problems } = await open(report, 'deviations');
     const style = (selector: string, prop: string) =>
-      page.locator(selector).first().evaluate((e, p) => (globalThis as any).getComputedStyle(e)[p] as string, prop);
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e, p) => (globalThis as any).getComputedStyle(e)[p] as string, prop);
     const BLUE = 'rgb(5, 80, 174)';
     const RED = 'rgb(207, 34, 46)';
     for (const id of ['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']) {

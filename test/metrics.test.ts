@@ -15,8 +15,9 @@ import { buildReportFixture } from './report-fixture.js';
 import { parsePrometheusText, type MetricFamily } from './support/prometheus.js';
 
 const P = 'animal_store_conformance_';
-const FAMILIES = ['verdict', 'exit_code', 'run_duration_seconds', 'run_requests', 'last_run_timestamp_seconds', 'requirement_violated', 'latency_seconds']
-  .map((n) => P + n);
+const FAMILIES = ['verdict', 'exit_code', 'run_duration_seconds', 'run_requests', 'last_run_timestamp_seconds', 'requirement_violated', 'latency_seconds'].map(
+  (n) => P + n,
+);
 
 /** Parses the text and checks what holds for every file: HELP and TYPE per family, run labels on every series. */
 function parsed(text: string, report: RunReport): Map<string, MetricFamily> {
@@ -148,7 +149,9 @@ describe('writeMetrics', () => {
 });
 
 describe('metrics.prom beside the other reports', () => {
-  afterEach(() => { vi.restoreAllMocks(); });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   /** Runs the CLI in-process (quietly) and returns its exit code and the parsed reports. */
   async function cli(env: Record<string, string>) {
@@ -166,7 +169,11 @@ describe('metrics.prom beside the other reports', () => {
   it('the CLI writes it on every run: a full certify run of the embedded server', async () => {
     const { code, report, text } = await cli({});
     expect(code).toBe(0);
-    expect(report.requirements.map((r) => r.id).sort()).toEqual(loadCatalogue().map((r) => r.id).sort());
+    expect(report.requirements.map((r) => r.id).sort()).toEqual(
+      loadCatalogue()
+        .map((r) => r.id)
+        .sort(),
+    );
     expectMatchesReport(parsed(text, report), report);
   });
 

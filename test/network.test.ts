@@ -10,7 +10,15 @@ import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 async function listen(server: Server): Promise<string> {
@@ -21,8 +29,14 @@ async function listen(server: Server): Promise<string> {
 
 function client(retries = 0, more: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
   return new HttpClient({
-    timeoutMs: 2000, maxBodyBytes: 1024, concurrency: 4, retries,
-    signal: new AbortController().signal, userAgent: 'test', redactor: new Redactor([]), ...more,
+    timeoutMs: 2000,
+    maxBodyBytes: 1024,
+    concurrency: 4,
+    retries,
+    signal: new AbortController().signal,
+    userAgent: 'test',
+    redactor: new Redactor([]),
+    ...more,
   });
 }
 
@@ -30,14 +44,18 @@ function client(retries = 0, more: Partial<ConstructorParameters<typeof HttpClie
 async function recording(answer: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
   const arrivals: Array<{ at: number; url: string; method: string; authorization?: string; body: string }> = [];
   const started = performance.now();
-  const url = await listen(createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => { body += d; });
-    req.on('end', () => {
-      arrivals.push({ at: performance.now() - started, url: req.url ?? '', method: req.method ?? '', authorization: req.headers.authorization, body });
-      answer(req, res, arrivals.length);
-    });
-  }));
+  const url = await listen(
+    createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => {
+        body += d;
+      });
+      req.on('end', () => {
+        arrivals.push({ at: performance.now() - started, url: req.url ?? '', method: req.method ?? '', authorization: req.headers.authorization, body });
+        answer(req, res, arrivals.length);
+      });
+    }),
+  );
   return { url, arrivals };
 }
 
@@ -47,10 +65,12 @@ const json = (res: ServerResponse, status: number, headers: Record<string, strin
 describe('retries', () => {
   it('retries an idempotent request after 503 and records every attempt; never a POST', async () => {
     let calls = 0;
-    const url = await listen(createServer((req, res) => {
-      calls++;
-      res.writeHead(calls === 1 || req.method === 'POST' ? 503 : 200, { 'retry-after': '0', 'content-type': 'application/json' }).end('[]');
-    }));
+    const url = await listen(
+      createServer((req, res) => {
+        calls++;
+        res.writeHead(calls === 1 || req.method === 'POST' ? 503 : 200, { 'retry-after': '0', 'content-type': 'application/json' }).end('[]');
+      }),
+    );
     const http = client(2);
     const ex = await http.send({ method: 'GET', url });
     expect(ex).toMatchObject({ status: 200, attempt: 2 });
@@ -62,7 +82,11 @@ describe('retries', () => {
   });
 
   it('makes no retry by default', async () => {
-    const url = await listen(createServer((_req, res) => { res.writeHead(503).end(); }));
+    const url = await listen(
+      createServer((_req, res) => {
+        res.writeHead(503).end();
+      }),
+    );
     const http = client();
     expect((await http.send({ method: 'GET', url })).status).toBe(503);
     expect(http.requestCount).toBe(1);
@@ -108,7 +132,8 @@ describe('rate limits', () => {
     const held: ServerResponse[] = [];
     const { url, arrivals } = await recording((_req, res, n) => {
       if (n === 1) return json(res, 429, { 'retry-after': '0' });
-      if (hold) held.push(res); else json(res, 200);
+      if (hold) held.push(res);
+      else json(res, 200);
     });
     const http = client(0, { concurrency: 8 });
     /** Sends 8 at once while the server holds its answers: how many reach it in 300 ms. */
@@ -154,7 +179,7 @@ describe('rate limits', () => {
     expect(http.rateLimitedAtDeadline).toBe(true);
   });
 
-  it('adds no abort listener per waiting request to the run\'s signal (no MaxListenersExceededWarning)', async () => {
+  it("adds no abort listener per waiting request to the run's signal (no MaxListenersExceededWarning)", async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
@@ -174,12 +199,14 @@ describe('rate limits', () => {
 
 describe('timeouts', () => {
   it('bound the whole exchange: a body that drips a byte every 100 ms ends at the timeout', async () => {
-    const url = await listen(createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.flushHeaders();
-      const timer = setInterval(() => res.write('['), 100);
-      res.on('close', () => clearInterval(timer));
-    }));
+    const url = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+        const timer = setInterval(() => res.write('['), 100);
+        res.on('close', () => clearInterval(timer));
+      }),
+    );
     const started = performance.now();
     await expect(client(0, { timeoutMs: 500 }).send({ method: 'GET', url })).rejects.toThrow(/-> 200, body incomplete \(timed out after 500 ms\)/);
     expect(performance.now() - started).toBeLessThan(1000);
@@ -194,7 +221,9 @@ describe('timeouts', () => {
       socket.on('error', () => undefined);
     });
     const sockets = new Set<import('node:net').Socket>();
-    server.on('connection', (s) => { sockets.add(s); });
+    server.on('connection', (s) => {
+      sockets.add(s);
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const started = performance.now();
@@ -218,7 +247,10 @@ describe('redirects', () => {
     const ex = await http.send({ method: 'GET', url: `${url}/v1/pets`, headers: { authorization: 'Bearer k' } });
     expect(ex.status).toBe(200);
     expect(ex.summary).toBe('GET /v1/pets/ -> 200 (after a redirect from /v1/pets)');
-    expect(http.exchanges.map((e) => [e.status, e.followed])).toEqual([[308, true], [200, false]]);
+    expect(http.exchanges.map((e) => [e.status, e.followed])).toEqual([
+      [308, true],
+      [200, false],
+    ]);
     expect(ex.redirectedFrom).toBe(http.exchanges[0]);
     expect(arrivals.map((a) => a.authorization)).toEqual(['Bearer k', 'Bearer k']);
   });
@@ -255,7 +287,11 @@ describe('redirects', () => {
 
 describe('proxies', () => {
   it('sends through HTTP_PROXY when it is set', async () => {
-    const target = await listen(createServer((_req, res) => { res.writeHead(200).end('direct'); }));
+    const target = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200).end('direct');
+      }),
+    );
     const seen: string[] = [];
     // a tunnelling proxy, as undici speaks to proxies with CONNECT
     const proxyServer = createServer();
@@ -278,7 +314,8 @@ describe('proxies', () => {
       expect(ex.text).toBe('direct');
       expect(seen).toEqual([target.replace('http://', '')]);
     } finally {
-      if (saved === undefined) delete process.env.HTTP_PROXY; else process.env.HTTP_PROXY = saved;
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
     }
   });
 });
@@ -287,7 +324,9 @@ describe('a proxy that never answers', () => {
   it('cannot hold a request past its timeout', async () => {
     const proxyServer = createServer();
     const held: Array<{ destroy(): void }> = [];
-    proxyServer.on('connect', (_req, socket) => { held.push(socket); }); // never answers
+    proxyServer.on('connect', (_req, socket) => {
+      held.push(socket);
+    }); // never answers
     const proxy = await listen(proxyServer);
     const saved = process.env.HTTP_PROXY;
     process.env.HTTP_PROXY = proxy;
@@ -297,7 +336,8 @@ describe('a proxy that never answers', () => {
       expect(Date.now() - started).toBeLessThan(4000);
     } finally {
       for (const socket of held) socket.destroy(); // a tunnel socket is not closed by server.close
-      if (saved === undefined) delete process.env.HTTP_PROXY; else process.env.HTTP_PROXY = saved;
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
     }
   });
 });
@@ -308,7 +348,9 @@ describe('plain http', () => {
   it('refuses to send the key over http to a host other than loopback', () => {
     expect(() => resolve([], { BASE_URL: 'http://api.example.com/v1', API_KEY: 'k' })).toThrow(ConfigError);
     expect(() => resolve([], { BASE_URL: 'http://api.example.com/v1', API_KEY: 'k' })).toThrow(/refusing to send the API key over plain http/);
-    expect(() => resolve([], { BASE_URL: 'https://api.example.com/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'http://q.example.com' })).toThrow(/QUICKSTART_BASE_URL/);
+    expect(() => resolve([], { BASE_URL: 'https://api.example.com/v1', API_KEY: 'k', QUICKSTART_BASE_URL: 'http://q.example.com' })).toThrow(
+      /QUICKSTART_BASE_URL/,
+    );
   });
 
   it('allows loopback, https, and http with --allow-insecure-http', () => {

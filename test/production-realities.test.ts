@@ -26,8 +26,12 @@ describe.concurrent('production realities', () => {
       });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (d) => { stdout += d; });
-      child.stderr.on('data', (d) => { stderr += d; });
+      child.stdout.on('data', (d) => {
+        stdout += d;
+      });
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       const wallMs = performance.now() - started;
       const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));

@@ -12,16 +12,22 @@ import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY } from './support/run.js';
 
-const WRONG = /^the quickstart service at (\S+) answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong \(it is the service's base address, without \/v1; POST \/messages is appended\)$/;
+const WRONG =
+  /^the quickstart service at (\S+) answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong \(it is the service's base address, without \/v1; POST \/messages is appended\)$/;
 
 describe('the quickstart address preflight', () => {
-  it('aborts the run when QUICKSTART_BASE_URL is the animal store\'s address or ends in /v1', async () => {
+  it("aborts the run when QUICKSTART_BASE_URL is the animal store's address or ends in /v1", async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
       for (const quickstartBaseUrl of [ref.baseUrl, `${ref.quickstartBaseUrl}/v1`]) {
-        const report = await runConformance({ checks: conformanceChecks(),
+        const report = await runConformance({
+          checks: conformanceChecks(),
           target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl },
-          profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(),
+          profile: 'certify',
+          timeoutMs: 5000,
+          deadlineMs: 30_000,
+          concurrency: 8,
+          now: new Date(),
         });
         expect(report).toMatchObject({ verdict: 'aborted', exitCode: 2 });
         expect(report.abortReason).toMatch(WRONG);
@@ -29,9 +35,15 @@ describe('the quickstart address preflight', () => {
         expect(report.requirements.some((r) => r.outcome === 'failed')).toBe(false);
       }
       // the right address passes the preflight
-      const right = await runConformance({ checks: conformanceChecks(),
+      const right = await runConformance({
+        checks: conformanceChecks(),
         target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
-        profile: 'health', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date(), selected: new Set(['QS-MISSING-MESSAGE']),
+        profile: 'health',
+        timeoutMs: 5000,
+        deadlineMs: 30_000,
+        concurrency: 8,
+        now: new Date(),
+        selected: new Set(['QS-MISSING-MESSAGE']),
       });
       expect(right.requirements.find((r) => r.id === 'QS-MISSING-MESSAGE')?.outcome).toBe('passed');
     } finally {
@@ -49,11 +61,15 @@ describe('the quickstart address preflight', () => {
           cwd: tmpdir(),
         });
         let out = '';
-        child.stdout.on('data', (d) => { out += d; });
+        child.stdout.on('data', (d) => {
+          out += d;
+        });
         child.on('close', (c) => resolve({ code: c, stdout: out }));
       });
       expect(code).toBe(2);
-      expect(stdout).toMatch(/^The run could not be made: the quickstart service at \S+\/v1 answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong/);
+      expect(stdout).toMatch(
+        /^The run could not be made: the quickstart service at \S+\/v1 answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong/,
+      );
       expect(stdout.trim().split('\n')).toHaveLength(1);
       const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
       expect(report.abortReason).toMatch(WRONG);

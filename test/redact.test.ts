@@ -51,8 +51,10 @@ describe('the near-miss key family', () => {
   });
 
   it('lower-cases a key that is all upper case, and leaves the case alone where the key has no letters', () => {
-    expect(nearMisses('KEY-42', '$QUICKSTART_API_KEY').find((v) => v.kind === 'case-changed'))
-      .toMatchObject({ value: 'key-42', label: '${QUICKSTART_API_KEY,,}' });
+    expect(nearMisses('KEY-42', '$QUICKSTART_API_KEY').find((v) => v.kind === 'case-changed')).toMatchObject({
+      value: 'key-42',
+      label: '${QUICKSTART_API_KEY,,}',
+    });
     const digits = nearMisses('1234567890', '$API_KEY');
     expect(digits.map((v) => v.kind)).toEqual(['changed', 'extended', 'shortened', 'prefixed', 'second-word']);
     expect(new Set(digits.map((v) => v.value)).size).toBe(digits.length);
@@ -63,8 +65,13 @@ describe('the near-miss key family', () => {
   it.each(keys)('no variant of %s leaks in any form a server may echo', (key) => {
     const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key });
     for (const v of nearMisses(key, '$API_KEY')) {
-      const forms = [v.value, encodeURIComponent(v.value), Buffer.from(v.value).toString('base64'),
-        JSON.stringify(v.value).slice(1, -1), JSON.stringify({ auth: `Bearer ${v.value}` }).replace(/\//g, '\\/')];
+      const forms = [
+        v.value,
+        encodeURIComponent(v.value),
+        Buffer.from(v.value).toString('base64'),
+        JSON.stringify(v.value).slice(1, -1),
+        JSON.stringify({ auth: `Bearer ${v.value}` }).replace(/\//g, '\\/'),
+      ];
       for (const form of forms) {
         const out = redactor.redact(`echo: ${form} .`);
         expect(out, `${v.kind} as ${form}`).not.toContain(form);
@@ -78,7 +85,9 @@ describe('the near-miss key family', () => {
     const qsKey = 'qs-Key-77';
     const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key, quickstartApiKey: qsKey });
     const sent = [...nearMisses(key, '$API_KEY'), ...nearMisses(qsKey, '$QUICKSTART_API_KEY')].map((v) => `Bearer ${v.value}`);
-    const lines = sent.map((header) => redactor.redactShell(curlCommand({ method: 'GET', url: 'http://localhost/v1/pets', headers: { authorization: header } })));
+    const lines = sent.map((header) =>
+      redactor.redactShell(curlCommand({ method: 'GET', url: 'http://localhost/v1/pets', headers: { authorization: header } })),
+    );
     for (const line of lines) {
       expect(line).not.toContain(key);
       expect(line).not.toContain(qsKey);

@@ -27,7 +27,9 @@ const post = (url: string, body: unknown, headers: Record<string, string> = json
 
 describe('reference server, correct behaviour', () => {
   let s: ReferenceServer;
-  beforeAll(async () => { s = await startReferenceServer({ apiKey: KEY }); });
+  beforeAll(async () => {
+    s = await startReferenceServer({ apiKey: KEY });
+  });
   afterAll(() => s.close());
 
   it('answers 401 with an Error without a valid bearer credential, before validating the body', async () => {
@@ -48,8 +50,17 @@ describe('reference server, correct behaviour', () => {
     expect(await read(res)).toEqual({ id: 1, name: 'Rex', categoryId: 7, status: 'sold' });
     const noStatus = await post(`${s.baseUrl}/pets`, { name: 'Tom', categoryId: 2 });
     expect(await read(noStatus)).toEqual({ id: 2, name: 'Tom', categoryId: 2 });
-    for (const bad of [{ name: 'x' }, { name: 'x', categoryId: '7' }, { name: 'x', categoryId: 1.5 }, { name: 1, categoryId: 1 },
-      { name: 'x', categoryId: 1, status: 'AVAILABLE' }, [{ name: 'x', categoryId: 1 }], '', '{"name":', 'null']) {
+    for (const bad of [
+      { name: 'x' },
+      { name: 'x', categoryId: '7' },
+      { name: 'x', categoryId: 1.5 },
+      { name: 1, categoryId: 1 },
+      { name: 'x', categoryId: 1, status: 'AVAILABLE' },
+      [{ name: 'x', categoryId: 1 }],
+      '',
+      '{"name":',
+      'null',
+    ]) {
       const r = await post(`${s.baseUrl}/pets`, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(await read(r)).toMatchObject({ code: 'invalid_request', status: 400 });
@@ -107,8 +118,9 @@ describe('reference server, faults and variants', () => {
   it('every fault names requirement ids of the catalogue, and every requirement is covered', () => {
     const ids = new Set(loadCatalogue().map((r) => r.id));
     // a SHOULD an allowed variant fails is covered by that variant
-    const expected = [...Object.values(FAULTS), ...Object.values(VARIANT_SPECS)]
-      .flatMap((f): string[] => [...('expect' in f ? f.expect : f.shouldFail ?? [])]);
+    const expected = [...Object.values(FAULTS), ...Object.values(VARIANT_SPECS)].flatMap((f): string[] => [
+      ...('expect' in f ? f.expect : (f.shouldFail ?? [])),
+    ]);
     expect(expected.filter((id) => !ids.has(id))).toEqual([]);
     expect([...ids].filter((id) => !expected.includes(id))).toEqual([]);
   });

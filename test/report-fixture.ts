@@ -30,7 +30,10 @@ function result(
   over: Partial<RequirementResult> = {},
 ): RequirementResult {
   return {
-    id, level, area, outcome,
+    id,
+    level,
+    area,
+    outcome,
     operation: area === 'list' ? 'listPets' : 'all',
     title: `Title of ${id}`,
     source: `Source sentence of ${id}`,
@@ -103,23 +106,26 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
       operation: r.operation,
     }));
   }
-  return buildReport({
-    tool: { name: 'animal-store-conformance', version: '0.1.0' },
-    spec: { title: 'Animal Store', version: '1.0.0' },
-    target: { environment: 'staging', baseUrl: BASE_URL, quickstartBaseUrl: 'https://qs.example.test' },
-    profile: 'certify',
-    strict: false,
-    startedAt: '2025-01-02T03:04:05.678Z',
-    finishedAt: '2025-01-02T03:04:17.001Z',
-    durationMs: 11323.4,
-    runPrefix: 'conformance-fixture-0a1b2c',
-    animalsCreated: 104,
-    requestCount: 42,
-    retries: 1,
-    rateLimited: 0,
-    latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },
-    ...(options.abortReason !== undefined && { abortReason: options.abortReason }),
-  }, requirements);
+  return buildReport(
+    {
+      tool: { name: 'animal-store-conformance', version: '0.1.0' },
+      spec: { title: 'Animal Store', version: '1.0.0' },
+      target: { environment: 'staging', baseUrl: BASE_URL, quickstartBaseUrl: 'https://qs.example.test' },
+      profile: 'certify',
+      strict: false,
+      startedAt: '2025-01-02T03:04:05.678Z',
+      finishedAt: '2025-01-02T03:04:17.001Z',
+      durationMs: 11323.4,
+      runPrefix: 'conformance-fixture-0a1b2c',
+      animalsCreated: 104,
+      requestCount: 42,
+      retries: 1,
+      rateLimited: 0,
+      latency: { listPets: { count: 30, p50: 12.5, p95: 40, max: 61.2 }, createPet: { count: 12, p50: 20, p95: 35.1, max: 35.1 } },
+      ...(options.abortReason !== undefined && { abortReason: options.abortReason }),
+    },
+    requirements,
+  );
 }
 
 /** The counts of a list of results, as the run report computes them. */

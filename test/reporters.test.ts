@@ -9,8 +9,14 @@ import { reportValidator, validateJunit } from './support/validators.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
 const unescapeXml = (s: string) =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
-    .replace(/&#13;/g, '\r').replace(/&#10;/g, '\n').replace(/&#9;/g, '\t').replace(/&amp;/g, '&');
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#13;/g, '\r')
+    .replace(/&#10;/g, '\n')
+    .replace(/&#9;/g, '\t')
+    .replace(/&amp;/g, '&');
 
 /** The element <tag ...>...</tag> of the testcase whose name starts with id. */
 function elementOf(xml: string, id: string, tag: string): string {
@@ -29,12 +35,23 @@ function testcaseOf(xml: string, id: string): string {
   return m![0];
 }
 
-interface Suite { name: string; tests: number; failures: number; errors: number; skipped: number; time: string; body: string }
+interface Suite {
+  name: string;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  time: string;
+  body: string;
+}
 
 /** Every <testsuite> with its counts and body. */
 function suitesOf(xml: string): Suite[] {
-  return [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="[^"]*">([\s\S]*?)<\/testsuite>/g)]
-    .map((m) => ({ name: m[1], tests: +m[2], failures: +m[3], errors: +m[4], skipped: +m[5], time: m[6], body: m[7] }));
+  return [
+    ...xml.matchAll(
+      /<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="[^"]*">([\s\S]*?)<\/testsuite>/g,
+    ),
+  ].map((m) => ({ name: m[1], tests: +m[2], failures: +m[3], errors: +m[4], skipped: +m[5], time: m[6], body: m[7] }));
 }
 
 /** Every suite's counts are what its testcases hold, and <testsuites> is their sum. */
@@ -44,7 +61,10 @@ function expectConsistentCounts(xml: string) {
   const n = (body: string, re: RegExp) => body.match(re)?.length ?? 0;
   for (const s of suites) {
     expect([s.tests, s.failures, s.errors, s.skipped], `suite ${s.name}`).toEqual([
-      n(s.body, /<testcase /g), n(s.body, /<failure /g), n(s.body, /<error /g), n(s.body, /<skipped /g),
+      n(s.body, /<testcase /g),
+      n(s.body, /<failure /g),
+      n(s.body, /<error /g),
+      n(s.body, /<skipped /g),
     ]);
   }
   const root = xml.match(/<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="(\d+)"/)!;
@@ -141,7 +161,11 @@ describe('junit.xml', () => {
     expect(rootTag).toContain(`failures="${report.counts.failed}"`);
     expect(rootTag).toContain(`errors="${report.counts.error}"`);
 
-    const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="([^"]*)">([\s\S]*?)<\/testsuite>/g)];
+    const suites = [
+      ...xml.matchAll(
+        /<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)" time="([\d.]+)" timestamp="([^"]*)">([\s\S]*?)<\/testsuite>/g,
+      ),
+    ];
     expect(suites.map((m) => m[1])).toEqual(report.areas.map((a) => a.area));
     for (const [i, area] of report.areas.entries()) {
       const [, , tests, failures, errors, skipped, , timestamp, body] = suites[i];
@@ -167,7 +191,7 @@ describe('junit.xml', () => {
     expect(xml).not.toContain('<testsuite name="run"');
   });
 
-  it('a suite\'s time is its longest check (they run concurrently), not the sum; testcases and run keep theirs', async () => {
+  it("a suite's time is its longest check (they run concurrently), not the sum; testcases and run keep theirs", async () => {
     // the fixture: every suite's time is the longest of its testcases
     for (const s of suitesOf(xml)) {
       const times = [...s.body.matchAll(/<testcase [^>]*time="([\d.]+)"/g)].map((m) => +m[1]);
@@ -226,13 +250,9 @@ describe('junit.xml', () => {
 
   it('skipped and inconclusive are <skipped>; notes of a pass go to system-out', () => {
     expect(elementOf(xml, 'LIST-LIMIT-MAX', 'skipped')).toBe('<skipped message="deadline of the operation reached"/>');
-    expect(elementOf(xml, 'LIST-STATUS-COMPLETE', 'skipped')).toBe(
-      '<skipped message="inconclusive: the store holds no animal with status sold"/>',
-    );
+    expect(elementOf(xml, 'LIST-STATUS-COMPLETE', 'skipped')).toBe('<skipped message="inconclusive: the store holds no animal with status sold"/>');
     expect(elementOf(xml, 'LIST-STATUS-COMPLETE', 'system-out')).toContain('only available animals were seen');
-    expect(elementOf(xml, 'AUTH-MISSING-HEADER', 'system-out')).toBe(
-      '<system-out>GET /store/orders answered 404, judged as missing</system-out>',
-    );
+    expect(elementOf(xml, 'AUTH-MISSING-HEADER', 'system-out')).toBe('<system-out>GET /store/orders answered 404, judged as missing</system-out>');
     expect(xml).toMatch(/<testcase [^>]*name="ERR-STATUS-MATCHES MUST [^"]*" time="0.040"\/>/);
   });
 
@@ -257,9 +277,7 @@ describe('junit.xml', () => {
     expect(run.body).toContain(`<testcase classname="animal-store.run" name="${ABORTED_TESTCASE}" time="11.323">`);
     expect(ABORTED_TESTCASE).toBe('RUN the conformance run could not be made');
     const error = elementOf(out, 'RUN', 'error');
-    expect(error).toMatch(
-      /^<error message="target unreachable: connect ECONNREFUSED &lt;127\.0\.0\.1:1&gt; &amp; &quot;retry&quot;" type="aborted">/,
-    );
+    expect(error).toMatch(/^<error message="target unreachable: connect ECONNREFUSED &lt;127\.0\.0\.1:1&gt; &amp; &quot;retry&quot;" type="aborted">/);
     expect(unescapeXml(error)).toContain(`The conformance run could not be made: ${reason}`);
     for (const s of areas) {
       expect([s.failures, s.errors, s.skipped]).toEqual([0, 0, s.tests]);
@@ -311,9 +329,7 @@ describe('junit.xml', () => {
     for (const x of listed.requirements[1].evidence) expect(evidence).toContain(`curl: ${x.curl}`);
 
     expect(testcaseOf(out, 'ERR-BODY-SHAPE')).not.toMatch(/<failure|<error/);
-    expect(elementOf(out, 'ERR-BODY-SHAPE', 'skipped')).toBe(
-      '<skipped message="expected failure: upstream timeout, ticket 7: timeout after 10000 ms"/>',
-    );
+    expect(elementOf(out, 'ERR-BODY-SHAPE', 'skipped')).toBe('<skipped message="expected failure: upstream timeout, ticket 7: timeout after 10000 ms"/>');
     expect(elementOf(out, 'ERR-BODY-SHAPE', 'system-out')).toContain('error: timeout after 10000 ms');
 
     const passed = testcaseOf(out, 'LIST-OK');

@@ -49,9 +49,15 @@ describe('selection', () => {
 async function certifyWithoutQuickstart(selected?: Set<string>): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY });
   try {
-    return await runConformance({ checks: conformanceChecks(),
+    return await runConformance({
+      checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
-      profile: 'certify', timeoutMs: 5000, deadlineMs: 30_000, concurrency: 8, now: new Date('2026-11-22T00:00:00Z'), selected,
+      profile: 'certify',
+      timeoutMs: 5000,
+      deadlineMs: 30_000,
+      concurrency: 8,
+      now: new Date('2026-11-22T00:00:00Z'),
+      selected,
     });
   } finally {
     await ref.close();

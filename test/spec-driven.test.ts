@@ -20,8 +20,9 @@ function modifiedSpec() {
 describe('checks driven by the spec', () => {
   const doc = modifiedSpec();
   const specs = loadSpecs({ store: doc });
-  const newPetSchema = JSON.parse(JSON.stringify(doc.components.schemas.NewPet).replace(
-    '{"$ref":"#/components/schemas/PetStatus"}', JSON.stringify(doc.components.schemas.PetStatus)));
+  const newPetSchema = JSON.parse(
+    JSON.stringify(doc.components.schemas.NewPet).replace('{"$ref":"#/components/schemas/PetStatus"}', JSON.stringify(doc.components.schemas.PetStatus)),
+  );
 
   it('a server built to the modified spec is compliant under it', async () => {
     const report = await certifyReference(

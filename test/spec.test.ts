@@ -29,7 +29,10 @@ describe('spec/openapi.yaml follows the API description', () => {
 
   it('has the four operations, each secured with bearerAuth', () => {
     expect(store.operations.map((o) => `${o.id} ${o.method} ${o.path}`).sort()).toEqual([
-      'createPet POST /pets', 'getPet GET /pets/{petId}', 'listOrders GET /store/orders', 'listPets GET /pets',
+      'createPet POST /pets',
+      'getPet GET /pets/{petId}',
+      'listOrders GET /store/orders',
+      'listPets GET /pets',
     ]);
     expect(store.operations.every((o) => o.secured)).toBe(true);
     expect(store.doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

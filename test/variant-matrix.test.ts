@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { VARIANT_NAMES, VARIANT_SPECS } from '../reference/variants.js';
 import { certifyReference, violations } from './support/run.js';
 
-const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) => violations(report).map((v) => v.split(':')[0]).sort();
+const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) =>
+  violations(report)
+    .map((v) => v.split(':')[0])
+    .sort();
 
 describe.concurrent('allowed variants', () => {
   it.each(VARIANT_NAMES)('%s is compliant', async (variant) => {
@@ -15,7 +18,7 @@ describe.concurrent('allowed variants', () => {
     expect(report.verdict).toBe('compliant');
   });
 
-  it('all variants at once are compliant (those of today\'s date)', async () => {
+  it("all variants at once are compliant (those of today's date)", async () => {
     const today = VARIANT_NAMES.filter((v) => !VARIANT_SPECS[v]?.now);
     const report = await certifyReference({ variants: today });
     const shouldFail = [...new Set(today.flatMap((v) => VARIANT_SPECS[v]?.shouldFail ?? []))].sort();

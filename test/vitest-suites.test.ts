@@ -27,13 +27,21 @@ await writeFile(EMPTY_ENV_FILE, '');
 
 function vitest(args: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', PACKAGE_ROOT, '--project', 'conformance', ...args], {
-      cwd: RUN_DIR,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ENV_FILE: EMPTY_ENV_FILE, ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', PACKAGE_ROOT, '--project', 'conformance', ...args],
+      {
+        cwd: RUN_DIR,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ENV_FILE: EMPTY_ENV_FILE, ...env },
+      },
+    );
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('close', (code) => resolve({ code: code ?? -1, output }));
   });
 }
@@ -91,8 +99,12 @@ describe('vitest run --project conformance', () => {
     await writeFile(expectedFailures, 'AUTH-MISSING-HEADER until ticket 1234\nAUTH-INVALID-KEY until ticket 99\n');
     try {
       const { code, output } = await vitest(['-t', 'AUTH-', ...VERBOSE], {
-        BASE_URL: ref.baseUrl, API_KEY: 'suite-key', REPORT_DIR: reportDir, EXPECTED_FAILURES: expectedFailures,
-        ONLY: 'AUTH-MISSING-HEADER,AUTH-INVALID-KEY,AUTH-WRONG-SCHEME', SKIP: 'AUTH-WRONG-SCHEME',
+        BASE_URL: ref.baseUrl,
+        API_KEY: 'suite-key',
+        REPORT_DIR: reportDir,
+        EXPECTED_FAILURES: expectedFailures,
+        ONLY: 'AUTH-MISSING-HEADER,AUTH-INVALID-KEY,AUTH-WRONG-SCHEME',
+        SKIP: 'AUTH-WRONG-SCHEME',
       });
       expect(code, output).toBe(0);
       expect(output).toContain('expected failure: until ticket 1234');
@@ -100,7 +112,8 @@ describe('vitest run --project conformance', () => {
       expect(report.verdict).toBe('compliant');
       expect(requirement(report, 'AUTH-MISSING-HEADER')).toMatchObject({ outcome: 'failed', expectedFailure: 'until ticket 1234' });
       expect(requirement(report, 'AUTH-INVALID-KEY')).toMatchObject({
-        outcome: 'passed', expectedFailure: 'until ticket 99',
+        outcome: 'passed',
+        expectedFailure: 'until ticket 99',
       });
       expect(output).toContain('listed as an expected failure (until ticket 99) but passed: remove it from the expected-failures file');
       for (const id of ['AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME']) {
@@ -132,13 +145,18 @@ describe('vitest run --project conformance', () => {
 
   it('passes RETRIES and MAX_LATENCY_MS to the session', async () => {
     // answers every request with 503: each GET is retried
-    const server = createServer((_, res) => { res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}'); });
+    const server = createServer((_, res) => {
+      res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));
     try {
       const { output } = await vitest(['-t', 'ORDERS-EXISTS|PERF-LATENCY-P95'], {
-        BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, API_KEY: 'suite-key', REPORT_DIR: reportDir,
-        RETRIES: '1', MAX_LATENCY_MS: '60000',
+        BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        API_KEY: 'suite-key',
+        REPORT_DIR: reportDir,
+        RETRIES: '1',
+        MAX_LATENCY_MS: '60000',
       });
       const report = await reportIn(reportDir);
       expect(report.retries, output).toBeGreaterThan(0);

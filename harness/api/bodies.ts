@@ -23,13 +23,20 @@ function sampleValue(schema: Schema, name: string): Json {
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   switch (schema.type) {
-    case 'string': return name;
-    case 'integer': return Math.min(Math.max(schema.minimum ?? 1, 1), schema.maximum ?? Infinity);
-    case 'number': return schema.minimum ?? 1;
-    case 'boolean': return true;
-    case 'array': return [];
-    case 'object': return {};
-    default: throw new Error(`cannot generate a value for schema ${JSON.stringify(schema)}`);
+    case 'string':
+      return name;
+    case 'integer':
+      return Math.min(Math.max(schema.minimum ?? 1, 1), schema.maximum ?? Infinity);
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      throw new Error(`cannot generate a value for schema ${JSON.stringify(schema)}`);
   }
 }
 
@@ -133,7 +140,11 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
 function assertInvalid(spec: AnimalStoreSpec, body: NegativeBody): void {
   if (body.raw !== undefined) {
     let parsed: Json;
-    try { parsed = JSON.parse(body.raw); } catch { return; }
+    try {
+      parsed = JSON.parse(body.raw);
+    } catch {
+      return;
+    }
     if (spec.errors('NewPet', parsed).length) return;
   } else if (spec.errors('NewPet', body.json).length) {
     return;
@@ -175,7 +186,9 @@ export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, w
   const props = newPetProperties(spec);
   const errors = [
     ...spec.errors('NewPet', body),
-    ...Object.entries(body).filter(([k, v]) => props[k] && outOfRange(props[k], v)).map(([k]) => `/${k} is out of its format's range`),
+    ...Object.entries(body)
+      .filter(([k, v]) => props[k] && outOfRange(props[k], v))
+      .map(([k]) => `/${k} is out of its format's range`),
   ];
   if (errors.length) throw new Error(`generator bug: ${what} is not a valid NewPet: ${errors.join('; ')}`);
 }

@@ -11,15 +11,21 @@ export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requi
   const doc = readSpecDocument(file);
   const seen = new Set<string>();
   for (const r of doc.requirements as Requirement[]) {
-    const problem =
-      !/^[A-Z]+(-[A-Z0-9]+)+$/.test(r.id) ? 'id must be UPPER-KEBAB with an area prefix'
-      : seen.has(r.id) ? 'duplicate id'
-      : !['MUST', 'SHOULD'].includes(r.level) ? 'level must be MUST or SHOULD'
-      : !(AREAS as readonly string[]).includes(r.area) ? `area must be one of ${AREAS.join(', ')}`
-      : !r.title || !r.source || !r.operation ? 'title, source and operation are required'
-      : r.observer !== undefined && typeof r.observer !== 'boolean' ? 'observer must be true or false'
-      : !r.profiles?.length || r.profiles.some((p) => !PROFILES.includes(p)) ? `profiles must be among ${PROFILES.join(', ')}`
-      : undefined;
+    const problem = !/^[A-Z]+(-[A-Z0-9]+)+$/.test(r.id)
+      ? 'id must be UPPER-KEBAB with an area prefix'
+      : seen.has(r.id)
+        ? 'duplicate id'
+        : !['MUST', 'SHOULD'].includes(r.level)
+          ? 'level must be MUST or SHOULD'
+          : !(AREAS as readonly string[]).includes(r.area)
+            ? `area must be one of ${AREAS.join(', ')}`
+            : !r.title || !r.source || !r.operation
+              ? 'title, source and operation are required'
+              : r.observer !== undefined && typeof r.observer !== 'boolean'
+                ? 'observer must be true or false'
+                : !r.profiles?.length || r.profiles.some((p) => !PROFILES.includes(p))
+                  ? `profiles must be among ${PROFILES.join(', ')}`
+                  : undefined;
     if (problem) throw new Error(`requirements.yaml: ${r.id ?? '(no id)'}: ${problem}`);
     seen.add(r.id);
   }

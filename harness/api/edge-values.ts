@@ -41,8 +41,8 @@ function integerEdges(schema: Schema): EdgeValue[] {
     ['2^53 + 1, which a double rounds to 2^53', 2n ** 53n + 1n],
     [`the smallest ${schema.format ?? 'int64'}`, formatLow],
     [`the largest ${schema.format ?? 'int64'}`, formatHigh],
-    ['the schema\'s minimum', low],
-    ['the schema\'s maximum', high],
+    ["the schema's minimum", low],
+    ["the schema's maximum", high],
   ];
   const seen = new Set<bigint>();
   const edges: EdgeValue[] = [];
@@ -75,22 +75,29 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
   if (schema.format !== undefined || schema.pattern !== undefined) return [];
   const p = `${prefix}-`;
   const candidates: EdgeValue[] = [
-    { label: 'text in several scripts (Latin with diacritics, Greek, Cyrillic, CJK, Hangul, Arabic and Hebrew written right to left, Devanagari)',
-      value: `${p}Zoë Ñandú Ærøskøbing Ελληνικά Кириллица 中文 日本語 한국어 العربية עברית हिन्दी` },
-    { label: 'astral-plane characters (emoji, a ZWJ family, a flag, a CJK extension B ideograph)',
-      value: `${p}😀 👩‍👩‍👧‍👦 🇳🇿 𝄞 𠜎` },
-    { label: 'combining marks, decomposed (e + U+0301, a + U+030A, Hangul jamo): must not be normalised to NFC',
-      value: `${p}e\u0301 a\u030A n\u0303 \u1112\u1161\u11AB` },
-    { label: 'invisible format characters (zero-width space, ZWJ, byte order mark, right-to-left mark, soft hyphen)',
-      value: `${p}a\u200Bb\u200Dc\uFEFFd\u200Fe\u00ADf` },
-    { label: 'characters JSON must escape (quote, backslash, every control character U+0001 to U+001F)',
-      value: `${p}"quoted" back\\slash /slash ${CONTROLS}` },
-    { label: 'U+2028 and U+2029 (line and paragraph separators, which some JSON writers mishandle)',
-      value: `${p}line\u2028paragraph\u2029end` },
-    { label: 'markup and query syntax (a server must store text, not escape or strip it)',
-      value: `${p}<b>bold</b> &amp; 'single' %s %00 {{x}} \${y} ; -- /* */` },
-    { label: 'whitespace (runs of spaces, no-break and ideographic spaces, trailing spaces: nothing trimmed or collapsed)',
-      value: `${p}two  spaces\u00A0nbsp\u3000ideographic  ` },
+    {
+      label: 'text in several scripts (Latin with diacritics, Greek, Cyrillic, CJK, Hangul, Arabic and Hebrew written right to left, Devanagari)',
+      value: `${p}Zoë Ñandú Ærøskøbing Ελληνικά Кириллица 中文 日本語 한국어 العربية עברית हिन्दी`,
+    },
+    { label: 'astral-plane characters (emoji, a ZWJ family, a flag, a CJK extension B ideograph)', value: `${p}😀 👩‍👩‍👧‍👦 🇳🇿 𝄞 𠜎` },
+    {
+      label: 'combining marks, decomposed (e + U+0301, a + U+030A, Hangul jamo): must not be normalised to NFC',
+      value: `${p}e\u0301 a\u030A n\u0303 \u1112\u1161\u11AB`,
+    },
+    {
+      label: 'invisible format characters (zero-width space, ZWJ, byte order mark, right-to-left mark, soft hyphen)',
+      value: `${p}a\u200Bb\u200Dc\uFEFFd\u200Fe\u00ADf`,
+    },
+    { label: 'characters JSON must escape (quote, backslash, every control character U+0001 to U+001F)', value: `${p}"quoted" back\\slash /slash ${CONTROLS}` },
+    { label: 'U+2028 and U+2029 (line and paragraph separators, which some JSON writers mishandle)', value: `${p}line\u2028paragraph\u2029end` },
+    {
+      label: 'markup and query syntax (a server must store text, not escape or strip it)',
+      value: `${p}<b>bold</b> &amp; 'single' %s %00 {{x}} \${y} ; -- /* */`,
+    },
+    {
+      label: 'whitespace (runs of spaces, no-break and ideographic spaces, trailing spaces: nothing trimmed or collapsed)',
+      value: `${p}two  spaces\u00A0nbsp\u3000ideographic  `,
+    },
     { label: 'a long value (1,024 characters)', value: codePoints(p, 'abcdefghijklmnopqrstuvwxyz', 1024) },
     { label: 'a long value of multi-byte characters (4,096 code points; UTF-8 of 2, 3 and 4 bytes)', value: codePoints(p, 'é中😀', 4096) },
     { label: 'the empty string', value: '' },
@@ -112,10 +119,17 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
 export function edgeValues(schema: Schema, prefix: string): EdgeValue[] {
   if (Array.isArray(schema.enum)) return schema.enum.map((value: unknown) => ({ label: `the enumeration member ${JSON.stringify(value)}`, value }));
   switch (schema.type) {
-    case 'integer': return integerEdges(schema);
-    case 'string': return stringEdges(schema, prefix);
-    case 'boolean': return [{ label: 'true', value: true }, { label: 'false', value: false }];
-    default: return [];
+    case 'integer':
+      return integerEdges(schema);
+    case 'string':
+      return stringEdges(schema, prefix);
+    case 'boolean':
+      return [
+        { label: 'true', value: true },
+        { label: 'false', value: false },
+      ];
+    default:
+      return [];
   }
 }
 

@@ -55,8 +55,12 @@ export class ApiDescription {
     this.ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
   }
 
-  get title(): string { return this.doc.info.title; }
-  get version(): string { return this.doc.info.version; }
+  get title(): string {
+    return this.doc.info.title;
+  }
+  get version(): string {
+    return this.doc.info.version;
+  }
 
   operation(id: string): Operation {
     const op = this.operations.find((o) => o.id === id);
@@ -108,7 +112,9 @@ export class ApiDescription {
 
 /** The value a JSON pointer (as Ajv's instancePath) names inside a value. */
 function atPointer(value: unknown, pointer: string): unknown {
-  return pointer.split('/').slice(1)
+  return pointer
+    .split('/')
+    .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce<any>((at, key) => at?.[key], value);
 }

@@ -25,7 +25,7 @@ async function ensureWritableDir(dir: string): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // a file where a folder above it should be
-    const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : code ?? (err as Error).message;
+    const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : (code ?? (err as Error).message);
     throw new ConfigError(`cannot write reports to ${dir}: ${why}`);
   }
 }

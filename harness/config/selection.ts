@@ -7,8 +7,7 @@ import type { Requirement } from '../model/types.js';
 /** A selector is an id, an id prefix ending in "-" (LIST-), an area or a level. */
 function matches(r: Requirement, selector: string): boolean {
   const upper = selector.toUpperCase();
-  return r.id === upper || r.level === upper || r.area === selector.toLowerCase()
-    || (upper.endsWith('-') && r.id.startsWith(upper));
+  return r.id === upper || r.level === upper || r.area === selector.toLowerCase() || (upper.endsWith('-') && r.id.startsWith(upper));
 }
 
 /** The ids to run; throws ConfigError for a selector that matches nothing. */
@@ -18,10 +17,12 @@ export function selectRequirements(catalogue: Requirement[], only: string[], ski
       throw new ConfigError(`"${selector}" matches no requirement (use an id, an id prefix such as LIST-, an area or MUST/SHOULD; --list shows them)`);
     }
   }
-  return new Set(catalogue
-    .filter((r) => only.length === 0 || only.some((s) => matches(r, s)))
-    .filter((r) => !skip.some((s) => matches(r, s)))
-    .map((r) => r.id));
+  return new Set(
+    catalogue
+      .filter((r) => only.length === 0 || only.some((s) => matches(r, s)))
+      .filter((r) => !skip.some((s) => matches(r, s)))
+      .map((r) => r.id),
+  );
 }
 
 /**

@@ -17,7 +17,9 @@ function defaultOf(s: SettingDoc): string | undefined {
 export function helpRows(): string[] {
   return ALL.map((s) => {
     const fallback = defaultOf(s);
-    return `  --${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(34) + s.env.padEnd(22) + plain(s.description) + (fallback ? ` (default: ${plain(fallback)})` : '');
+    return (
+      `  --${s.flag}${s.boolean ? '' : ' <value>'}`.padEnd(34) + s.env.padEnd(22) + plain(s.description) + (fallback ? ` (default: ${plain(fallback)})` : '')
+    );
   });
 }
 
@@ -54,7 +56,7 @@ export function renderEnvExample(): string {
   for (const s of Object.values<SettingDoc>(SETTINGS)) {
     const fallback = s.default === undefined ? s.defaultDoc : undefined;
     lines.push('', `# ${plain(s.description)}${fallback ? ` (default: ${plain(fallback)})` : ''}`);
-    lines.push(`#${s.env}=${s.secret ? '' : s.example ?? s.default ?? ''}`);
+    lines.push(`#${s.env}=${s.secret ? '' : (s.example ?? s.default ?? '')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -57,41 +57,100 @@ const text = (_name: string, value: string) => value;
 export const SETTINGS = {
   // the base addresses and keys are checked by the rules across settings in resolveConfig:
   // which of them a run uses depends on TARGET and BASE_URL, and an unused one is not judged
-  baseUrl: { flag: 'base-url', env: 'BASE_URL', description: 'Production base address; must end in `/v1`.', defaultDoc: 'the embedded reference server', example: 'https://api.example.com/v1', parse: text },
-  stagingBaseUrl: { flag: 'staging-base-url', env: 'STAGING_BASE_URL', description: 'Staging base address; must end in `/v1`. Certified with `TARGET=staging`.', example: 'https://staging.api.example.com/v1', parse: text },
+  baseUrl: {
+    flag: 'base-url',
+    env: 'BASE_URL',
+    description: 'Production base address; must end in `/v1`.',
+    defaultDoc: 'the embedded reference server',
+    example: 'https://api.example.com/v1',
+    parse: text,
+  },
+  stagingBaseUrl: {
+    flag: 'staging-base-url',
+    env: 'STAGING_BASE_URL',
+    description: 'Staging base address; must end in `/v1`. Certified with `TARGET=staging`.',
+    example: 'https://staging.api.example.com/v1',
+    parse: text,
+  },
   target: {
-    flag: 'target', env: 'TARGET', description: '`production` or `staging`: which base address is certified.', default: 'production',
+    flag: 'target',
+    env: 'TARGET',
+    description: '`production` or `staging`: which base address is certified.',
+    default: 'production',
     parse: (name, value) => {
       if (value !== 'production' && value !== 'staging') throw new ConfigError(`${name} must be production or staging, got ${value}`);
       return value as 'production' | 'staging';
     },
   },
-  apiKey: { flag: 'api-key', env: 'API_KEY', description: 'The bearer API key; required with a base address. Prefer the environment: flags show in process lists.', secret: true, parse: text },
+  apiKey: {
+    flag: 'api-key',
+    env: 'API_KEY',
+    description: 'The bearer API key; required with a base address. Prefer the environment: flags show in process lists.',
+    secret: true,
+    parse: text,
+  },
   quickstartBaseUrl: {
-    flag: 'quickstart-base-url', env: 'QUICKSTART_BASE_URL', example: 'https://api.example.com',
+    flag: 'quickstart-base-url',
+    env: 'QUICKSTART_BASE_URL',
+    example: 'https://api.example.com',
     description: 'Base address of the quickstart message service, without `/v1` (`POST /messages` is appended). Unset: its checks are skipped.',
     parse: (name, value) => baseAddress(name, value, false),
   },
-  quickstartApiKey: { flag: 'quickstart-api-key', env: 'QUICKSTART_API_KEY', description: 'Key for the quickstart service.', defaultDoc: '`API_KEY`', secret: true, parse: text },
+  quickstartApiKey: {
+    flag: 'quickstart-api-key',
+    env: 'QUICKSTART_API_KEY',
+    description: 'Key for the quickstart service.',
+    defaultDoc: '`API_KEY`',
+    secret: true,
+    parse: text,
+  },
   profile: {
-    flag: 'profile', env: 'PROFILE', description: '`certify` (may create data) or `health` (read-only, for scheduled checks against production).', default: 'certify',
+    flag: 'profile',
+    env: 'PROFILE',
+    description: '`certify` (may create data) or `health` (read-only, for scheduled checks against production).',
+    default: 'certify',
     parse: (name, value) => {
       if (!PROFILES.includes(value as Profile)) throw new ConfigError(`${name} must be one of ${PROFILES.join(', ')}, got ${value}`);
       return value as Profile;
     },
   },
-  reportDir: { flag: 'report-dir', env: 'REPORT_DIR', description: 'Where `compliance.json`, `junit.xml`, `report.html` and `metrics.prom` are written.', default: 'reports', parse: text },
+  reportDir: {
+    flag: 'report-dir',
+    env: 'REPORT_DIR',
+    description: 'Where `compliance.json`, `junit.xml`, `report.html` and `metrics.prom` are written.',
+    default: 'reports',
+    parse: text,
+  },
   timeoutMs: {
-    flag: 'timeout', env: 'REQUEST_TIMEOUT_MS', default: '10000', parse: duration,
+    flag: 'timeout',
+    env: 'REQUEST_TIMEOUT_MS',
+    default: '10000',
+    parse: duration,
     description: 'Timeout of one request, from sending it to the last byte of the body: milliseconds, or with a unit (`500ms`, `10s`, `1m`).',
     details: 'It holds however slowly the bytes come. A number under 100 needs a unit (`--timeout 5` is refused: meant as `5s`?).',
   },
-  deadlineMs: { flag: 'deadline', env: 'RUN_DEADLINE_MS', description: 'Deadline of the whole run: ms, or with a unit (`90s`, `2m`).', default: '120000', parse: duration },
+  deadlineMs: {
+    flag: 'deadline',
+    env: 'RUN_DEADLINE_MS',
+    description: 'Deadline of the whole run: ms, or with a unit (`90s`, `2m`).',
+    default: '120000',
+    parse: duration,
+  },
   // 32: certify through a 50 ms proxy 1.08 s vs 1.42 s at 16; 64 gains ~0.1 s but doubles
   // the 429s a rate-limited server sends (bench/results.md)
-  concurrency: { flag: 'concurrency', env: 'CONCURRENCY', description: 'Requests in flight at once.', details: 'Chosen from `npm run bench` (see bench/results.md).', default: '32', parse: positiveInteger },
+  concurrency: {
+    flag: 'concurrency',
+    env: 'CONCURRENCY',
+    description: 'Requests in flight at once.',
+    details: 'Chosen from `npm run bench` (see bench/results.md).',
+    default: '32',
+    parse: positiveInteger,
+  },
   now: {
-    flag: 'now', env: 'CONFORMANCE_NOW', description: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of `getPet` on 2030-12-05.', defaultDoc: 'the clock',
+    flag: 'now',
+    env: 'CONFORMANCE_NOW',
+    description: 'The date the checks take as today (ISO 8601), e.g. to rehearse the removal of `getPet` on 2030-12-05.',
+    defaultDoc: 'the clock',
     parse: (name, value) => {
       if (Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} is not a date: ${value}`);
       return new Date(value);
@@ -99,51 +158,111 @@ export const SETTINGS = {
     fallback: () => new Date(),
   },
   retries: {
-    flag: 'retries', env: 'RETRIES', default: '0', parse: (name, value) => positiveInteger(name, value, 0),
+    flag: 'retries',
+    env: 'RETRIES',
+    default: '0',
+    parse: (name, value) => positiveInteger(name, value, 0),
     description: 'Retries of an idempotent request (GET) after a network error or 503, with backoff (a 429 is always waited out and sent again).',
     details: 'Retry-After is honoured up to 10 s; every attempt is in the report.',
   },
   categoryId: {
-    flag: 'category-id', env: 'CATEGORY_ID', default: '1', parse: (name, value) => positiveInteger(name, value, 0),
+    flag: 'category-id',
+    env: 'CATEGORY_ID',
+    default: '1',
+    parse: (name, value) => positiveInteger(name, value, 0),
     description: '`categoryId` of every animal the run sends (for a server that accepts known categories only).',
     details: 'Categories are "not shown" in the API description.',
   },
   clockToleranceMs: {
-    flag: 'clock-tolerance', env: 'CLOCK_TOLERANCE', default: '5m', parse: duration,
+    flag: 'clock-tolerance',
+    env: 'CLOCK_TOLERANCE',
+    default: '5m',
+    parse: duration,
     description: "How far a server's clock may be from this machine's (`createdAt` timestamps): a duration.",
     details: '`QS-CREATED-AT-CLOCK` holds `createdAt` to the time of the request within it; widen it for a server with known skew.',
   },
-  maxLatencyMs: { flag: 'max-latency-ms', env: 'MAX_LATENCY_MS', description: "Latency budget (ms): `PERF-LATENCY-P95` fails when an operation's p95 exceeds it.", parse: positiveInteger },
+  maxLatencyMs: {
+    flag: 'max-latency-ms',
+    env: 'MAX_LATENCY_MS',
+    description: "Latency budget (ms): `PERF-LATENCY-P95` fails when an operation's p95 exceeds it.",
+    parse: positiveInteger,
+  },
   strict: {
-    flag: 'strict', env: 'STRICT', description: 'SHOULD failures make the run non-compliant too.', default: 'off', boolean: true, parse: flag,
+    flag: 'strict',
+    env: 'STRICT',
+    description: 'SHOULD failures make the run non-compliant too.',
+    default: 'off',
+    boolean: true,
+    parse: flag,
     details: 'In the environment: `1`, `true`, `yes`, `on`, `y` or `0`, `false`, `no`, `off`, `n`, any case; likewise `ALLOW_INSECURE_HTTP`.',
   },
-  allowInsecureHttp: { flag: 'allow-insecure-http', env: 'ALLOW_INSECURE_HTTP', description: 'Allow sending the key over plain `http://` to a host other than loopback.', default: 'off', boolean: true, parse: flag },
-  only: { flag: 'only', env: 'ONLY', description: 'Run only these requirements: ids, id prefixes (`LIST-`), areas (`auth`) or levels (`MUST`), comma-separated.', defaultDoc: 'all', parse: (_name, value) => list(value), fallback: (): string[] => [] },
-  skip: { flag: 'skip', env: 'SKIP', description: 'Skip these requirements (same selectors as `--only`).', parse: (_name, value) => list(value), fallback: (): string[] => [] },
-  expectedFailuresFile: { flag: 'expected-failures', env: 'EXPECTED_FAILURES', description: 'Known-deviations file: `<ID> <reason>` per line; listed failures do not count.', parse: text },
+  allowInsecureHttp: {
+    flag: 'allow-insecure-http',
+    env: 'ALLOW_INSECURE_HTTP',
+    description: 'Allow sending the key over plain `http://` to a host other than loopback.',
+    default: 'off',
+    boolean: true,
+    parse: flag,
+  },
+  only: {
+    flag: 'only',
+    env: 'ONLY',
+    description: 'Run only these requirements: ids, id prefixes (`LIST-`), areas (`auth`) or levels (`MUST`), comma-separated.',
+    defaultDoc: 'all',
+    parse: (_name, value) => list(value),
+    fallback: (): string[] => [],
+  },
+  skip: {
+    flag: 'skip',
+    env: 'SKIP',
+    description: 'Skip these requirements (same selectors as `--only`).',
+    parse: (_name, value) => list(value),
+    fallback: (): string[] => [],
+  },
+  expectedFailuresFile: {
+    flag: 'expected-failures',
+    env: 'EXPECTED_FAILURES',
+    description: 'Known-deviations file: `<ID> <reason>` per line; listed failures do not count.',
+    parse: text,
+  },
   baselineFile: {
-    flag: 'baseline', env: 'BASELINE', description: 'A previous `compliance.json`: the reports say what newly fails, recovered or still fails since.', parse: text,
+    flag: 'baseline',
+    env: 'BASELINE',
+    description: 'A previous `compliance.json`: the reports say what newly fails, recovered or still fails since.',
+    parse: text,
     details: 'See [Scheduled health checks](#scheduled-health-checks).',
   },
   rate: {
-    flag: 'rate', env: 'RATE', description: 'Requests started per second at most, for a server with a known rate limit (`30`, `0.5`); a 429 slows the run down anyway.',
+    flag: 'rate',
+    env: 'RATE',
+    description: 'Requests started per second at most, for a server with a known rate limit (`30`, `0.5`); a 429 slows the run down anyway.',
     parse: (name, value) => {
       if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) throw new ConfigError(`${name} must be a number of requests per second above 0, got ${value}`);
       return Number(value);
     },
   },
   consistencyWindowMs: {
-    flag: 'consistency-window', env: 'CONSISTENCY_WINDOW', default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s`, parse: (name, value) => duration(name, value, 0),
-    description: 'How long an animal the run created may take to show in the list, its status filter and `getPet`: a duration (`1500ms`, `5s`); `0` for strict read-after-write.',
+    flag: 'consistency-window',
+    env: 'CONSISTENCY_WINDOW',
+    default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s`,
+    parse: (name, value) => duration(name, value, 0),
+    description:
+      'How long an animal the run created may take to show in the list, its status filter and `getPet`: a duration (`1500ms`, `5s`); `0` for strict read-after-write.',
   },
   examples: {
-    flag: 'examples', env: 'EXAMPLES', default: '5', parse: (name, value) => positiveInteger(name, value, 0),
+    flag: 'examples',
+    env: 'EXAMPLES',
+    default: '5',
+    parse: (name, value) => positiveInteger(name, value, 0),
     description: 'certify: how many valid animals to generate from the NewPet schema and follow back (`0`: none; health creates none).',
     details: 'Generated with fast-check.',
   },
   seed: {
-    flag: 'seed', env: 'SEED', description: 'Seed of the generated animals (0 to 2147483647): the same seed draws the same values.', defaultDoc: 'random', parse: (name, value) => boundedInteger(name, value, MAX_SEED),
+    flag: 'seed',
+    env: 'SEED',
+    description: 'Seed of the generated animals (0 to 2147483647): the same seed draws the same values.',
+    defaultDoc: 'random',
+    parse: (name, value) => boundedInteger(name, value, MAX_SEED),
     details: 'The seed of a run is in the summary and the reports.',
   },
 } satisfies Record<string, Setting>;
@@ -151,7 +270,10 @@ export const SETTINGS = {
 /** The settings file itself: read before the others, so not a setting of the table (no .env line of its own). */
 export const ENV_FILE_SETTING: SettingDoc = {
   // not --env-file: Node 20 takes that flag for itself even after the script name
-  flag: 'dotenv', env: 'ENV_FILE', description: 'Read the settings from this file.', defaultDoc: '`.env`, if present',
+  flag: 'dotenv',
+  env: 'ENV_FILE',
+  description: 'Read the settings from this file.',
+  defaultDoc: '`.env`, if present',
 };
 
 type Key = keyof typeof SETTINGS;
@@ -159,7 +281,11 @@ const KEYS = Object.keys(SETTINGS) as Key[];
 
 /** A setting's typed value: never undefined with a default or a fallback. */
 type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
-  ? S extends { default: string } ? T : S extends { fallback: () => infer F } ? T | F : T | undefined
+  ? S extends { default: string }
+    ? T
+    : S extends { fallback: () => infer F }
+      ? T | F
+      : T | undefined
   : never;
 
 type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
@@ -221,9 +347,11 @@ function baseAddress(name: string, value: string, requireV1: boolean): string {
     throw new ConfigError(`${name} is not a valid URL: ${value}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL: ${value}`);
-  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`${name} must be a plain base address without query, fragment or credentials`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`${name} must be a plain base address without query, fragment or credentials`);
   const path = url.pathname.replace(/\/+$/, '');
-  if (requireV1 && !path.endsWith('/v1')) throw new ConfigError(`${name} must end in the path segment /v1, as the API description's base addresses do: ${value}`);
+  if (requireV1 && !path.endsWith('/v1'))
+    throw new ConfigError(`${name} must end in the path segment /v1, as the API description's base addresses do: ${value}`);
   return `${url.origin}${path}`;
 }
 
@@ -273,10 +401,16 @@ function flag(name: string, value: string): boolean {
   const spelled = value.toLowerCase();
   if (BOOLEAN_SPELLINGS.true.includes(spelled)) return true;
   if (BOOLEAN_SPELLINGS.false.includes(spelled)) return false;
-  throw new ConfigError(`${name} must be one of ${BOOLEAN_SPELLINGS.true.join(', ')} (on) or ${BOOLEAN_SPELLINGS.false.join(', ')} (off), in any case; got ${value}`);
+  throw new ConfigError(
+    `${name} must be one of ${BOOLEAN_SPELLINGS.true.join(', ')} (on) or ${BOOLEAN_SPELLINGS.false.join(', ')} (off), in any case; got ${value}`,
+  );
 }
 
-const list = (value: string) => value.split(',').map((t) => t.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -292,27 +426,37 @@ function refuseInsecure(name: string, url: string | undefined, allowed: boolean)
 /** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
   const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
-  if (envFile === '') throw new ConfigError(`${args.envFile === '' ? `--${ENV_FILE_SETTING.flag}` : ENV_FILE_SETTING.env} is set but empty: give a file, or unset it to read .env`);
+  if (envFile === '')
+    throw new ConfigError(
+      `${args.envFile === '' ? `--${ENV_FILE_SETTING.flag}` : ENV_FILE_SETTING.env} is set but empty: give a file, or unset it to read .env`,
+    );
   const envPath = envFile ?? `${cwd}/.env`;
   const fileEnv = readEnvFile(envPath, envFile !== undefined);
   /** The setting as given, by flag, environment or file; undefined when it is given nowhere. */
   const given = (key: Key): string | undefined => {
     const s: Setting = SETTINGS[key];
-    const [value, where] = args.values[key] !== undefined ? [args.values[key], `--${s.flag}`]
-      : env[s.env] !== undefined ? [env[s.env], s.env]
-      : [fileEnv[s.env], `${s.env} (in ${envPath})`];
+    const [value, where] =
+      args.values[key] !== undefined
+        ? [args.values[key], `--${s.flag}`]
+        : env[s.env] !== undefined
+          ? [env[s.env], s.env]
+          : [fileEnv[s.env], `${s.env} (in ${envPath})`];
     if (value === '') {
-      throw new ConfigError(`${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${s.default !== undefined ? ` for the default, ${s.default}` : ''}`);
+      throw new ConfigError(
+        `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${s.default !== undefined ? ` for the default, ${s.default}` : ''}`,
+      );
     }
     return value;
   };
   // every setting, also those this run would not read: an empty one is a mistake wherever it is
   const raw = Object.fromEntries(KEYS.map((key) => [key, given(key)])) as Record<Key, string | undefined>;
-  const values = Object.fromEntries(KEYS.map((key) => {
-    const s: Setting = SETTINGS[key];
-    const value = raw[key] ?? s.default;
-    return [key, value === undefined ? s.fallback?.() : s.parse(s.env, value)];
-  })) as SettingValues;
+  const values = Object.fromEntries(
+    KEYS.map((key) => {
+      const s: Setting = SETTINGS[key];
+      const value = raw[key] ?? s.default;
+      return [key, value === undefined ? s.fallback?.() : s.parse(s.env, value)];
+    }),
+  ) as SettingValues;
 
   // the rules across settings
   const { target, baseUrl: productionBaseUrl, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;

@@ -53,7 +53,11 @@ function redirectTarget(ex: Exchange, hops: number): HttpRequest | undefined {
   const location = ex.headers.location;
   if (!REDIRECTS.has(ex.status) || !location || hops >= MAX_REDIRECTS) return undefined;
   let url: URL;
-  try { url = new URL(location, ex.request.url); } catch { return undefined; }
+  try {
+    url = new URL(location, ex.request.url);
+  } catch {
+    return undefined;
+  }
   // every request carries the key: it must never travel to another scheme, host or port
   if (url.origin !== new URL(ex.request.url).origin) return undefined;
   // 301-303 turn other methods into GET, which would change what was asked: not followed
@@ -89,14 +93,16 @@ export class HttpClient {
   constructor(private readonly options: HttpOptions) {
     const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
     // HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool
-    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v])
-      ? new EnvHttpProxyAgent(timeouts)
-      : new Agent(timeouts);
+    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
     this.limit = options.concurrency;
-    options.signal.addEventListener('abort', () => {
-      for (const controller of this.inFlight) controller.abort();
-      this.wakeAll();
-    }, { once: true });
+    options.signal.addEventListener(
+      'abort',
+      () => {
+        for (const controller of this.inFlight) controller.abort();
+        this.wakeAll();
+      },
+      { once: true },
+    );
   }
 
   get requestCount(): number {
@@ -140,8 +146,8 @@ export class HttpClient {
       }
       // 429: the server did not act on the request, so any method may be sent again
       if (exchange.status === 429 && !this.options.signal.aborted) continue;
-      const retry = !this.options.signal.aborted && IDEMPOTENT.has(request.method) && attempt <= this.options.retries
-        && (exchange.transient || exchange.status === 503);
+      const retry =
+        !this.options.signal.aborted && IDEMPOTENT.has(request.method) && attempt <= this.options.retries && (exchange.transient || exchange.status === 503);
       if (retry) {
         // a 503 with Retry-After also paused the whole client (answered())
         await this.wait(retryAfterMs(exchange.headers['retry-after']) ?? backoff(attempt));
@@ -160,7 +166,11 @@ export class HttpClient {
   wait(ms: number): Promise<void> {
     if (ms <= 0 || this.options.signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const wake = () => { clearTimeout(timer); this.wakers.delete(wake); resolve(); };
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
       const timer = setTimeout(wake, ms);
       this.wakers.add(wake);
     });
@@ -171,10 +181,7 @@ export class HttpClient {
   }
 
   private async attempt(req: HttpRequest, attempt: number, from: Exchange | undefined): Promise<Exchange> {
-    const exchange = new Exchange(
-      { ...req, headers: { 'user-agent': this.options.userAgent, ...req.headers } },
-      this.options.redactor,
-    );
+    const exchange = new Exchange({ ...req, headers: { 'user-agent': this.options.userAgent, ...req.headers } }, this.options.redactor);
     exchange.attempt = attempt;
     exchange.redirectedFrom = from;
     await this.acquire();
@@ -224,16 +231,22 @@ export class HttpClient {
     // dripping a byte a second then ran until the run deadline (undici's bodyTimeout
     // restarts with every chunk).
     const controller = new AbortController();
-    const timer = setTimeout(() => { ex.timedOut = true; controller.abort(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      ex.timedOut = true;
+      controller.abort();
+    }, timeoutMs);
     this.inFlight.add(controller);
     try {
-      const res = await untilAborted(request(ex.request.url, {
-        method: ex.request.method as any,
-        headers: ex.request.headers,
-        body: ex.request.body,
-        signal: controller.signal,
-        dispatcher: this.dispatcher,
-      }), controller.signal);
+      const res = await untilAborted(
+        request(ex.request.url, {
+          method: ex.request.method as any,
+          headers: ex.request.headers,
+          body: ex.request.body,
+          signal: controller.signal,
+          dispatcher: this.dispatcher,
+        }),
+        controller.signal,
+      );
       ex.status = res.statusCode;
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -257,9 +270,7 @@ export class HttpClient {
       ex.text = Buffer.concat(chunks).toString('utf8');
       if (ex.truncated) ex.error = `response body larger than ${maxBodyBytes} bytes (cut off)`;
     } catch (err) {
-      ex.error = ex.timedOut ? `timed out after ${timeoutMs} ms`
-        : runSignal.aborted ? 'aborted: the run deadline has passed'
-        : describeNetworkError(err);
+      ex.error = ex.timedOut ? `timed out after ${timeoutMs} ms` : runSignal.aborted ? 'aborted: the run deadline has passed' : describeNetworkError(err);
       ex.transient = !controller.signal.aborted && ex.status === 0;
     } finally {
       clearTimeout(timer);
@@ -287,7 +298,10 @@ export class HttpClient {
       const now = performance.now();
       const wait = Math.max(this.pausedUntil, this.nextStartAt) - now;
       if (wait > 0 && !this.options.signal.aborted) {
-        this.wakeup = this.wait(wait).then(() => { this.wakeup = undefined; this.pump(); });
+        this.wakeup = this.wait(wait).then(() => {
+          this.wakeup = undefined;
+          this.pump();
+        });
         return;
       }
       this.active++;

@@ -37,12 +37,19 @@ export class Exchange {
   followed = false;
   private parsed: unknown = NOT_PARSED;
 
-  constructor(readonly request: HttpRequest, private readonly redactor: Redactor) {}
+  constructor(
+    readonly request: HttpRequest,
+    private readonly redactor: Redactor,
+  ) {}
 
   /** The body parsed as JSON (int64-exact), or undefined when it is not JSON. */
   get json(): unknown {
     if (this.parsed === NOT_PARSED) {
-      try { this.parsed = parseJson(this.text); } catch { this.parsed = undefined; }
+      try {
+        this.parsed = parseJson(this.text);
+      } catch {
+        this.parsed = undefined;
+      }
     }
     return this.parsed;
   }
@@ -55,9 +62,7 @@ export class Exchange {
   get summary(): string {
     const url = new URL(this.request.url);
     // a status line may have arrived before the body failed (cap, timeout, reset)
-    const outcome = !this.error ? String(this.status)
-      : this.status > 0 ? `${this.status}, body incomplete (${this.error})`
-      : `no response (${this.error})`;
+    const outcome = !this.error ? String(this.status) : this.status > 0 ? `${this.status}, body incomplete (${this.error})` : `no response (${this.error})`;
     const from = this.redirectedFrom && new URL(this.redirectedFrom.request.url);
     const after = from ? ` (after a redirect from ${from.pathname}${from.search})` : '';
     return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search} -> ${outcome}${after}`);
@@ -65,8 +70,7 @@ export class Exchange {
 
   record(): ExchangeRecord {
     const r = (s: string) => this.redactor.redact(s);
-    const redactHeaders = (h: Record<string, string>) =>
-      Object.fromEntries(Object.entries(h).map(([k, v]) => [k, r(v)]));
+    const redactHeaders = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, r(v)]));
     return {
       request: {
         method: this.request.method,
@@ -95,9 +99,7 @@ export class Exchange {
 export const MAX_EVIDENCE_BODY_CHARS = 16 * 1024;
 
 function evidenceBody(body: string, truncated: boolean): { body: string; truncated: boolean } {
-  return body.length > MAX_EVIDENCE_BODY_CHARS
-    ? { body: body.slice(0, MAX_EVIDENCE_BODY_CHARS), truncated: true }
-    : { body, truncated };
+  return body.length > MAX_EVIDENCE_BODY_CHARS ? { body: body.slice(0, MAX_EVIDENCE_BODY_CHARS), truncated: true } : { body, truncated };
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -117,7 +119,10 @@ export function curlCommand(req: HttpRequest): string {
 
 /** No complete response arrived (network error, timeout, cap, deadline): a check error that carries the exchange. */
 export class ExchangeFailed extends CheckError {
-  constructor(readonly exchange: Exchange, message = exchange.summary) {
+  constructor(
+    readonly exchange: Exchange,
+    message = exchange.summary,
+  ) {
     super(message, [exchange]);
   }
 }

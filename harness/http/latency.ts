@@ -16,8 +16,12 @@ export function latencyByOperation(exchanges: Exchange[]): Record<string, Latenc
     byOp.set(ex.request.operation, list);
   }
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  return Object.fromEntries([...byOp].sort(([a], [b]) => a.localeCompare(b)).map(([op, times]) => {
-    const sorted = times.sort((a, b) => a - b);
-    return [op, { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted[sorted.length - 1]) }];
-  }));
+  return Object.fromEntries(
+    [...byOp]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([op, times]) => {
+        const sorted = times.sort((a, b) => a - b);
+        return [op, { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted[sorted.length - 1]) }];
+      }),
+  );
 }

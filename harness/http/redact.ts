@@ -1,6 +1,9 @@
 // Keeps secrets out of every output: each secret, and the forms a server echoing a
 // header back might give it (URL-encoded, base64, JSON-escaped), is replaced by a label.
-export interface Secret { value: string; label: string }
+export interface Secret {
+  value: string;
+  label: string;
+}
 
 /** Another character of the same kind (digit, lower- or upper-case letter) as ch; X for any other. */
 function otherOfKind(ch: string): string {
@@ -80,8 +83,13 @@ export class Redactor {
     for (const { value, label } of secrets) {
       if (!value) continue;
       // as sent, and as a server might echo it: URL-encoded, base64, JSON-escaped, with / escaped
-      const variants = [value, encodeURIComponent(value), Buffer.from(value).toString('base64'),
-        JSON.stringify(value).slice(1, -1), value.replace(/\//g, '\\/')];
+      const variants = [
+        value,
+        encodeURIComponent(value),
+        Buffer.from(value).toString('base64'),
+        JSON.stringify(value).slice(1, -1),
+        value.replace(/\//g, '\\/'),
+      ];
       for (const form of new Set(variants)) forms.push([form, label]);
     }
     forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced

@@ -56,7 +56,11 @@ export function forValidation(value: unknown): unknown {
   if (typeof value === 'bigint') return bigintForValidation(value);
   if (Array.isArray(value)) return value.map(forValidation);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, forValidation(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, forValidation(v)]),
+    );
   }
   return value;
 }

@@ -7,7 +7,10 @@ export interface Cited {
 }
 
 abstract class CheckEnd extends Error {
-  constructor(message: string, readonly evidence: Cited[] = []) {
+  constructor(
+    message: string,
+    readonly evidence: Cited[] = [],
+  ) {
     super(message);
   }
 }
@@ -21,4 +24,6 @@ export class Skip extends CheckEnd {}
 /** The check could not be carried out: no response, timeout, deadline. */
 export class CheckError extends CheckEnd {}
 
-export const fail = (message: string, ...evidence: Cited[]): never => { throw new Violation(message, evidence); };
+export const fail = (message: string, ...evidence: Cited[]): never => {
+  throw new Violation(message, evidence);
+};

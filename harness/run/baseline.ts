@@ -8,8 +8,9 @@ import { isViolation } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
 /** What a baseline must hold: the parts of a compliance report of any version that are compared. */
-export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements'>
-  & { sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> };
+export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements'> & {
+  sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'>;
+};
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
 
@@ -53,12 +54,16 @@ export async function readBaseline(file: string): Promise<Baseline> {
 function notesOn(report: RunReport, baseline: Baseline, compared: number): string[] {
   const notes: string[] = [];
   if (baseline.tool.version !== report.tool.version || baseline.spec.version !== report.spec.version) {
-    notes.push(`the baseline was written by ${baseline.tool.name} ${baseline.tool.version} for spec ${baseline.spec.version} ` +
-      `(this run: ${report.tool.version}, spec ${report.spec.version}): compared where requirement ids match`);
+    notes.push(
+      `the baseline was written by ${baseline.tool.name} ${baseline.tool.version} for spec ${baseline.spec.version} ` +
+        `(this run: ${report.tool.version}, spec ${report.spec.version}): compared where requirement ids match`,
+    );
   }
   if (compared < report.requirements.length || compared < baseline.requirements.length) {
-    notes.push(`${compared} requirements compared: ${report.requirements.length - compared} only in this run, ` +
-      `${baseline.requirements.length - compared} only in the baseline`);
+    notes.push(
+      `${compared} requirements compared: ${report.requirements.length - compared} only in this run, ` +
+        `${baseline.requirements.length - compared} only in the baseline`,
+    );
   }
   if (baseline.target.baseUrl !== report.target.baseUrl) notes.push(`the baseline certified another address: ${baseline.target.baseUrl}`);
   if (baseline.profile !== report.profile) notes.push(`the baseline ran the ${baseline.profile} profile`);
@@ -74,7 +79,11 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
     if (c.failingSince) since.set(c.id, c.failingSince);
   }
   const change = (now: RequirementResult, then: RequirementResult, failingSince?: string): BaselineChange => ({
-    id: now.id, level: now.level, title: now.title, outcome: now.outcome, baselineOutcome: then.outcome,
+    id: now.id,
+    level: now.level,
+    title: now.title,
+    outcome: now.outcome,
+    baselineOutcome: then.outcome,
     ...(failingSince && { failingSince }),
   });
   const result: SinceBaseline = {
@@ -110,14 +119,22 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
 /** An ISO time as "2025-01-02 03:04:05 UTC"; anything else as given. */
 export function utcTime(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** The section's three groups, each change with what every output says of it. */
 export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
   const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
-  const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) =>
-    ({ key, label, changes: changes.map((c) => ({ ...c, detail: detail(c) })) });
+  const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) => ({
+    key,
+    label,
+    changes: changes.map((c) => ({ ...c, detail: detail(c) })),
+  });
   return [
     group('newly-failing', 'Newly failing', s.newlyFailing, (c) => `${c.outcome}; was ${c.baselineOutcome}`),
     group('recovered', 'Recovered', s.recovered, (c) => `had failed since ${since(c)}`),

@@ -33,7 +33,11 @@ export interface Polled<T> {
  * show a write a moment late without being wrong. Window 0: the first read stands.
  */
 export async function pollWithinWindow<T>(
-  session: Session, first: T, read: () => Promise<T>, pending: (value: T) => boolean, since = performance.now(),
+  session: Session,
+  first: T,
+  read: () => Promise<T>,
+  pending: (value: T) => boolean,
+  since = performance.now(),
 ): Promise<Polled<T>> {
   let value = first;
   let asked = 1;
@@ -61,27 +65,56 @@ export class CheckContext {
   readonly evidence: Exchange[] = [];
 
   // private: the session is the runner's; what a check may use is below
-  constructor(private readonly session: Session, readonly requirement: Requirement) {}
+  constructor(
+    private readonly session: Session,
+    readonly requirement: Requirement,
+  ) {}
 
-  get spec() { return this.session.specs.store; }
-  get quickstartSpec() { return this.session.specs.quickstart; }
-  get profile() { return this.session.options.profile; }
-  get now() { return this.session.options.now; }
+  get spec() {
+    return this.session.specs.store;
+  }
+  get quickstartSpec() {
+    return this.session.specs.quickstart;
+  }
+  get profile() {
+    return this.session.options.profile;
+  }
+  get now() {
+    return this.session.options.now;
+  }
   /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
-  get clockToleranceMs() { return this.session.options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS; }
-  get fixtures() { return this.session.fixtures; }
-  get runPrefix() { return this.session.runPrefix; }
-  get apiKey() { return this.session.options.target.apiKey; }
-  get quickstartApiKey() { return this.session.quickstartApiKey; }
+  get clockToleranceMs() {
+    return this.session.options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS;
+  }
+  get fixtures() {
+    return this.session.fixtures;
+  }
+  get runPrefix() {
+    return this.session.runPrefix;
+  }
+  get apiKey() {
+    return this.session.options.target.apiKey;
+  }
+  get quickstartApiKey() {
+    return this.session.quickstartApiKey;
+  }
   /** Keys that resemble the valid one but are not it (see nearMisses); the first is the key with its last character changed. */
-  get invalidKeys() { return nearMisses(this.apiKey, '$API_KEY'); }
-  get invalidQuickstartKeys() { return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY'); }
+  get invalidKeys() {
+    return nearMisses(this.apiKey, '$API_KEY');
+  }
+  get invalidQuickstartKeys() {
+    return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY');
+  }
 
   /** The latency budget the user set (--max-latency-ms), if any. */
-  get latencyBudgetMs() { return this.session.options.maxLatencyMs; }
+  get latencyBudgetMs() {
+    return this.session.options.maxLatencyMs;
+  }
 
   /** Response times per operation over every exchange of the run so far. */
-  latency() { return latencyByOperation(this.session.client.exchanges); }
+  latency() {
+    return latencyByOperation(this.session.client.exchanges);
+  }
 
   /**
    * Every answer one service gave the run so far, in the order sent, for the
@@ -94,7 +127,9 @@ export class CheckContext {
   }
 
   /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
-  get referenceValues() { return referenceValues(this.session); }
+  get referenceValues() {
+    return referenceValues(this.session);
+  }
 
   /** A valid NewPet named `<runPrefix>-<label>`, with the run's values for the required fields. */
   newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

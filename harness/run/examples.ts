@@ -29,7 +29,7 @@ export interface Examples {
 }
 
 /** Any code point but U+0000 (see edge-values.ts) and the surrogates (not characters): mostly astral ones. */
-const codePoint = () => fc.integer({ min: 1, max: 0x10FFFF - 0x800 }).map((n) => String.fromCodePoint(n < 0xD800 ? n : n + 0x800));
+const codePoint = () => fc.integer({ min: 1, max: 0x10ffff - 0x800 }).map((n) => String.fromCodePoint(n < 0xd800 ? n : n + 0x800));
 
 /**
  * One character: any printable grapheme (several code points at times, e.g. a letter
@@ -42,14 +42,17 @@ function arbitraryFor(schema: Schema): fc.Arbitrary<Json> | undefined {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   switch (schema.type) {
     case 'string':
-      return schema.format !== undefined || schema.pattern !== undefined ? undefined
+      return schema.format !== undefined || schema.pattern !== undefined
+        ? undefined
         : fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
     case 'integer': {
       const [low, high] = integerBounds(schema);
       return fc.bigInt(low, high).map(jsonInteger);
     }
-    case 'boolean': return fc.boolean();
-    default: return undefined;
+    case 'boolean':
+      return fc.boolean();
+    default:
+      return undefined;
   }
 }
 
@@ -82,8 +85,7 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
   return { ...value, ...(typeof value.name === 'string' && { name: `${prefix}-${value.name}` }) };
 }
 
-const fails = (trip: RoundTrip, references: Record<string, Json>) =>
-  isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
+const fails = (trip: RoundTrip, references: Record<string, Json>) => isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
 
 /** What the names of generated animals start with. */
 const examplePrefix = (session: Session) => `${session.runPrefix}-example`;
@@ -119,7 +121,13 @@ export function drawExamples(session: Session, count: number, seed: number): Dra
 }
 
 /** Replays the first failing example from the seed and shrinks it (bounded: MAX_SHRINK_RUNS, MAX_SHRINK_MS). */
-async function shrinkFirstFailing(session: Session, seed: number, count: number, arbitrary: fc.Arbitrary<Record<string, Json>>, trips: RoundTrip[]): Promise<Examples> {
+async function shrinkFirstFailing(
+  session: Session,
+  seed: number,
+  count: number,
+  arbitrary: fc.Arbitrary<Record<string, Json>>,
+  trips: RoundTrip[],
+): Promise<Examples> {
   const references = referenceValues(session);
   const spec = session.specs.store;
   const prefix = examplePrefix(session);
@@ -130,15 +138,18 @@ async function shrinkFirstFailing(session: Session, seed: number, count: number,
   const from = trips[first];
   let to = from;
   let runs = 0;
-  await fc.check(fc.asyncProperty(arbitrary, async (value) => {
-    fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
-    runs++;
-    const body = asBody(value, prefix);
-    assertValid(spec, body, 'a shrunk example');
-    const trip = await roundTrip(session, body, `${from.label}, shrunk`);
-    if (trip.kind !== from.kind || !fails(trip, references)) return true;
-    to = trip;
-    return false;
-  }), { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS });
+  await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
+      runs++;
+      const body = asBody(value, prefix);
+      assertValid(spec, body, 'a shrunk example');
+      const trip = await roundTrip(session, body, `${from.label}, shrunk`);
+      if (trip.kind !== from.kind || !fails(trip, references)) return true;
+      to = trip;
+      return false;
+    }),
+    { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS },
+  );
   return { seed, trips, shrunk: { from, to, runs } };
 }

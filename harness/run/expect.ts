@@ -3,8 +3,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { ApiDescription } from '../api/spec.js';
 import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 
-const describeStatus = (ex: Exchange) =>
-  ex.status >= 500 ? `${ex.summary} (a server error)` : ex.summary;
+const describeStatus = (ex: Exchange) => (ex.status >= 500 ? `${ex.summary} (a server error)` : ex.summary);
 
 export function expectStatus(ex: Exchange, allowed: number[], what: string): void {
   if (!allowed.includes(ex.status)) fail(`${what}: expected ${allowed.join(' or ')}, got ${describeStatus(ex)}`, ex);
@@ -46,9 +45,11 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   if (crash || rejected.length === 1) throw crash ?? rejected[0];
   const Kind = [Violation, CheckError, Inconclusive].find((K) => rejected.some((e) => e instanceof K))!;
   const message = `${rejected.length} of ${items.length} probes: ${rejected.map((e) => e.message).join(' | ')}`;
-  throw new Kind(message, rejected.flatMap((e) => e.evidence));
+  throw new Kind(
+    message,
+    rejected.flatMap((e) => e.evidence),
+  );
 }
-
 
 /**
  * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX). A 503 with Retry-After is
@@ -59,6 +60,12 @@ export function expectNoServerErrors(observed: Exchange[], service: string): voi
   if (observed.length === 0) throw new Inconclusive(`no ${service} response was observed`);
   const errors = observed.filter((ex) => ex.status >= 500 && !(ex.status === 503 && ex.headers['retry-after']));
   if (errors.length) {
-    fail(`${errors.length} of ${observed.length} ${service} responses were server errors: ${errors.slice(0, 3).map((e) => e.summary).join(' | ')}`, ...errors);
+    fail(
+      `${errors.length} of ${observed.length} ${service} responses were server errors: ${errors
+        .slice(0, 3)
+        .map((e) => e.summary)
+        .join(' | ')}`,
+      ...errors,
+    );
   }
 }

@@ -73,7 +73,9 @@ export class Fixtures {
     return this.memo.get(key) as Promise<T>;
   }
 
-  private get store() { return this.session.specs.store; }
+  private get store() {
+    return this.session.specs.store;
+  }
 
   private list(query: Record<string, string | number> = {}): Promise<Exchange> {
     return this.session.call('store', 'listPets', { query });
@@ -104,24 +106,30 @@ export class Fixtures {
       // the seeding starts the longest chain of the run (pages, status pages, round trips):
       // with the preflight answered it is queued at once, not after the probes that wait on
       // nothing, which fill the pool meanwhile
-      const preflight = pageItems(this.preflightAnswer ?? await this.preflight());
-      const before = preflight && preflight.length < pageDefault
-        ? preflight.length // a short default page is the whole store
-        : pageItems(await this.list({ limit: max }))?.length ?? 0;
+      const preflight = pageItems(this.preflightAnswer ?? (await this.preflight()));
+      const before =
+        preflight && preflight.length < pageDefault
+          ? preflight.length // a short default page is the whole store
+          : (pageItems(await this.list({ limit: max }))?.length ?? 0);
       const fill = Math.max(0, max + 1 - before - samples.length);
       const statuses = this.store.statuses;
       const bodies = [
         ...samples,
         ...Array.from({ length: fill }, (_, i) =>
-          validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] })),
+          validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] }),
+        ),
       ];
-      const created = await Promise.all(bodies.map(async (sent) => {
-        const exchange = await this.session.call('store', 'createPet', { json: sent });
-        const body = exchange.json;
-        const pet = exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
-          ? body as Record<string, any> : undefined;
-        return { sent, exchange, pet };
-      }));
+      const created = await Promise.all(
+        bodies.map(async (sent) => {
+          const exchange = await this.session.call('store', 'createPet', { json: sent });
+          const body = exchange.json;
+          const pet =
+            exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
+              ? (body as Record<string, any>)
+              : undefined;
+          return { sent, exchange, pet };
+        }),
+      );
       this.writtenAt = performance.now();
       return created;
     });
@@ -156,7 +164,13 @@ export class Fixtures {
   listed(): Promise<Polled<ListPages>> {
     return this.once('listed', async () => {
       const [created, first, since] = await Promise.all([this.created(), this.pages(), this.writesEnded()]);
-      return pollWithinWindow(this.session, first, () => this.fetchPages(this.list()), (pages) => this.unseen(pages, created) > 0, since);
+      return pollWithinWindow(
+        this.session,
+        first,
+        () => this.fetchPages(this.list()),
+        (pages) => this.unseen(pages, created) > 0,
+        since,
+      );
     });
   }
 
@@ -170,7 +184,11 @@ export class Fixtures {
     const written = created.filter((c) => c.pet && isInteger(c.pet.id)).length;
     const { min, max, default: pageDefault } = this.store.limit;
     let unseen = 0;
-    for (const [ex, limit] of [[pages.min, min], [pages.default, pageDefault], [pages.max, max]] as const) {
+    for (const [ex, limit] of [
+      [pages.min, min],
+      [pages.default, pageDefault],
+      [pages.max, max],
+    ] as const) {
       const items = pageItems(ex);
       if (items) unseen += Math.max(0, Math.min(limit, written) - items.length);
     }
@@ -190,11 +208,16 @@ export class Fixtures {
     // already existed when its status page was asked for; each status with the largest
     // limit (the more a short page holds, the more it says), and the first one also
     // without limit (the default page size must hold with the filter too)
-    const asked = [...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })), { status: this.store.statuses[0], limit: undefined }];
-    const byStatus = await Promise.all(asked.map(async ({ status, limit }): Promise<StatusPage> => {
-      const ex = await this.list(limit === undefined ? { status } : { status, limit });
-      return { status, limit, most: limit ?? this.store.limit.default, ex };
-    }));
+    const asked = [
+      ...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })),
+      { status: this.store.statuses[0], limit: undefined },
+    ];
+    const byStatus = await Promise.all(
+      asked.map(async ({ status, limit }): Promise<StatusPage> => {
+        const ex = await this.list(limit === undefined ? { status } : { status, limit });
+        return { status, limit, most: limit ?? this.store.limit.default, ex };
+      }),
+    );
     return { default: pageDefault, min: pageMin, max: pageMax, byStatus };
   }
 
@@ -204,7 +227,7 @@ export class Fixtures {
    * pass listed()'s).
    */
   async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
-    return knownIn(await this.created(), pages ?? await this.pages());
+    return knownIn(await this.created(), pages ?? (await this.pages()));
   }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
@@ -243,9 +266,7 @@ export class Fixtures {
         () => this.session.request('store', 'PATCH', '/pets'),
       ];
       await Promise.all([
-        ...probes
-          .filter((p) => !seen.has(p.status) && !isRemoved(this.store.operation(p.operationId), this.session.options.now))
-          .map((p) => p.send()),
+        ...probes.filter((p) => !seen.has(p.status) && !isRemoved(this.store.operation(p.operationId), this.session.options.now)).map((p) => p.send()),
         // a probe no response could be had for (timeout, reset) leaves nothing to judge
         ...offSurface.map((send) => send().catch(() => undefined)),
       ]);
@@ -262,8 +283,7 @@ export class Fixtures {
 
   /** The negative NewPet bodies, by requirement id (generated and checked once). */
   negativeBodies(): Promise<Record<string, NegativeBody[]>> {
-    return this.once('negativeBodies', async () =>
-      negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
+    return this.once('negativeBodies', async () => negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
   }
 
   /**
@@ -280,8 +300,8 @@ export class Fixtures {
       if (this.session.options.profile !== 'certify') return { trips: [], listed: 0 };
       // fast-check is loaded only when examples are drawn (not in health, not for --help);
       // they are drawn while the pages are fetched
-      const drawn = this.session.examples > 0
-        ? import('./examples.js').then((m) => m.drawExamples(this.session, this.session.examples, this.session.seed)) : undefined;
+      const drawn =
+        this.session.examples > 0 ? import('./examples.js').then((m) => m.drawExamples(this.session, this.session.examples, this.session.seed)) : undefined;
       drawn?.catch(() => undefined); // awaited below, unless the pages fail first
       await this.pages();
       const prefix = this.session.runPrefix;
@@ -289,8 +309,7 @@ export class Fixtures {
       const edgesCreated = edges.map((b) => createForTrip(this.session, b.json, b.label, b.field));
       const generated = drawn?.then((d) => d.send());
       // the list page needs only the animals to exist: asked for while getPet fetches them
-      const listingAsked = Promise.all([...edgesCreated, generated?.then((g) => g.created)])
-        .then(() => this.list({ limit: this.store.limit.max }));
+      const listingAsked = Promise.all([...edgesCreated, generated?.then((g) => g.created)]).then(() => this.list({ limit: this.store.limit.max }));
       const [edgeTrips, examples, listing] = await Promise.all([
         Promise.all(edgesCreated.map(async (trip) => followBack(this.session, await trip))),
         generated?.then((g) => g.examples),

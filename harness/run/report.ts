@@ -10,15 +10,13 @@ import { AREAS } from '../api/catalogue.js';
 import type { ReportBase } from './session.js';
 
 /** Failed or could not be carried out, and not listed as an expected failure. */
-export const isViolation = (r: RequirementResult) =>
-  (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
+export const isViolation = (r: RequirementResult) => (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
 
 /** Listed as an expected failure, yet passed: its line in the file can go. */
 export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
 
 /** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
-export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) =>
-  isViolation(r) && (r.level === 'MUST' || strict);
+export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && (r.level === 'MUST' || strict);
 
 export function countResults(results: RequirementResult[]): Counts {
   const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
@@ -77,8 +75,7 @@ export function buildReport(base: ReportBase, results: RequirementResult[]): Run
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
   const requirements = [...results].sort((a, b) => order(a) - order(b));
   const counts = countResults(requirements);
-  const areas: AreaReport[] = AREAS
-    .map((area) => requirements.filter((r) => r.area === area))
+  const areas: AreaReport[] = AREAS.map((area) => requirements.filter((r) => r.area === area))
     .filter((list) => list.length > 0)
     .map((list) => {
       const areaCounts = countResults(list);

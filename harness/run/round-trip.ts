@@ -85,7 +85,8 @@ export async function createForTrip(session: Session, sent: Record<string, unkno
   const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
   const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
   if (isRefusedStatus(created.status)) return result('refused', `refused: ${created.summary}`);
-  if (created.status < 200 || created.status >= 300) return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
+  if (created.status < 200 || created.status >= 300)
+    return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
   const pet = created.json as Record<string, unknown> | undefined;
   const changed = difference(sent, pet);
   if (changed) return result('changed', `${changed} in ${created.summary}`);
@@ -121,7 +122,7 @@ export async function followBack(session: Session, trip: RoundTrip): Promise<Rou
  * those it does not show are not judged here. Returns how many were found.
  */
 export function compareListed(trips: RoundTrip[], page: Exchange): number {
-  const items = page.status === 200 && Array.isArray(page.json) ? page.json as unknown[] : [];
+  const items = page.status === 200 && Array.isArray(page.json) ? (page.json as unknown[]) : [];
   const byId = new Map<string, unknown>();
   for (const item of items) {
     const id = (item as Record<string, unknown> | null)?.id;

@@ -36,8 +36,17 @@ export interface ConformanceRun {
 /** The result of a requirement the run does not carry out. */
 export function skippedResult(r: Requirement, message: string): RequirementResult {
   return {
-    id: r.id, level: r.level, area: r.area, operation: r.operation, title: r.title, source: r.source,
-    outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [],
+    id: r.id,
+    level: r.level,
+    area: r.area,
+    operation: r.operation,
+    title: r.title,
+    source: r.source,
+    outcome: 'skipped',
+    message,
+    notes: [],
+    durationMs: 0,
+    evidence: [],
   };
 }
 
@@ -76,9 +85,10 @@ export function startRun(options: RunOptions): ConformanceRun {
     options.onResult?.(r);
   };
   // a check cut short by an interruption has not judged its requirement: its result is dropped
-  const recordUnlessStopped = (r: RequirementResult) => { if (!options.signal?.aborted) record(r); };
-  const runEach = (requirements: Requirement[]) =>
-    Promise.all(requirements.map((r) => session.run(r, checks.get(r.id)).then(recordUnlessStopped)));
+  const recordUnlessStopped = (r: RequirementResult) => {
+    if (!options.signal?.aborted) record(r);
+  };
+  const runEach = (requirements: Requirement[]) => Promise.all(requirements.map((r) => session.run(r, checks.get(r.id)).then(recordUnlessStopped)));
 
   const report = (async () => {
     const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
@@ -106,7 +116,9 @@ export function startRun(options: RunOptions): ConformanceRun {
     return buildReport(session.reportBase(abortReason), known);
   })();
   // a crash of the runner itself fails every result that is still waiting, not just the report
-  report.catch((err) => { for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' }); });
+  report.catch((err) => {
+    for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' });
+  });
   return {
     result: (id) => results.get(id) ?? Promise.reject(new Error(`${id} is not in the requirement catalogue`)),
     report,

@@ -22,18 +22,33 @@ import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 /** The settings a session reads, by their RunConfig names (harness/config/settings.ts documents each). */
-const SESSION_SETTINGS = ['profile', 'timeoutMs', 'deadlineMs', 'concurrency', 'now', 'strict', 'retries', 'categoryId',
-  'clockToleranceMs', 'maxLatencyMs', 'rate', 'consistencyWindowMs', 'examples', 'seed'] as const;
+const SESSION_SETTINGS = [
+  'profile',
+  'timeoutMs',
+  'deadlineMs',
+  'concurrency',
+  'now',
+  'strict',
+  'retries',
+  'categoryId',
+  'clockToleranceMs',
+  'maxLatencyMs',
+  'rate',
+  'consistencyWindowMs',
+  'examples',
+  'seed',
+] as const;
 type SessionSetting = (typeof SESSION_SETTINGS)[number];
 /** Those every session is given; the rest have defaults here, so a self-test may leave them out. */
 type Needed = 'profile' | 'timeoutMs' | 'deadlineMs' | 'concurrency' | 'now';
 
-export type SessionOptions = Pick<RunConfig, Needed> & Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
-  target: Target;
-  maxBodyBytes?: number;
-  /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
-  signal?: AbortSignal;
-};
+export type SessionOptions = Pick<RunConfig, Needed> &
+  Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
+    target: Target;
+    maxBodyBytes?: number;
+    /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
+    signal?: AbortSignal;
+  };
 
 /** The session options a configuration gives, for one target. */
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
@@ -55,8 +70,7 @@ export function redactorFor(target: Target): Redactor {
 export function keysOf(target: Target): Array<{ value: string; label: string }> {
   return [
     { value: target.apiKey, label: '$API_KEY' },
-    ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey
-      ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
+    ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
   ];
 }
 
@@ -77,7 +91,10 @@ export class Session {
   private readonly deadline = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(readonly options: SessionOptions, readonly specs: Specs) {
+  constructor(
+    readonly options: SessionOptions,
+    readonly specs: Specs,
+  ) {
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
@@ -99,7 +116,7 @@ export class Session {
 
   /** How many animals the run generates from the schema: none but in certify. */
   get examples(): number {
-    return this.options.profile === 'certify' ? this.options.examples ?? DEFAULT_EXAMPLES : 0;
+    return this.options.profile === 'certify' ? (this.options.examples ?? DEFAULT_EXAMPLES) : 0;
   }
 
   /** The values the run gives a NewPet's required fields. */
@@ -159,11 +176,17 @@ export class Session {
     const { quickstartBaseUrl } = this.options.target;
     await Promise.all([
       this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET'),
-      quickstartBaseUrl && this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY', (ex) =>
-        // the key was accepted, yet the one documented route is missing: the address is
-        // wrong (ends in /v1, or is the animal store's), not the service
-        `the quickstart service at ${quickstartBaseUrl} answered POST /messages with ${ex.status}: QUICKSTART_BASE_URL looks wrong ` +
-        '(it is the service\'s base address, without /v1; POST /messages is appended)'),
+      quickstartBaseUrl &&
+        this.expectAnswer(
+          this.fixtures.messagePreflight(),
+          'quickstart service',
+          'QUICKSTART_API_KEY',
+          (ex) =>
+            // the key was accepted, yet the one documented route is missing: the address is
+            // wrong (ends in /v1, or is the animal store's), not the service
+            `the quickstart service at ${quickstartBaseUrl} answered POST /messages with ${ex.status}: QUICKSTART_BASE_URL looks wrong ` +
+            "(it is the service's base address, without /v1; POST /messages is appended)",
+        ),
     ]);
   }
 
@@ -216,10 +239,7 @@ export class Session {
       if (skip) throw new Skip(skip);
       await definition.run(ctx);
     } catch (err) {
-      const end = err instanceof Violation ? 'failed'
-        : err instanceof Inconclusive ? 'inconclusive'
-        : err instanceof Skip ? 'skipped'
-        : 'error';
+      const end = err instanceof Violation ? 'failed' : err instanceof Inconclusive ? 'inconclusive' : err instanceof Skip ? 'skipped' : 'error';
       outcome = end;
       message = (err as Error).message;
       if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;

@@ -73,7 +73,9 @@ export function endlessBody(options: { sparePreflight?: boolean } = {}): Promise
   const endless: Handler = (req, res, cleanups) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' });
-    const timer = setInterval(() => { if (!res.writableNeedDrain) res.write(chunk); }, 4);
+    const timer = setInterval(() => {
+      if (!res.writableNeedDrain) res.write(chunk);
+    }, 4);
     cleanups.push(() => clearInterval(timer));
     res.on('close', () => clearInterval(timer));
   };
@@ -96,7 +98,9 @@ export async function redirectsElsewhere(): Promise<RedirectServer> {
   return {
     baseUrl: redirector.baseUrl,
     elsewhere: { origin, requests },
-    close: async () => { await Promise.all([redirector.close(), other.close()]); },
+    close: async () => {
+      await Promise.all([redirector.close(), other.close()]);
+    },
   };
 }
 
@@ -126,7 +130,9 @@ export async function dripsStatusLine(): Promise<HostileServer> {
   const server = createNetServer((socket) => {
     let sent = 0;
     socket.on('data', () => undefined); // the request is read and ignored
-    const timer = setInterval(() => { if (sent < head.length) socket.write(head.subarray(sent, ++sent)); }, 200);
+    const timer = setInterval(() => {
+      if (sent < head.length) socket.write(head.subarray(sent, ++sent));
+    }, 200);
     cleanups.push(() => clearInterval(timer));
     socket.on('close', () => clearInterval(timer));
   });
@@ -138,8 +144,7 @@ export async function dripsStatusLine(): Promise<HostileServer> {
 export function internalError(): Promise<HostileServer> {
   return httpServer((req, res) => {
     req.resume();
-    res.writeHead(500, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ code: 'internal', message: 'something broke', status: 500 }));
+    res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'internal', message: 'something broke', status: 500 }));
   });
 }
 
@@ -159,16 +164,23 @@ function sparePreflight(hostile: Handler): Handler {
 
 /** Answers the preflight, then 429 with Retry-After: 1 to everything, as a rate limit that never lifts. */
 export function rateLimitsAfterPreflight(): Promise<HostileServer> {
-  return httpServer(sparePreflight((req, res) => {
-    req.resume();
-    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
-      .end(JSON.stringify({ code: 'rate_limited', message: 'Too many requests', status: 429 }));
-  }));
+  return httpServer(
+    sparePreflight((req, res) => {
+      req.resume();
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ code: 'rate_limited', message: 'Too many requests', status: 429 }));
+    }),
+  );
 }
 
 /** Answers the preflight, then never again: only the run's deadline ends the run. */
 export function hangsAfterPreflight(): Promise<HostileServer> {
-  return httpServer(sparePreflight((req) => { req.resume(); })); // left open until the client gives up or close()
+  return httpServer(
+    sparePreflight((req) => {
+      req.resume();
+    }),
+  ); // left open until the client gives up or close()
 }
 
 /** 8. Nothing listens: a port that was free a moment ago. */

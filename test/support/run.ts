@@ -13,7 +13,8 @@ export async function certifyReference(
 ): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    return await runConformance({ checks: conformanceChecks(),
+    return await runConformance({
+      checks: conformanceChecks(),
       target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: API_KEY },
       profile: 'certify',
       timeoutMs: 5000,

@@ -19,5 +19,4 @@ export function reportValidator() {
   return ajv.compile(reportSchema);
 }
 
-export const validateJunit = (contents: string) =>
-  validateXML({ xml: [{ fileName: 'junit.xml', contents }], schema: [junitXsd] });
+export const validateJunit = (contents: string) => validateXML({ xml: [{ fileName: 'junit.xml', contents }], schema: [junitXsd] });
