@@ -42,8 +42,13 @@ export class Exchange {
     private readonly redactor: Redactor,
   ) {}
 
-  /** The body parsed as JSON (int64-exact), or undefined when it is not JSON. */
+  /**
+   * The body parsed as JSON (int64-exact), or undefined when it is not JSON. A body
+   * cut off (at the size cap, by a timeout) is never parsed: it is not the server's
+   * answer, and parsing a megabyte of a hostile body cost seconds of the run's CPU.
+   */
   get json(): unknown {
+    if (this.truncated || this.error !== undefined) return undefined;
     if (this.parsed === NOT_PARSED) {
       try {
         this.parsed = parseJson(this.text);
