@@ -5,6 +5,8 @@ import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
 import { buildReport } from '../harness/run/report.js';
+import { skippedResult } from '../harness/run/runner.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
 import type { ReportBase, SessionOptions } from '../harness/run/session.js';
 import type { RequirementResult } from '../harness/model/types.js';
 import { writeComplianceJson } from './compliance-json.js';
@@ -15,7 +17,7 @@ import { writeMetrics } from './metrics.js';
 /** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
 export interface SuiteSettings {
   session: Omit<SessionOptions, 'now'> & { now: string };
-  /** The ids ONLY and SKIP select. */
+  /** The ids the run carries out: those ONLY and SKIP select whose test -t runs. */
   selected: string[];
   /** EXPECTED_FAILURES: [id, reason] pairs. */
   expectedFailures: Array<[string, string]>;
@@ -37,15 +39,29 @@ declare module '@vitest/runner' {
   }
 }
 
+/**
+ * A test that failed before its requirement's result was known (a timeout, a crash):
+ * its requirement is reported as an error, not left out of the report.
+ */
+function withoutResult(title: string, errors: ReadonlyArray<{ message?: string }> | undefined): RequirementResult {
+  const id = title.split(' ')[0];
+  const requirement = loadCatalogue().find((r) => r.id === id);
+  const why = errors?.map((e) => e.message).join('; ') || 'no reason given';
+  if (!requirement) throw new Error(`a conformance test is titled with no requirement id: ${title}`);
+  return { ...skippedResult(requirement, `the test ended without a result: ${why}`), outcome: 'error' };
+}
+
 export default class ComplianceReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const results: RequirementResult[] = [];
     let run: ReportBase | undefined;
     let reportDir: string | undefined;
-    for (const module of testModules) {
+    // the conformance suites only: the self-tests carry no requirements
+    for (const module of testModules.filter((m) => m.project.name === 'conformance')) {
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         if (meta.requirement) results.push(meta.requirement);
+        else if (test.result().state === 'failed') results.push(withoutResult(test.name, test.result().errors));
         // every test of the shared run carries the same figures, those of the finished run
         run ??= meta.run;
         if (meta.run) reportDir ??= module.project.getProvidedContext().conformance.reportDir;

@@ -45,33 +45,41 @@ function runAborted(reason: string): Error {
   return err;
 }
 
+/** A test waits for the whole run (its figures are the run's): the run's deadline bounds it, with room to close. */
+const TEST_MARGIN_MS = 60_000;
+
 export function defineAreaSuite(area: string): void {
   const requirements = loadCatalogue().filter((r) => r.area === area);
+  const timeout = inject('conformance').session.deadlineMs + TEST_MARGIN_MS;
   describe.concurrent(area, () => {
     for (const requirement of requirements) {
-      test(testTitle(requirement), async ({ skip, task, annotate }) => {
-        const shared = start();
-        const result = await shared.run.result(requirement.id);
-        // the run's figures, for the reporter: known once the whole run is over
-        const { requirements: _all, verdict: _v, exitCode: _e, coverage: _c, counts: _n, areas: _a, ...base } = await shared.run.report;
-        task.meta.requirement = result;
-        task.meta.run = base satisfies ReportBase;
-        if (base.abortReason && !shared.abortReported) {
-          shared.abortReported = true;
-          throw runAborted(base.abortReason);
-        }
-        if (base.abortReason && result.outcome === 'skipped') skip(`not run: ${base.abortReason}`);
-        const failed = result.outcome === 'failed' || result.outcome === 'error';
-        if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
-        if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
-        if (listedButPassed(result)) {
-          await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
-        }
-        if (!failed) return;
-        const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
-        if (countsAgainstVerdict(result, base.strict)) throw new Error(message);
-        await annotate(message, 'warning');
-      });
+      test(
+        testTitle(requirement),
+        async ({ skip, task, annotate }) => {
+          const shared = start();
+          const result = await shared.run.result(requirement.id);
+          task.meta.requirement = result; // before the wait for the whole run, so that the reporter has it in any case
+          const { requirements: _all, verdict: _v, exitCode: _e, coverage: _c, counts: _n, areas: _a, ...base } = await shared.run.report;
+          task.meta.run = base satisfies ReportBase;
+          // the preflight aborted the run (target unreachable, key rejected): one failure says why
+          if (result.message?.startsWith('not run: ')) {
+            if (shared.abortReported) skip(result.message);
+            shared.abortReported = true;
+            throw runAborted(base.abortReason ?? result.message);
+          }
+          const failed = result.outcome === 'failed' || result.outcome === 'error';
+          if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
+          if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
+          if (listedButPassed(result)) {
+            await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
+          }
+          if (!failed) return;
+          const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
+          if (countsAgainstVerdict(result, base.strict)) throw new Error(message);
+          await annotate(message, 'warning');
+        },
+        timeout,
+      );
     }
   });
 }

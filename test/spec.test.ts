@@ -3,9 +3,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { loadSpecs, readSpecDocument } from '../harness/api/spec.js';
+import { readDocument } from '../harness/api/documents.js';
 import { SPEC_DIR } from '../harness/model/paths.js';
 
 // @readme/openapi-parser: the OpenAPI 3.1 schema plus the rules it cannot express
@@ -25,15 +27,26 @@ describe('the document cache (dist/document-cache)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'document-cache-'));
     const file = join(dir, 'cache-probe.yaml');
     await writeFile(file, 'a: 1\n');
-    expect(readSpecDocument(file)).toEqual({ a: 1 });
+    expect(readDocument(file, dir)).toEqual({ a: 1 });
+    expect(JSON.parse(await readFile(join(dir, 'cache-probe.yaml.json'), 'utf8')).document).toEqual({ a: 1 });
     await writeFile(file, 'a: 2\n');
-    expect(readSpecDocument(file)).toEqual({ a: 2 });
+    expect(readDocument(file, dir)).toEqual({ a: 2 });
   });
 });
 
 describe('OpenAPI documents', () => {
   it.each(['openapi.yaml', 'quickstart.yaml'])('%s is valid OpenAPI 3.1', async (file) => {
     expect(await problems(readSpecDocument(join(SPEC_DIR, file)))).toBeUndefined();
+  });
+
+  // the run compiles them without this check (validateSchema: false, for its start-up
+  // time), and the OpenAPI validator above does not look inside schema keywords
+  it.each(['openapi.yaml', 'quickstart.yaml'])('every component schema of %s is valid JSON Schema 2020-12', (file) => {
+    const ajv = new Ajv2020({ strict: false });
+    const schemas = Object.entries<object>(readSpecDocument(join(SPEC_DIR, file)).components?.schemas ?? {});
+    expect(schemas.length).toBeGreaterThan(0);
+    for (const [name, schema] of schemas) expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
+    expect(ajv.validateSchema({ type: 'string', maxLength: -3 }), 'the meta-schema check is live').toBe(false);
   });
 
   it('the validator is live: a broken document is rejected', async () => {

@@ -4,32 +4,40 @@
 // to run), so each document is kept as JSON in dist/document-cache/ with the text it
 // was parsed from, and read from there while the YAML is that text; writing the cache
 // is best-effort (an installation may be read-only) and atomic (runs may be parallel).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
-import { PACKAGE_ROOT } from '../model/paths.js';
+import { basename, dirname, join } from 'node:path';
+import { PACKAGE_ROOT, SPEC_DIR } from '../model/paths.js';
 
 const CACHE_DIR = join(PACKAGE_ROOT, 'dist', 'document-cache');
 
+/** A YAML document; the project's own (spec/) through the cache. */
 export function readSpecDocument(file: string): Record<string, any> {
+  return dirname(file) === SPEC_DIR ? readDocument(file, CACHE_DIR) : readDocument(file);
+}
+
+/** A YAML document, through a cache in `cacheDir` when one is given. */
+export function readDocument(file: string, cacheDir?: string): Record<string, any> {
   const text = readFileSync(file, 'utf8');
-  const cached = join(CACHE_DIR, `${basename(file)}.json`);
+  const parse = () => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+  if (cacheDir === undefined) return parse();
+  const cached = join(cacheDir, `${basename(file)}.json`);
   try {
     const entry = JSON.parse(readFileSync(cached, 'utf8'));
     if (entry.text === text) return entry.document;
   } catch {
     // no cache yet, or a damaged one: parse the YAML
   }
-  // loaded only when needed: the YAML parser is most of the cost saved
-  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  const document = parse(text);
+  // the parser is loaded only when needed: loading it is part of the cost saved
+  const document = parse();
+  const temporary = `${cached}.${process.pid}.tmp`;
   try {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    const temporary = `${cached}.${process.pid}.tmp`;
+    mkdirSync(cacheDir, { recursive: true });
     writeFileSync(temporary, JSON.stringify({ text, document }));
     renameSync(temporary, cached);
   } catch {
     // a read-only installation parses each time
+    rmSync(temporary, { force: true });
   }
   return document;
 }

@@ -8,7 +8,9 @@ import { buildReport } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
-import type { Requirement, RequirementResult, RunReport } from '../model/types.js';
+import { CheckContext } from './context.js';
+import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
+import type { Outcome, Requirement, RequirementResult, RunReport } from '../model/types.js';
 
 export interface RunOptions extends SessionOptions {
   /** The checks to run requirements with, one per catalogue id (checks/index.ts). */
@@ -66,6 +68,45 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   });
 }
 
+/** The most exchanges a result cites: those the check named first, then those it made. */
+const MAX_EVIDENCE = 8;
+
+/** Runs one requirement's check and turns how it ended into the requirement's result. */
+export async function judge(session: Session, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
+  const started = performance.now();
+  const ctx = new CheckContext(session, requirement);
+  let outcome: Outcome = 'passed';
+  let message: string | undefined;
+  let cited: Cited[] = [];
+  try {
+    if (!check) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
+    const skip = session.skipReason(requirement);
+    if (skip) throw new Skip(skip);
+    await check.run(ctx);
+  } catch (err) {
+    outcome = err instanceof Violation ? 'failed' : err instanceof Inconclusive ? 'inconclusive' : err instanceof Skip ? 'skipped' : 'error';
+    message = (err as Error).message;
+    if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;
+    if (outcome === 'error' && session.deadlinePassed) message = `run deadline passed: ${message}`;
+    if (outcome === 'error' && !(err instanceof CheckError)) message = `check crashed: ${(err as Error).stack ?? message}`;
+  }
+  const evidence = [...cited, ...ctx.evidence.filter((e) => !cited.includes(e))].slice(0, MAX_EVIDENCE);
+  const { redactor } = session;
+  return {
+    id: requirement.id,
+    level: requirement.level,
+    area: requirement.area,
+    operation: requirement.operation,
+    title: requirement.title,
+    source: requirement.source,
+    outcome,
+    ...(message !== undefined && { message: redactor.redact(message) }),
+    notes: ctx.notes.map((n) => redactor.redact(n)),
+    durationMs: Math.round(performance.now() - started),
+    evidence: evidence.map((e) => e.record()),
+  };
+}
+
 /** Starts a run; it goes on whether or not anyone asks for its results. */
 export function startRun(options: RunOptions): ConformanceRun {
   const specs = options.specs ?? loadSpecs();
@@ -75,6 +116,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   const settle = new Map<string, (r: RequirementResult) => void>();
   const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
   const known: RequirementResult[] = [];
+  let crashed = false;
   const record = (r: RequirementResult) => {
     if (!settle.has(r.id)) return; // known already
     const reason = options.expectedFailures?.get(r.id);
@@ -82,13 +124,13 @@ export function startRun(options: RunOptions): ConformanceRun {
     settle.get(r.id)!(r);
     settle.delete(r.id);
     known.push(r);
-    options.onResult?.(r);
+    if (!crashed) options.onResult?.(r);
   };
   // a check cut short by an interruption has not judged its requirement: its result is dropped
   const recordUnlessStopped = (r: RequirementResult) => {
     if (!options.signal?.aborted) record(r);
   };
-  const runEach = (requirements: Requirement[]) => Promise.all(requirements.map((r) => session.run(r, checks.get(r.id)).then(recordUnlessStopped)));
+  const runEach = (requirements: Requirement[]) => Promise.all(requirements.map((r) => judge(session, r, checks.get(r.id)).then(recordUnlessStopped)));
 
   const report = (async () => {
     const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
@@ -105,7 +147,13 @@ export function startRun(options: RunOptions): ConformanceRun {
     try {
       await Promise.race([work, stopped]);
     } catch (err) {
-      if (!(err instanceof RunAborted)) throw err;
+      if (!(err instanceof RunAborted)) {
+        // a crash of the runner itself (or of onResult): every result still waiting fails
+        // with it, before the connections close under the checks still in flight
+        crashed = true;
+        for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' });
+        throw err;
+      }
       abortReason = session.redactor.redact(err.message);
       // an unreachable target or a rejected key: nothing was run; an interruption: what finished stands
       const message = options.signal?.aborted ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
@@ -115,10 +163,8 @@ export function startRun(options: RunOptions): ConformanceRun {
     }
     return buildReport(session.reportBase(abortReason), known);
   })();
-  // a crash of the runner itself fails every result that is still waiting, not just the report
-  report.catch((err) => {
-    for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' });
-  });
+  // whoever awaits the report sees a crash; one who only asks for results is not brought down by it
+  report.catch(() => undefined);
   return {
     result: (id) => results.get(id) ?? Promise.reject(new Error(`${id} is not in the requirement catalogue`)),
     report,

@@ -5,15 +5,12 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { MAX_SEED } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, type Exchange } from '../http/exchange.js';
-import { CheckContext } from './context.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import { Fixtures } from './fixtures.js';
 import type { PetValues } from '../api/bodies.js';
-import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
 import { Redactor, nearMisses } from '../http/redact.js';
-import type { Check } from './check.js';
 import { isRemoved, type Specs } from '../api/spec.js';
-import type { Outcome, Requirement, RequirementResult, RunReport, Target } from '../model/types.js';
+import type { Requirement, RunReport, Target } from '../model/types.js';
 import type { RunConfig } from '../config/settings.js';
 import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
@@ -76,8 +73,6 @@ export function keysOf(target: Target): Array<{ value: string; label: string }> 
 
 /** The run cannot be made (target unreachable or too slow, key rejected, rate limited past the deadline): exit code 2. */
 export class RunAborted extends Error {}
-
-const MAX_EVIDENCE = 8;
 
 export class Session {
   readonly client: HttpClient;
@@ -226,43 +221,8 @@ export class Session {
     return new RunAborted(`the server rate-limited the run (${limited} answers 429) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
-  /** Runs one requirement's check and turns how it ended into a result. */
-  async run(requirement: Requirement, definition: Check | undefined): Promise<RequirementResult> {
-    const started = performance.now();
-    const ctx = new CheckContext(this, requirement);
-    let outcome: Outcome = 'passed';
-    let message: string | undefined;
-    let cited: Cited[] = [];
-    try {
-      if (!definition) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
-      const skip = this.skipReason(requirement);
-      if (skip) throw new Skip(skip);
-      await definition.run(ctx);
-    } catch (err) {
-      const end = err instanceof Violation ? 'failed' : err instanceof Inconclusive ? 'inconclusive' : err instanceof Skip ? 'skipped' : 'error';
-      outcome = end;
-      message = (err as Error).message;
-      if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;
-      if (end === 'error' && this.deadlinePassed) message = `run deadline passed: ${message}`;
-      if (end === 'error' && !(err instanceof CheckError)) message = `check crashed: ${(err as Error).stack ?? message}`;
-    }
-    const evidence = [...cited, ...ctx.evidence.filter((e) => !cited.includes(e))].slice(0, MAX_EVIDENCE);
-    return {
-      id: requirement.id,
-      level: requirement.level,
-      area: requirement.area,
-      operation: requirement.operation,
-      title: requirement.title,
-      source: requirement.source,
-      outcome,
-      ...(message !== undefined && { message: this.redactor.redact(message) }),
-      notes: ctx.notes.map((n) => this.redactor.redact(n)),
-      durationMs: Math.round(performance.now() - started),
-      evidence: evidence.map((e) => e.record()),
-    };
-  }
-
-  private skipReason(requirement: Requirement): string | undefined {
+  /** Why a requirement is not run against this target, if it is not: its profile, or a service not configured. */
+  skipReason(requirement: Requirement): string | undefined {
     if (!requirement.profiles.includes(this.options.profile)) {
       return `not run in the ${this.options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
     }
