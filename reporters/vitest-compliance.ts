@@ -56,15 +56,15 @@ export default class ComplianceReporter implements Reporter {
     const results: RequirementResult[] = [];
     let run: ReportBase | undefined;
     let reportDir: string | undefined;
-    // the conformance suites only: the self-tests carry no requirements
-    for (const module of testModules.filter((m) => m.project.name === 'conformance')) {
+    // the conformance suites only (global-setup provides their settings): the self-tests carry no requirements
+    for (const module of testModules.filter((m) => m.project.getProvidedContext().conformance)) {
+      reportDir ??= module.project.getProvidedContext().conformance.reportDir;
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         if (meta.requirement) results.push(meta.requirement);
         else if (test.result().state === 'failed') results.push(withoutResult(test.name, test.result().errors));
         // every test of the shared run carries the same figures, those of the finished run
         run ??= meta.run;
-        if (meta.run) reportDir ??= module.project.getProvidedContext().conformance.reportDir;
       }
     }
     if (!run || !reportDir) return; // not a conformance run (the self-tests)
