@@ -37,6 +37,8 @@ async function isProbed(ctx: CheckContext, op: Operation): Promise<boolean> {
 interface Credential {
   auth: Auth;
   label: string;
+  /** Query parameters the probe carries (listPets with a filter or a limit). */
+  query?: Record<string, string | number>;
 }
 
 /**
@@ -49,13 +51,14 @@ interface Credential {
  * for want of one; the others are sent without waiting for it.
  */
 async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): Promise<void> {
-  await eachProbe(probes, async ({ op, probed, auth, label }) => {
+  await eachProbe(probes, async ({ op, probed, auth, label, query }) => {
     if (!(await probed)) return;
     const valid = ctx.profile === 'certify';
     const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
     const params = op.path.includes('{petId}') ? { petId: await ctx.fixtures.someId() } : undefined;
-    const ex = await ctx.call(op.id, { auth, json, params });
-    expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${op.id} with ${label}`);
+    const ex = await ctx.call(op.id, { auth, json, params, query });
+    const sent = query ? `${op.id}?${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}` : op.id;
+    expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${sent} with ${label}`);
   });
 }
 
@@ -80,7 +83,18 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
 }
 
 export const AUTH_CHECKS: Check[] = [
-  check('AUTH-MISSING-HEADER', (ctx) => expect401Everywhere(ctx, [{ auth: 'none', label: 'no Authorization header' }])),
+  // listPets also with each of its parameters: a server may take a filtered or limited
+  // list down another code path (a search index, a cache), and forget the key there
+  check('AUTH-MISSING-HEADER', async (ctx) => {
+    const none: Credential = { auth: 'none', label: 'no Authorization header' };
+    const ops = probedOperations(ctx);
+    const listPets = ops.filter(({ op }) => op.id === 'listPets');
+    const withParameters: Array<Record<string, string | number>> = [{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }];
+    await expect401(ctx, [
+      ...ops.map((gated) => ({ ...gated, ...none })),
+      ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none, query }))),
+    ]);
+  }),
 
   /**
    * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,

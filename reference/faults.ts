@@ -30,6 +30,7 @@ export interface FaultSpec {
 export const FAULTS = {
   // ------------------------------------------------------------ authentication
   'no-auth-on-list': { breaks: 'GET /pets answers without a key', expect: ['AUTH-MISSING-HEADER'] },
+  'no-auth-with-query': { breaks: 'GET /pets with a status filter or a limit answers without a key (another code path)', expect: ['AUTH-MISSING-HEADER'] },
   'orders-unauthenticated': {
     breaks: 'GET /store/orders answers whatever the credential',
     expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
