@@ -4,6 +4,8 @@
 import { check, type Check } from '../harness/run/check.js';
 import type { Auth, CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectStatus } from '../harness/run/expect.js';
+import { Inconclusive, fail } from '../harness/model/outcome.js';
+import type { Exchange } from '../harness/http/exchange.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
 
 /** An operation, and whether the run probes it (probedOperations). */
@@ -57,7 +59,11 @@ async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): 
     const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
     const params = op.path.includes('{petId}') ? { petId: await ctx.fixtures.someId() } : undefined;
     const ex = await ctx.call(op.id, { auth, json, params, query });
-    const sent = query ? `${op.id}?${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}` : op.id;
+    const sent = query
+      ? `${op.id}?${Object.entries(query)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('&')}`
+      : op.id;
     expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${sent} with ${label}`);
   });
 }
@@ -126,6 +132,35 @@ export const AUTH_CHECKS: Check[] = [
   check('AUTH-NO-SCHEME', (ctx) =>
     expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], schemeProbeOperations(ctx)),
   ),
+
+  // Only a 2xx fails: it hands out the store without the documented credential. The
+  // key elsewhere must get 401 by the letter (the key is "missing" from Authorization),
+  // but that is AUTH-MISSING-HEADER's to demand; /pets/ is not a documented path, so a
+  // 404, a 405 or a redirect to /pets (followed: then 401) are as good.
+  check('AUTH-NO-BYPASS', async (ctx) => {
+    const key = ctx.apiKey;
+    const bypasses: Array<{ label: string; send: () => Promise<Exchange> }> = ctx.sample(
+      [
+        { label: 'GET /pets/ (a trailing slash) with no key', send: () => ctx.request('GET', '/pets/', { auth: 'none' }) },
+        { label: 'listPets with the key in the query (api_key)', send: () => ctx.call('listPets', { auth: 'none', query: { api_key: key } }) },
+        { label: 'listPets with the key in an X-API-Key header', send: () => ctx.call('listPets', { auth: 'none', headers: { 'x-api-key': key } }) },
+        { label: 'listPets with the key in the query (access_token)', send: () => ctx.call('listPets', { auth: 'none', query: { access_token: key } }) },
+      ],
+      2,
+    );
+    const answers = await Promise.all(bypasses.map(async (b) => ({ ...b, ex: await b.send() })));
+    const through = answers.filter(({ ex }) => ex.status >= 200 && ex.status < 300);
+    if (through.length === 0) return ctx.note(`${bypasses.length} requests without an Authorization header, none answered 2xx`);
+    // a list that needs no key at all is AUTH-MISSING-HEADER's failure, not a way around the key
+    const plain = await ctx.call('listPets', { auth: 'none' });
+    if (plain.status >= 200 && plain.status < 300) {
+      throw new Inconclusive(`listPets answers without any key (${plain.summary}): AUTH-MISSING-HEADER fails; nothing is bypassed`, [plain]);
+    }
+    fail(
+      `${through.length} of ${bypasses.length} got data without an Authorization header: ${through.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
+      ...through.map(({ ex }) => ex),
+    );
+  }),
 
   // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
   // tells an anonymous client nothing about the body; but 400 ("body missing required

@@ -30,6 +30,8 @@ export interface FaultSpec {
 export const FAULTS = {
   // ------------------------------------------------------------ authentication
   'no-auth-on-list': { breaks: 'GET /pets answers without a key', expect: ['AUTH-MISSING-HEADER'] },
+  'key-elsewhere-accepted': { breaks: 'the key is also taken from the query (api_key) or an X-API-Key header', expect: ['AUTH-NO-BYPASS'] },
+  'trailing-slash-unauthenticated': { breaks: 'GET /pets/ serves the list without a key (a route added beside /pets)', expect: ['AUTH-NO-BYPASS'] },
   'no-auth-with-query': { breaks: 'GET /pets with a status filter or a limit answers without a key (another code path)', expect: ['AUTH-MISSING-HEADER'] },
   'orders-unauthenticated': {
     breaks: 'GET /store/orders answers whatever the credential',

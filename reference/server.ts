@@ -193,6 +193,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (operation === 'listOrders' && has('orders-unauthenticated')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-with-query') && req.url?.includes('?')) return undefined;
+    if (kind === 'missing' && has('key-elsewhere-accepted')) {
+      const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+      if (req.headers['x-api-key'] === apiKey || query.get('api_key') === apiKey) return undefined;
+    }
     if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
     if (kind === 'wrong-key' && has('key-form-only') && sameForm(bearerToken(req.headers.authorization), apiKey)) return undefined;
     if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, apiKey, 'store')) return undefined;
@@ -527,6 +531,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       }
       if (path === '/v1/pets/') path = '/v1/pets';
     }
+    // a second route for the collection, written without the authentication of the first
+    const unguarded = has('trailing-slash-unauthenticated') && req.method === 'GET' && path === '/v1/pets/';
+    if (unguarded) path = '/v1/pets';
     const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);
     const operation =
       req.method === 'GET' && path === '/v1/pets'
@@ -547,7 +554,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       operation === 'getPet' && variant('deprecation-headers') ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
 
     // authentication comes first, on every route (unknown ones included)
-    const denied = storeAuth(req, operation ?? '');
+    const denied = unguarded ? undefined : storeAuth(req, operation ?? '');
     const validateFirst = operation === 'createPet' && variant('validate-before-auth');
     if (denied && !validateFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });

@@ -153,6 +153,14 @@ export class CheckContext {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
+  /**
+   * Sends a method and a path (relative to the animal store's base address) that no
+   * documented operation has: a probe of an undocumented form of a path.
+   */
+  async request(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
+    return this.collect(await this.session.request('store', method, path, options));
+  }
+
   /** Sends to the quickstart message service. */
   async sendMessage(options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));

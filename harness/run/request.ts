@@ -16,6 +16,8 @@ export interface CallOptions {
   raw?: string;
   /** Content-Type of a body: application/json unless given; null sends none. */
   contentType?: string | null;
+  /** Further request headers (a probe that carries the key somewhere else). */
+  headers?: Record<string, string>;
 }
 
 export type Service = 'store' | 'quickstart';
@@ -31,7 +33,7 @@ export function buildRequest(target: Target, service: Service, method: string, p
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);
   const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const auth = options.auth ?? 'valid';
   if (auth === 'valid') headers.authorization = `Bearer ${key}`;
   else if (auth !== 'none') headers.authorization = auth.header;
