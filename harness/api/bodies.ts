@@ -5,7 +5,7 @@
 // edge body, that a valid value was refused) and a generator bug cannot fail a
 // correct server.
 import type { AnimalStoreSpec } from './spec.js';
-import { edgeValues, outOfRange } from './edge-values.js';
+import { edgeValues, integerBounds, outOfRange } from './edge-values.js';
 
 type Json = unknown;
 type Schema = Record<string, any>;
@@ -118,12 +118,23 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
     nonInteger.push({ label: `${key} is the numeric string "${base[key] ?? 7}"`, json: withField(key, String(base[key] ?? 7)) });
   }
 
+  // just outside each integer's range (int64, or its own bounds): exact JSON integers,
+  // which a server reading them as doubles or as unbounded integers may take for valid
+  const beyondRange: NegativeBody[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    if (schema.type !== 'integer') continue;
+    const [low, high] = integerBounds(schema);
+    beyondRange.push({ label: `${key} is ${high + 1n}, one above its range`, json: withField(key, high + 1n) });
+    beyondRange.push({ label: `${key} is ${low - 1n}, one below its range`, json: withField(key, low - 1n) });
+  }
+
   const text = JSON.stringify(base);
   const bodies: Record<string, NegativeBody[]> = {
     'CREATE-MISSING-REQUIRED': missing,
     'CREATE-WRONG-TYPE': wrongType,
     'CREATE-STATUS-ENUM': outsideEnum,
     'CREATE-NON-INTEGER': nonInteger,
+    'CREATE-OUT-OF-RANGE': beyondRange,
     'CREATE-NOT-OBJECT': [
       { label: 'the body is an array holding a valid NewPet', json: [base] },
       // one scalar stands for all: a validator refusing a string refuses a number by the same test
