@@ -96,7 +96,7 @@ export const AUTH_CHECKS: Check[] = [
     const ops = probedOperations(ctx);
     const listPets = ops.filter(({ op }) => op.id === 'listPets');
     // health (few requests, every few minutes) sends the filter only
-    const withParameters: Array<Record<string, string | number>> = ctx.sample([{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }], 1);
+    const withParameters = ctx.sample<Record<string, string | number>>([{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }], 1);
     await expect401(ctx, [
       ...ops.map((gated) => ({ ...gated, ...none })),
       ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none, query }))),

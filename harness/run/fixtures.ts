@@ -112,12 +112,14 @@ export class Fixtures {
           ? preflight.length // a short default page is the whole store
           : (pageItems(await this.list({ limit: max }))?.length ?? 0);
       const fill = Math.max(0, max + 1 - before - samples.length);
-      const statuses = this.store.statuses;
+      // two thirds of the filling animals take the first status, the rest share the others:
+      // its filtered page then must show some 65 known animals, so a filtered list capped
+      // below that is seen (LIST-STATUS-COMPLETE), and every status still has animals
+      const [first, ...others] = this.store.statuses;
+      const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? first : others[Math.floor(i / 3) % others.length]);
       const bodies = [
         ...samples,
-        ...Array.from({ length: fill }, (_, i) =>
-          validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statuses[i % statuses.length] }),
-        ),
+        ...Array.from({ length: fill }, (_, i) => validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) })),
       ];
       const created = await Promise.all(
         bodies.map(async (sent) => {
