@@ -328,7 +328,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
             : limit;
     if (status === null && has('unfiltered-hides-last-status')) items = items.filter((p) => p.fields.status !== statuses[statuses.length - 1]);
     if (status === statuses[0] && has('first-status-filter-empty')) items = [];
-    const page = items.slice(0, Math.max(0, has('max-page-50') ? Math.min(count, 50) : count)).map((pet) => listedJson(petJson(pet)));
+    const capped = has('max-page-50') || (status !== null && has('filtered-page-50'));
+    const page = items.slice(0, Math.max(0, capped ? Math.min(count, 50) : count)).map((pet) => listedJson(petJson(pet)));
     if (has('list-duplicates') && page.length > 1) page[page.length - 1] = page[0];
     return [200, has('list-envelope') ? { items: page } : page];
   }
