@@ -501,6 +501,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function noRoute(method: string, path: string): { problem: Problem; headers: Record<string, string> } {
     const methods = methodsOf(path);
     if (!methods) return { problem: { ...notFound(`No route for ${method} ${path}`), frameworkPage: has('framework-404-html') }, headers: {} };
+    if (method === 'PATCH' && variant('method-501'))
+      return { problem: { status: 501, code: 'not_implemented', message: 'PATCH is not implemented' }, headers: {} };
     const problem = { status: 405, code: 'method_not_allowed', message: `${method} is not allowed on ${path}`, plainText: has('method-not-allowed-plain') };
     return { problem, headers: { allow: methods.join(', ') } };
   }

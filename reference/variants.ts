@@ -25,6 +25,7 @@ export const VARIANTS = {
   'auth-lenient-whitespace':
     'Bearer and the key may be separated by spaces or tabs, and spaces or tabs after the key are trimmed (the key itself is compared exactly)',
   'method-404': 'a documented path with a method it does not have (PATCH /pets) gets a 404 Error, not 405',
+  'method-501': 'a method the server does not implement (PATCH) gets a 501 Error (RFC 9110 15.6.2), not 405',
   'www-authenticate': '401 answers carry WWW-Authenticate: Bearer',
   'orders-empty-object': 'GET /store/orders answers 200 {}',
   'error-extra-fields': 'the Error body also carries details',

@@ -360,3 +360,45 @@ describe('plain http', () => {
     expect(resolve([], { BASE_URL: 'http://api.example.com/v1', API_KEY: 'k', ALLOW_INSECURE_HTTP: 'true' }).baseUrl).toBe('http://api.example.com/v1');
   });
 });
+
+describe('connections the server closes', () => {
+  // HTTP lets a server close an idle connection at any time (RFC 9112 9.5): a request sent
+  // on it never reached the server, so it is sent once more on a fresh connection, POST too
+  it('a request whose reused connection is closed before any answer is sent again, once, whatever the method', async () => {
+    const served = new WeakSet<object>();
+    let closed = 0;
+    const url = await listen(
+      createServer((req, res) => {
+        // the second request on a connection: the server had closed it while idle
+        if (served.has(req.socket)) {
+          closed++;
+          return req.socket.destroy();
+        }
+        served.add(req.socket);
+        req.resume();
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      }),
+    );
+    const http = client(0, { concurrency: 1 });
+    for (let i = 0; i < 3; i++) {
+      const ex = await http.send({ method: 'POST', url: `${url}/pets`, headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(ex.status).toBe(201);
+    }
+    expect(closed).toBeGreaterThan(0);
+    await http.close();
+  });
+
+  it('a connection that keeps failing is given up after the one resend', async () => {
+    let attempts = 0;
+    const url = await listen(
+      createServer((req) => {
+        attempts++;
+        req.socket.destroy();
+      }),
+    );
+    const http = client(0);
+    await expect(http.send({ method: 'POST', url: `${url}/pets`, body: '{}' })).rejects.toThrow(/other side closed|ECONNRESET|socket/i);
+    expect(attempts).toBe(2);
+    await http.close();
+  });
+});

@@ -25,6 +25,8 @@ export class Exchange {
   error?: string;
   /** No response arrived for a reason worth another try (not a timeout or the deadline). */
   transient = false;
+  /** The connection was closed under the request before any of the answer arrived (a server closing idle connections). */
+  closedUnanswered = false;
   /** The request timeout ended the exchange (before the status line or during the body). */
   timedOut = false;
   durationMs = 0;

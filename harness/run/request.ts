@@ -33,7 +33,9 @@ export function buildRequest(target: Target, service: Service, method: string, p
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);
   const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  // identity: without Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3),
+  // and a server may then gzip every body
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers };
   const auth = options.auth ?? 'valid';
   if (auth === 'valid') headers.authorization = `Bearer ${key}`;
   else if (auth !== 'none') headers.authorization = auth.header;
