@@ -20,18 +20,35 @@ async function sentMessage(ctx: CheckContext) {
 }
 
 /**
- * An ISO 8601 date-time in UTC: Z or a zero offset, or no zone designator at all
- * (the description says the timestamp is in UTC, and a server may leave that implied;
- * QS-CREATED-AT-CLOCK then shows whether the value really is UTC). Fractional seconds
- * allowed. Another offset, a date alone or an epoch number is not.
+ * An ISO 8601 date-time (a calendar date and a time of day) in UTC, in any of the
+ * standard's forms a server may write: extended (2026-11-23T12:43:26Z) or basic
+ * (20261123T124326Z), seconds or minutes precision, a fraction after a point or a comma,
+ * and a zone of Z, a zero offset (+00, +0000, +00:00) or none at all (the description
+ * says the timestamp is in UTC, and a server may leave that implied; QS-CREATED-AT-CLOCK
+ * then shows whether the value really is UTC). Another offset, a date alone, a space for
+ * the T or an epoch number is not. Week and ordinal dates (2026-W48-1) are not read.
  */
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]00:?00)?$/i;
+const ISO_DATE_TIME = new RegExp(
+  '^(?:(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2})(?::(\\d{2})([.,]\\d+)?)?' +
+    '|(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(?:(\\d{2})([.,]\\d+)?)?)' +
+    '(Z|[+-]\\d{2}(?::?\\d{2})?)?$',
+  'i',
+);
 
 /** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
 function utcInstant(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !UTC_TIMESTAMP.test(value)) return undefined;
-  const ms = Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(value) ? value : `${value}Z`);
-  return Number.isNaN(ms) ? undefined : ms;
+  const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
+  if (!m) return undefined;
+  const zone = m[15];
+  if (zone && !/^(z|[+-]00(:?00)?)$/i.test(zone)) return undefined;
+  const [y, mo, d, h, mi, s, fraction] = m[1] ? m.slice(1, 8) : m.slice(8, 15);
+  const ms = Math.round(Number(`0.${(fraction ?? '.0').slice(1)}`) * 1000);
+  const instant = Date.UTC(+y, +mo - 1, +d, +h, +mi, +(s ?? 0), ms);
+  // the fields must name a real date and time (no month 13, no 25 o'clock)
+  const back = new Date(instant);
+  const real =
+    back.getUTCFullYear() === +y && back.getUTCMonth() === +mo - 1 && back.getUTCDate() === +d && back.getUTCHours() === +h && back.getUTCMinutes() === +mi;
+  return real && +(s ?? 0) < 60 ? instant : undefined;
 }
 
 const validMessage = (ctx: CheckContext) => ({ message: `${ctx.runPrefix} probe` });
@@ -65,7 +82,7 @@ export const QUICKSTART_CHECKS: Check[] = [
     const { exchange, body } = await sentMessage(ctx);
     const createdAt = body?.createdAt;
     if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
-    if (!/(Z|[+-]00:?00)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
+    if (!/(Z|[+-]00(:?00)?)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
   }),
 
   /**

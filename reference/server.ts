@@ -595,6 +595,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (has('qs-local-no-zone')) return hoursAhead(2).replace('Z', '');
     if (has('qs-clock-ahead')) return hoursAhead(3);
     const iso = now.toISOString();
+    // ISO 8601's basic form with a decimal comma and an hour-only zero offset: 20261123T124326,821+00
+    if (variant('created-at-basic')) return `${iso.replace(/[-:]/g, '').replace('.', ',').replace('Z', '')}+00`;
     return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : variant('created-at-no-zone') ? iso.replace('Z', '') : iso;
   }
 

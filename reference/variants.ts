@@ -21,6 +21,7 @@ export const VARIANTS = {
   'message-200': 'a quickstart message is answered 200',
   'quickstart-sent': 'a quickstart message has status "sent" instead of "queued"',
   'quickstart-plus-zero': 'quickstart createdAt is written with +00:00 instead of Z',
+  'created-at-basic': "quickstart createdAt is in ISO 8601's basic form, with a decimal comma and an hour-only zero offset (20261123T124326,821+00)",
   'deprecation-headers': 'getPet answers carry Deprecation: true and Sunset: Thu, 05 Dec 2030 00:00:00 GMT',
   'auth-lenient-whitespace':
     'Bearer and the key may be separated by spaces or tabs, and spaces or tabs after the key are trimmed (the key itself is compared exactly)',
