@@ -167,6 +167,7 @@ export const FAULTS = {
   // ------------------------------------------------------------ valid values (edge values, generated examples, an id sent)
   'non-ascii-replaced': { breaks: 'characters outside ASCII in a name are stored as ?', expect: ['CREATE-ROUND-TRIP'] },
   'name-truncated-255': { breaks: 'names are silently shortened to 255 characters', expect: ['CREATE-ROUND-TRIP'] },
+  'item-method-html': { breaks: "a method /pets/{petId} does not have (PATCH) gets the framework's HTML 405 page", expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'filtered-page-50': { breaks: 'a page with a status filter holds at most 50 animals (a search index with its own cap)', expect: ['LIST-STATUS-COMPLETE'] },
   'int64-range-unchecked': { breaks: 'a categoryId outside int64 (2^63) is accepted (and clamped)', expect: ['CREATE-OUT-OF-RANGE'] },
   'int64-via-double': { breaks: 'categoryId passes through a double: 2^53 + 1 comes back as 2^53', expect: ['CREATE-ROUND-TRIP'] },

@@ -503,7 +503,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (!methods) return { problem: { ...notFound(`No route for ${method} ${path}`), frameworkPage: has('framework-404-html') }, headers: {} };
     if (method === 'PATCH' && variant('method-501'))
       return { problem: { status: 501, code: 'not_implemented', message: 'PATCH is not implemented' }, headers: {} };
-    const problem = { status: 405, code: 'method_not_allowed', message: `${method} is not allowed on ${path}`, plainText: has('method-not-allowed-plain') };
+    const problem = {
+      status: 405,
+      code: 'method_not_allowed',
+      message: `${method} is not allowed on ${path}`,
+      plainText: has('method-not-allowed-plain'),
+      frameworkPage: has('item-method-html') && /^\/v1\/pets\/[^/]+$/.test(path),
+    };
     return { problem, headers: { allow: methods.join(', ') } };
   }
 
