@@ -124,8 +124,12 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
   for (const [key, schema] of Object.entries(props)) {
     if (schema.type !== 'integer') continue;
     const [low, high] = integerBounds(schema);
-    beyondRange.push({ label: `${key} is ${high + 1n}, one above its range`, json: withField(key, high + 1n) });
-    beyondRange.push({ label: `${key} is ${low - 1n}, one below its range`, json: withField(key, low - 1n) });
+    const candidates = [
+      { label: `${key} is ${high + 1n}, one above its range`, json: withField(key, high + 1n) },
+      { label: `${key} is ${low - 1n}, one below its range`, json: withField(key, low - 1n) },
+    ];
+    // an integer with neither a format nor bounds has no range to leave
+    beyondRange.push(...candidates.filter((body) => spec.errors('NewPet', body.json).length > 0));
   }
 
   const text = JSON.stringify(base);

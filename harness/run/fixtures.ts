@@ -26,7 +26,8 @@ export interface ListPages {
   /** limit = the maximum; fetched before the status pages. */
   max: Exchange;
   /**
-   * One page per PetStatus with limit = the maximum, and the first status once more
+   * One page per PetStatus with limit = the maximum, and the last status (which holds
+   * most of the run's animals, see created()) once more
    * without limit (so the default page size is shown to hold with the filter too).
    */
   byStatus: StatusPage[];
@@ -112,11 +113,13 @@ export class Fixtures {
           ? preflight.length // a short default page is the whole store
           : (pageItems(await this.list({ limit: max }))?.length ?? 0);
       const fill = Math.max(0, max + 1 - before - samples.length);
-      // two thirds of the filling animals take the first status, the rest share the others:
+      // two thirds of the filling animals take the last status, the rest share the others:
       // its filtered page then must show some 65 known animals, so a filtered list capped
-      // below that is seen (LIST-STATUS-COMPLETE), and every status still has animals
-      const [first, ...others] = this.store.statuses;
-      const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? first : others[Math.floor(i / 3) % others.length]);
+      // below that is seen (LIST-STATUS-COMPLETE), an unfiltered list that leaves it out
+      // falls far short of a full page (LIST-PAGE-FULL), and every status has animals
+      const favoured = this.store.statuses[this.store.statuses.length - 1];
+      const others = this.store.statuses.slice(0, -1);
+      const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
       const bodies = [
         ...samples,
         ...Array.from({ length: fill }, (_, i) => validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) })),
@@ -212,7 +215,7 @@ export class Fixtures {
     // without limit (the default page size must hold with the filter too)
     const asked = [
       ...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })),
-      { status: this.store.statuses[0], limit: undefined },
+      { status: this.store.statuses[this.store.statuses.length - 1], limit: undefined },
     ];
     const byStatus = await Promise.all(
       asked.map(async ({ status, limit }): Promise<StatusPage> => {
