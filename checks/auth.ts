@@ -130,8 +130,20 @@ export const AUTH_CHECKS: Check[] = [
     ),
   ),
 
+  // certify also glues the key to the scheme (BearerKEY): a server that strips a
+  // "Bearer" prefix without its space accepts it
   check('AUTH-NO-SCHEME', (ctx) =>
-    expect401Everywhere(ctx, [{ auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' }], schemeProbeOperations(ctx)),
+    expect401Everywhere(
+      ctx,
+      ctx.sample<Credential>(
+        [
+          { auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' },
+          { auth: { header: `Bearer${ctx.apiKey}` }, label: 'the valid key glued to Bearer, with no space' },
+        ],
+        1,
+      ),
+      schemeProbeOperations(ctx),
+    ),
   ),
 
   // Only a 2xx fails: it hands out the store without the documented credential. The

@@ -55,6 +55,7 @@ export const FAULTS = {
   },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
+  'glued-bearer-accepted': { breaks: 'the key glued to Bearer (BearerKEY) is accepted: the prefix is stripped without its space', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {
     breaks: 'a credential that is present but wrong gets 403 instead of 401',
     expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],

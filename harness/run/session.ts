@@ -60,7 +60,14 @@ export const DEFAULT_EXAMPLES = 5;
  * every near-miss key the run sends as the bash expression of them that gives it back.
  */
 export function redactorFor(target: Target): Redactor {
-  return new Redactor(keysOf(target).flatMap(({ value, label }) => [{ value, label }, ...nearMisses(value, label)]));
+  return new Redactor(
+    keysOf(target).flatMap(({ value, label }) => [
+      { value, label },
+      ...nearMisses(value, label),
+      // the key glued to the scheme (AUTH-NO-SCHEME): a short key is otherwise only hidden where it stands alone
+      { value: `Bearer${value}`, label: `Bearer${label}` },
+    ]),
+  );
 }
 
 /** The target's keys with the shell variable each is shown as. */
