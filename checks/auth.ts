@@ -4,7 +4,7 @@
 import { check, type Check } from '../harness/run/check.js';
 import type { Auth, CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectStatus } from '../harness/run/expect.js';
-import { Inconclusive, fail } from '../harness/model/outcome.js';
+import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
 
@@ -181,5 +181,13 @@ export const AUTH_CHECKS: Check[] = [
   check('AUTH-BEFORE-VALIDATION', async (ctx) => {
     const ex = await ctx.call('createPet', { auth: 'none', json: {} });
     expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');
+  }),
+
+  // SHOULD, as AUTH-BEFORE-VALIDATION: 404 ("Animal not found") fits the request too, and
+  // no precedence is stated; but a 404 to anyone tells which ids exist without a key
+  check('AUTH-BEFORE-LOOKUP', async (ctx) => {
+    if (isRemoved(ctx.spec.operation('getPet'), ctx.now)) throw new Skip('getPet is past its removal date');
+    const ex = await ctx.call('getPet', { auth: 'none', params: { petId: await ctx.fixtures.absentId() } });
+    expectStatus(ex, [401], 'getPet of an animal that does not exist, with no key (authentication comes before the lookup)');
   }),
 ];

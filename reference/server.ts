@@ -573,7 +573,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     // authentication comes first, on every route (unknown ones included)
     const denied = unguarded ? undefined : storeAuth(req, operation ?? '');
     const validateFirst = operation === 'createPet' && variant('validate-before-auth');
-    if (denied && !validateFirst) return sendError(res, denied, headers);
+    // a data layer asked before the credential: an animal that does not exist is 404 to anyone
+    const absent = petMatch !== null && INTEGER.test(petMatch[1]) && !pets.some((p) => p.id === BigInt(petMatch[1]));
+    const lookupFirst = operation === 'getPet' && variant('lookup-before-auth') && absent;
+    if (denied && !validateFirst && !lookupFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
 
     if (!operation) {

@@ -26,6 +26,7 @@ export const VARIANTS = {
   'auth-lenient-whitespace':
     'Bearer and the key may be separated by spaces or tabs, and spaces or tabs after the key are trimmed (the key itself is compared exactly)',
   'method-404': 'a documented path with a method it does not have (PATCH /pets) gets a 404 Error, not 405',
+  'lookup-before-auth': 'getPet of an animal that does not exist answers 404 before the key is looked at',
   'method-501': 'a method the server does not implement (PATCH) gets a 501 Error (RFC 9110 15.6.2), not 405',
   'www-authenticate': '401 answers carry WWW-Authenticate: Bearer',
   'orders-empty-object': 'GET /store/orders answers 200 {}',
@@ -60,6 +61,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'orders-absent': { shouldFail: ['ORDERS-EXISTS'] },
   'getpet-removed': { now: '2031-01-01T00:00:00Z' },
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
+  'lookup-before-auth': { shouldFail: ['AUTH-BEFORE-LOOKUP'] },
   'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
 };
 

@@ -21,12 +21,15 @@ describe('requirement catalogue', () => {
     await expect(frozen + '\n').toMatchFileSnapshot('./fixtures/catalogue-ids.txt');
   });
 
+  // certify-only: what creates data, and one read-only SHOULD that health's request
+  // budget (80) leaves out
   it('runs in health only what creates no data on a conforming server', () => {
     const certifyOnly = catalogue
       .filter((r) => !r.profiles.includes('health'))
       .map((r) => r.id)
       .sort();
     expect(certifyOnly).toEqual([
+      'AUTH-BEFORE-LOOKUP',
       'CREATE-ECHO',
       'CREATE-ID-ASSIGNED',
       'CREATE-ID-UNIQUE',
