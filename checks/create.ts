@@ -7,8 +7,7 @@ import { eachProbe, expectSchema, expectStatus } from '../harness/run/expect.js'
 import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
 import type { CheckContext } from '../harness/run/context.js';
-import type { CreatedPet } from '../harness/run/fixtures.js';
-import { randomBytes } from 'node:crypto';
+import { unlikelyId, type CreatedPet } from '../harness/run/fixtures.js';
 import type { Examples } from '../harness/run/examples.js';
 import { isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
 
@@ -65,14 +64,6 @@ async function roundTrips(ctx: CheckContext) {
   const result = await ctx.fixtures.roundTrips();
   if (result.trips.length === 0) throw new Inconclusive('no valid value was sent: the NewPet schema gives no edge values and --examples is 0');
   return result;
-}
-
-/** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
-function unlikelyId(known: bigint[]): bigint {
-  for (;;) {
-    const id = 2n ** 62n + (randomBytes(8).readBigUInt64BE() >> 2n);
-    if (known.every((k) => (k > id ? k - id : id - k) > 2n ** 32n)) return id;
-  }
 }
 
 export const CREATE_CHECKS: Check[] = [

@@ -1,6 +1,7 @@
 // Data the checks share, prepared once per run and reused: the preflight list, the
 // animals the run creates (certify), the list pages after creation, one sent
 // message. Each is memoised, so concurrent checks wait for the same requests.
+import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './context.js';
 import { negativeNewPets, validNewPet, type NegativeBody } from '../api/bodies.js';
@@ -48,6 +49,14 @@ export interface SentMessage {
   /** The suite's clock (ms since the epoch) just before sending and once the answer was in. */
   sentAt: number;
   answeredAt: number;
+}
+
+/** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
+export function unlikelyId(known: bigint[]): bigint {
+  for (;;) {
+    const id = 2n ** 62n + (randomBytes(8).readBigUInt64BE() >> 2n);
+    if (known.every((k) => (k > id ? k - id : id - k) > 2n ** 32n)) return id;
+  }
 }
 
 /** The items of a list answer, when it is 200 with a JSON array. */
@@ -237,9 +246,10 @@ export class Fixtures {
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
   async absentId(): Promise<string> {
-    const highest = [...(await this.knownPets()).keys()].map(BigInt).reduce((a, b) => (b > a ? b : a), 0n);
-    const candidate = highest + 1_000_000_000n;
-    return (candidate > INT64_MAX ? INT64_MAX : candidate).toString();
+    const known = [...(await this.knownPets()).keys()].map(BigInt);
+    const candidate = known.reduce((a, b) => (b > a ? b : a), 0n) + 1_000_000_000n;
+    // a store whose ids reach the top of int64 (drawn at random, or from the top down)
+    return (candidate > INT64_MAX ? unlikelyId(known) : candidate).toString();
   }
 
   /**
