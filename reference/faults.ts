@@ -55,6 +55,7 @@ export const FAULTS = {
   },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
+  'bearer-stripped-repeatedly': { breaks: 'every "Bearer " prefix is stripped, so Bearer Bearer <key> is accepted', expect: ['AUTH-INVALID-KEY'] },
   'glued-bearer-accepted': { breaks: 'the key glued to Bearer (BearerKEY) is accepted: the prefix is stripped without its space', expect: ['AUTH-NO-SCHEME'] },
   'auth-403': {
     breaks: 'a credential that is present but wrong gets 403 instead of 401',

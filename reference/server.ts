@@ -202,6 +202,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, apiKey, 'store')) return undefined;
     if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
     if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
+    if (has('bearer-stripped-repeatedly') && req.headers.authorization?.replace(/^(Bearer )+/, '') === apiKey) return undefined;
     if (has('glued-bearer-accepted') && req.headers.authorization?.replace(/^Bearer/, '') === apiKey) return undefined;
     if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };
     return {
