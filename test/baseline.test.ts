@@ -3,7 +3,6 @@
 // names it as recovered; every output renders the same comparison; a chain of
 // baselines carries how long a requirement has been failing; a bad baseline is
 // bad input (exit 2).
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../harness/run/baseline.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { ConfigError } from '../harness/config/settings.js';
-import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { selectRequirements } from '../harness/config/selection.js';
 import type { RunReport } from '../harness/model/types.js';
 import { githubSummary } from '../cli/github.js';
@@ -21,6 +19,7 @@ import { renderHtml } from '../reporters/html.js';
 import { buildReportFixture } from './report-fixture.js';
 import { certifyReference } from './support/run.js';
 import { reportValidator } from './support/validators.js';
+import { runBin } from './support/cli.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'baseline-'));
 let n = 0;
@@ -141,19 +140,7 @@ describe('--baseline', () => {
   });
 
   it('from the CLI: a bad baseline exits 2 before the run; REPORT_DIR/compliance.json can be its own baseline', async () => {
-    const cli = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '' }, cwd: tmpdir() });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => {
-          stdout += d;
-        });
-        child.stderr.on('data', (d) => {
-          stderr += d;
-        });
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+    const cli = (args: string[]) => runBin(args);
     const bad = await cli(['--baseline', join(dir, 'missing.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/cannot read the baseline .*missing.json: ENOENT/)]);

@@ -1,6 +1,5 @@
 // The command line as a user meets it: the built bin (dist/, made by `npm test`'s
 // pretest build), its exit codes, its output and its reports.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -11,28 +10,14 @@ import { loadCatalogue } from '../harness/api/catalogue.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
+import { runBin } from './support/cli.js';
 
-const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
 /** A working directory of the tests' own, without .env. */
 const CWD = await mkdtemp(join(tmpdir(), 'cli-cwd-'));
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      // no inherited target settings; a cwd without .env
-      env: { PATH: process.env.PATH ?? '', ...env },
-      cwd: CWD,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runBin(args, env, { cwd: CWD });
+  return { code: code ?? -1, stdout, stderr };
 }
 
 async function closedPort(): Promise<number> {
@@ -166,9 +151,10 @@ describe('the CLI', () => {
     await new Promise<void>((r) => store.listen(0, '127.0.0.1', r));
     const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
     try {
-      const child = spawn(process.execPath, [BIN], {
-        env: {
-          PATH: process.env.PATH ?? '',
+      let signalledAt = 0;
+      const { code, stderr, stdout } = await runBin(
+        [],
+        {
           BASE_URL: `http://127.0.0.1:${(store.address() as AddressInfo).port}/v1`,
           API_KEY: key,
           QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
@@ -176,23 +162,17 @@ describe('the CLI', () => {
           REQUEST_TIMEOUT_MS: '60s',
           RUN_DEADLINE_MS: '2m',
         },
-        cwd: CWD,
-      });
-      let stdout = '';
-      let stderr = '';
-      let signalledAt = 0;
-      child.stdout.on('data', (d) => {
-        stdout += d;
-      });
-      child.stderr.on('data', (d) => {
-        stderr += d;
-        // the first progress line: the run is under way
-        if (!signalledAt && /^ {2}(PASS|FAIL) /m.test(stderr)) {
-          signalledAt = performance.now();
-          child.kill(signal);
-        }
-      });
-      const code = await new Promise<number | null>((r) => child.on('close', r));
+        {
+          cwd: CWD,
+          onStderr: (child, stderr) => {
+            // the first progress line: the run is under way
+            if (!signalledAt && /^ {2}(PASS|FAIL) /m.test(stderr)) {
+              signalledAt = performance.now();
+              child.kill(signal);
+            }
+          },
+        },
+      );
       const stoppedWithinMs = performance.now() - signalledAt;
 
       expect(code, stderr).toBe(exitCode);

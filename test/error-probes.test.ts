@@ -3,23 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceOptions } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';
-import { conformanceChecks } from '../checks/index.js';
 import type { Profile } from '../harness/model/types.js';
-import { API_KEY } from './support/run.js';
+import { API_KEY, referenceRun, storeOnly } from './support/run.js';
 
 async function errorChecksAlone(server: Omit<ReferenceOptions, 'apiKey'>, profile: Profile = 'certify', now = '2026-11-22T00:00:00Z') {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    const report = await runConformance({
-      checks: conformanceChecks(),
-      target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
-      profile,
-      timeoutMs: 5000,
-      deadlineMs: 30_000,
-      concurrency: 8,
-      now: new Date(now),
-      selected: new Set(['ERR-BODY-SHAPE', 'ERR-STATUS-MATCHES']),
-    });
+    const report = await runConformance(
+      referenceRun(ref, { target: storeOnly(ref), profile, now: new Date(now), selected: new Set(['ERR-BODY-SHAPE', 'ERR-STATUS-MATCHES']) }),
+    );
     const outcome = (id: string) => report.requirements.find((r) => r.id === id)!;
     return { report, outcome, offSurface: ref.requestsFor('(no route)'), getPet: ref.requestsFor('getPet'), pets: ref.petCount() };
   } finally {

@@ -4,19 +4,17 @@
 // 1 (the server answered, badly) or 2 (nothing answered the preflight in time, or a
 // rate limit outlasted the deadline), writes both reports, never shows the key and
 // never crashes.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
-import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { coverageText } from '../harness/run/report.js';
 import * as hostile from './support/hostile-servers.js';
 import type { HostileServer } from './support/hostile-servers.js';
+import { runBin } from './support/cli.js';
 
-const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
 const KEY = `hostile-key-${randomBytes(12).toString('hex')}`;
 const TIMEOUT_MS = 1000;
 const DEADLINE_MS = 4000;
@@ -64,31 +62,11 @@ async function certify(baseUrl: string, env: Record<string, string> = {}): Promi
 async function certifyNow(baseUrl: string, env: Record<string, string>): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'hostile-'));
   dirs.push(reportDir);
-  const started = performance.now();
-  const child = spawn(process.execPath, [BIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      BASE_URL: baseUrl,
-      API_KEY: KEY,
-      REPORT_DIR: reportDir,
-      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
-      RUN_DEADLINE_MS: String(DEADLINE_MS),
-      ...env,
-    },
-    cwd: tmpdir(), // no .env
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), DEADLINE_MS + MARGIN_MS + 5000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
-  clearTimeout(killer);
-  const wallMs = performance.now() - started;
+  const { code, signal, stdout, stderr, wallMs } = await runBin(
+    [],
+    { BASE_URL: baseUrl, API_KEY: KEY, REPORT_DIR: reportDir, REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), RUN_DEADLINE_MS: String(DEADLINE_MS), ...env },
+    { killAfterMs: DEADLINE_MS + MARGIN_MS + 5000 },
+  );
   const names = await readdir(reportDir);
   const files = new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), 'utf8')] as const)));
   const jsonText = files.get('compliance.json') ?? '';

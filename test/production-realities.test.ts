@@ -1,39 +1,27 @@
 // Correct servers that behave like real deployments: a rate limit with Retry-After,
 // a list that shows writes late. Neither may turn into a failure; the dripping and
 // rate-limited-past-the-deadline servers are in test/hostile.test.ts.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startReferenceServer } from '../reference/server.js';
 import { API_KEY, certifyReference, violations } from './support/run.js';
-
-const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js');
+import { runBin } from './support/cli.js';
 
 describe.concurrent('production realities', () => {
   it('a correct server limited to 30 requests a second: compliant with the default settings, exit 0, the 429s counted', async () => {
     const ref = await startReferenceServer({ apiKey: API_KEY, ratePerSecond: 30 });
     const reportDir = await mkdtemp(join(tmpdir(), 'rate-limited-'));
     try {
-      const started = performance.now();
-      const child = spawn(process.execPath, [BIN], {
-        env: { PATH: process.env.PATH ?? '', BASE_URL: ref.baseUrl, API_KEY, QUICKSTART_BASE_URL: ref.quickstartBaseUrl, REPORT_DIR: reportDir },
-        cwd: tmpdir(), // no .env
+      const { code, stdout, stderr, wallMs } = await runBin([], {
+        BASE_URL: ref.baseUrl,
+        API_KEY,
+        QUICKSTART_BASE_URL: ref.quickstartBaseUrl,
+        REPORT_DIR: reportDir,
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => {
-        stdout += d;
-      });
-      child.stderr.on('data', (d) => {
-        stderr += d;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      const wallMs = performance.now() - started;
       const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
 
       expect(code, stdout).toBe(0);

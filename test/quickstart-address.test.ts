@@ -1,16 +1,14 @@
 // A wrong quickstart address (ending in /v1, or the animal store's) is a
 // configuration mistake, not 10 failures of the service: the preflight's POST
 // /messages with a valid key answered 404 or 405 aborts the run with exit code 2.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/run/runner.js';
-import { conformanceChecks } from '../checks/index.js';
-import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
-import { API_KEY } from './support/run.js';
+import { API_KEY, referenceRun, storeOnly } from './support/run.js';
+import { runBin } from './support/cli.js';
 
 const WRONG =
   /^the quickstart service at (\S+) answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong \(it is the service's base address, without \/v1; POST \/messages is appended\)$/;
@@ -20,31 +18,14 @@ describe('the quickstart address preflight', () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     try {
       for (const quickstartBaseUrl of [ref.baseUrl, `${ref.quickstartBaseUrl}/v1`]) {
-        const report = await runConformance({
-          checks: conformanceChecks(),
-          target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl },
-          profile: 'certify',
-          timeoutMs: 5000,
-          deadlineMs: 30_000,
-          concurrency: 8,
-          now: new Date(),
-        });
+        const report = await runConformance(referenceRun(ref, { target: { ...storeOnly(ref), quickstartBaseUrl } }));
         expect(report).toMatchObject({ verdict: 'aborted', exitCode: 2 });
         expect(report.abortReason).toMatch(WRONG);
         expect(WRONG.exec(report.abortReason!)![1]).toBe(quickstartBaseUrl);
         expect(report.requirements.some((r) => r.outcome === 'failed')).toBe(false);
       }
       // the right address passes the preflight
-      const right = await runConformance({
-        checks: conformanceChecks(),
-        target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl },
-        profile: 'health',
-        timeoutMs: 5000,
-        deadlineMs: 30_000,
-        concurrency: 8,
-        now: new Date(),
-        selected: new Set(['QS-MISSING-MESSAGE']),
-      });
+      const right = await runConformance(referenceRun(ref, { profile: 'health', selected: new Set(['QS-MISSING-MESSAGE']) }));
       expect(right.requirements.find((r) => r.id === 'QS-MISSING-MESSAGE')?.outcome).toBe('passed');
     } finally {
       await ref.close();
@@ -55,17 +36,7 @@ describe('the quickstart address preflight', () => {
     const ref = await startReferenceServer({ apiKey: API_KEY });
     const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
     try {
-      const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js')], {
-          env: { PATH: process.env.PATH ?? '', BASE_URL: ref.baseUrl, API_KEY, QUICKSTART_BASE_URL: `${ref.quickstartBaseUrl}/v1`, REPORT_DIR: reportDir },
-          cwd: tmpdir(),
-        });
-        let out = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-        });
-        child.on('close', (c) => resolve({ code: c, stdout: out }));
-      });
+      const { code, stdout } = await runBin([], { BASE_URL: ref.baseUrl, API_KEY, QUICKSTART_BASE_URL: `${ref.quickstartBaseUrl}/v1`, REPORT_DIR: reportDir });
       expect(code).toBe(2);
       expect(stdout).toMatch(
         /^The run could not be made: the quickstart service at \S+\/v1 answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong/,

@@ -4,10 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
 import { startRun } from '../harness/run/runner.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { conformanceChecks } from '../checks/index.js';
+import { API_KEY, referenceRun, storeOnly } from './support/run.js';
 import type { RequirementResult } from '../harness/model/types.js';
-
-const API_KEY = 'runner-test-key-3b9e';
 
 describe('startRun', () => {
   it('a crash under the run (here: of onResult) fails every result still waiting with it, once, before the connections close', async () => {
@@ -15,13 +13,7 @@ describe('startRun', () => {
     const seen: string[] = [];
     try {
       const run = startRun({
-        checks: conformanceChecks(),
-        target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
-        profile: 'certify',
-        timeoutMs: 5000,
-        deadlineMs: 30_000,
-        concurrency: 8,
-        now: new Date('2026-11-22T00:00:00Z'),
+        ...referenceRun(ref, { target: storeOnly(ref) }),
         onResult: (r) => {
           seen.push(r.id);
           if (seen.length === 3) throw new Error('progress output failed');

@@ -11,9 +11,8 @@ import { readExpectedFailures, selectRequirements } from '../harness/config/sele
 import { renderRequirementsDoc } from '../cli/catalogue-doc.js';
 import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { formatSummary } from '../cli/output.js';
-import { API_KEY, certifyReference } from './support/run.js';
+import { API_KEY, certifyReference, referenceRun, storeOnly } from './support/run.js';
 import { runConformance } from '../harness/run/runner.js';
-import { conformanceChecks } from '../checks/index.js';
 import { startReferenceServer } from '../reference/server.js';
 import { renderComplianceJson } from '../reporters/compliance-json.js';
 import { NOT_TESTED_TESTCASE, renderJunit } from '../reporters/junit.js';
@@ -49,16 +48,7 @@ describe('selection', () => {
 async function certifyWithoutQuickstart(selected?: Set<string>): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY });
   try {
-    return await runConformance({
-      checks: conformanceChecks(),
-      target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY },
-      profile: 'certify',
-      timeoutMs: 5000,
-      deadlineMs: 30_000,
-      concurrency: 8,
-      now: new Date('2026-11-22T00:00:00Z'),
-      selected,
-    });
+    return await runConformance(referenceRun(ref, { target: storeOnly(ref), selected }));
   } finally {
     await ref.close();
   }

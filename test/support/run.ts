@@ -1,28 +1,37 @@
 // Runs the whole suite in-process against a reference server built with the given
 // faults or variants: the self-tests run dozens of these in one process.
-import { startReferenceServer, type ReferenceOptions } from '../../reference/server.js';
+import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../../reference/server.js';
 import { runConformance, type RunOptions } from '../../harness/run/runner.js';
 import { conformanceChecks } from '../../checks/index.js';
-import type { Profile, RunReport } from '../../harness/model/types.js';
+import type { RunReport } from '../../harness/model/types.js';
 
 export const API_KEY = 'self-test-key-6f1d2c9a8b';
 
-export async function certifyReference(
-  server: Omit<ReferenceOptions, 'apiKey'> = {},
-  run: Partial<RunOptions> & { profile?: Profile } = {},
-): Promise<RunReport> {
+/**
+ * The options of a self-test's run against a reference server started with API_KEY:
+ * the suite's checks, both services, certify, short timeouts, a fixed date; each
+ * overridable (`target` whole: a run without the quickstart service leaves it out).
+ */
+export function referenceRun(ref: ReferenceServer, overrides: Partial<RunOptions> = {}): RunOptions {
+  return {
+    checks: conformanceChecks(),
+    target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: API_KEY },
+    profile: 'certify',
+    timeoutMs: 5000,
+    deadlineMs: 30_000,
+    concurrency: 8,
+    now: new Date('2026-11-22T00:00:00Z'),
+    ...overrides,
+  };
+}
+
+/** The run's target without the quickstart service (its checks are then skipped). */
+export const storeOnly = (ref: ReferenceServer): RunOptions['target'] => ({ environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY });
+
+export async function certifyReference(server: Omit<ReferenceOptions, 'apiKey'> = {}, run: Partial<RunOptions> = {}): Promise<RunReport> {
   const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
   try {
-    return await runConformance({
-      checks: conformanceChecks(),
-      target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: API_KEY },
-      profile: 'certify',
-      timeoutMs: 5000,
-      deadlineMs: 30_000,
-      concurrency: 8,
-      now: new Date('2026-11-22T00:00:00Z'),
-      ...run,
-    });
+    return await runConformance(referenceRun(ref, run));
   } finally {
     await ref.close();
   }
