@@ -9,13 +9,11 @@ import { showJson } from '../harness/model/json.js';
 import { formatDuration } from '../harness/run/report.js';
 import type { NearMissKind } from '../harness/http/redact.js';
 
-const is2xx = (status: number) => status >= 200 && status < 300;
-
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {
   const { sent, exchange } = await ctx.fixtures.message();
   ctx.cite(exchange);
-  if (!is2xx(exchange.status)) fail(`a valid message: expected a 2xx status, got ${exchange.summary}`, exchange);
+  if (!exchange.succeeded) fail(`a valid message: expected a 2xx status, got ${exchange.summary}`, exchange);
   return { sent, exchange, body: exchange.json as Record<string, any> | undefined };
 }
 

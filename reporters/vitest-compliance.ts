@@ -4,8 +4,7 @@
 import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
-import { buildReport } from '../harness/run/report.js';
-import { skippedResult } from '../harness/run/runner.js';
+import { buildReport, skippedResult } from '../harness/run/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import type { ReportBase, SessionOptions } from '../harness/run/session.js';
 import type { RequirementResult } from '../harness/model/types.js';

@@ -21,12 +21,6 @@ export interface HttpOptions {
   rate?: number;
 }
 
-/**
- * How a reused connection that the server had already closed fails: a server may close
- * an idle connection at any time (RFC 9112 9.5), and the request then never reached it.
- */
-const CLOSED_CONNECTION = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)\b/;
-
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -285,7 +279,6 @@ export class HttpClient {
     } catch (err) {
       ex.error = ex.timedOut ? `timed out after ${timeoutMs} ms` : runSignal.aborted ? 'aborted: the run deadline has passed' : describeNetworkError(err);
       ex.transient = !controller.signal.aborted && ex.status === 0;
-      ex.closedUnanswered = ex.transient && CLOSED_CONNECTION.test(ex.error);
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(controller);

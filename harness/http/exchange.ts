@@ -25,8 +25,6 @@ export class Exchange {
   error?: string;
   /** No response arrived for a reason worth another try (not a timeout or the deadline). */
   transient = false;
-  /** The connection was closed under the request before any of the answer arrived (a server closing idle connections). */
-  closedUnanswered = false;
   /** The request timeout ended the exchange (before the status line or during the body). */
   timedOut = false;
   durationMs = 0;
@@ -43,6 +41,20 @@ export class Exchange {
     readonly request: HttpRequest,
     private readonly redactor: Redactor,
   ) {}
+
+  /** A 2xx answer. */
+  get succeeded(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  /**
+   * The connection was closed under the request before any of the answer arrived: a
+   * server may close an idle connection at any time (RFC 9112 9.5), and a request sent
+   * on it as it closes never reached the server.
+   */
+  get closedUnanswered(): boolean {
+    return this.transient && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)\b/.test(this.error ?? '');
+  }
 
   /**
    * The body parsed as JSON (int64-exact), or undefined when it is not JSON. A body

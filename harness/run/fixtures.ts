@@ -137,10 +137,7 @@ export class Fixtures {
         bodies.map(async (sent) => {
           const exchange = await this.session.call('store', 'createPet', { json: sent });
           const body = exchange.json;
-          const pet =
-            exchange.status >= 200 && exchange.status < 300 && body && typeof body === 'object' && !Array.isArray(body)
-              ? (body as Record<string, any>)
-              : undefined;
+          const pet = exchange.succeeded && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, any>) : undefined;
           return { sent, exchange, pet };
         }),
       );

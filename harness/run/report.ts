@@ -5,7 +5,7 @@
 // way. A run (or area) that judged nothing is not-tested, never compliant: the
 // run's exit code is then 2, as for a run that could not be made, because it says
 // nothing about the server (1 would blame the server, 0 would let CI go green on nothing).
-import type { AreaReport, Counts, Coverage, RequirementResult, RunReport, Verdict } from '../model/types.js';
+import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunReport, Verdict } from '../model/types.js';
 import { AREAS } from '../api/catalogue.js';
 import type { ReportBase } from './session.js';
 
@@ -69,6 +69,23 @@ export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage'>)
 function verdictOf(counts: Counts, strict: boolean): Verdict {
   if (coverageOf(counts).judged === 0) return 'not-tested';
   return counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
+}
+
+/** The result of a requirement the run does not carry out. */
+export function skippedResult(r: Requirement, message: string): RequirementResult {
+  return {
+    id: r.id,
+    level: r.level,
+    area: r.area,
+    operation: r.operation,
+    title: r.title,
+    source: r.source,
+    outcome: 'skipped',
+    message,
+    notes: [],
+    durationMs: 0,
+    evidence: [],
+  };
 }
 
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {

@@ -4,7 +4,7 @@
 // check, one result per requirement, then the report. Whoever runs it hands it the
 // checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
-import { buildReport } from './report.js';
+import { buildReport, skippedResult } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
@@ -33,23 +33,6 @@ export interface ConformanceRun {
   result(id: string): Promise<RequirementResult>;
   /** The report, once every result is known and the connections are closed. */
   readonly report: Promise<RunReport>;
-}
-
-/** The result of a requirement the run does not carry out. */
-export function skippedResult(r: Requirement, message: string): RequirementResult {
-  return {
-    id: r.id,
-    level: r.level,
-    area: r.area,
-    operation: r.operation,
-    title: r.title,
-    source: r.source,
-    outcome: 'skipped',
-    message,
-    notes: [],
-    durationMs: 0,
-    evidence: [],
-  };
 }
 
 /** The message of a requirement that an interruption (options.signal) left unjudged. */

@@ -261,7 +261,7 @@ export class Session {
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
       runPrefix: this.runPrefix,
-      animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.status >= 200 && ex.status < 300).length,
+      animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
       // the generated animals can be drawn again with --seed
       ...(this.examples > 0 && { seed: this.seed }),
       requestCount: this.client.requestCount,
