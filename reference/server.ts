@@ -11,6 +11,7 @@ import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
+import { sameUuid, verifiesAsJwt } from './keys.js';
 
 // ajv-formats is CommonJS: Node hands its default export over as the module object,
 // a bundler (Vitest) as the function itself
@@ -80,7 +81,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 const SLOW_RESPONSE_MS = 40;
 /** The rate-limited variant refuses every so many requests. */
 const RATE_LIMIT_EVERY = 7;
-/** The lagging-list variant lists an animal only this long after it was stored, as a search index behind the store. */
+/** The lagging variants read an animal only this long after it was stored, as a search index or a replica behind the store. */
 const LIST_LAG_MS = 1500;
 const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
@@ -169,6 +170,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   // ---------------------------------------------------------------- authentication
 
+  /** Whether a token is the key: the same text, or with a key-format variant the same value as the server reads it. */
+  const isKey = (token: string, key: string) => (variant('jwt-key') ? verifiesAsJwt(token) : variant('uuid-key') ? sameUuid(token, key) : token === key);
+
   /**
    * What an Authorization header amounts to. RFC 9110: the scheme is
    * case-insensitive and is separated from the token by one or more spaces.
@@ -176,12 +180,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   function credential(header: string | undefined, key: string): 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid' {
     if (header === undefined || header === '') return 'missing';
     const m = (variant('auth-lenient-whitespace') ? /^(\S+)[ \t]+(.*?)[ \t]*$/ : /^(\S+) +(\S+)$/).exec(header);
-    if (!m) return header === key ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
+    if (!m) return isKey(header, key) ? 'raw-key' : header.toLowerCase() === 'bearer' ? 'bare-bearer' : 'invalid';
     const [, scheme, token] = m;
-    if (scheme.toLowerCase() !== 'bearer') return token === key ? 'wrong-scheme' : 'invalid';
-    return token === key ? 'ok' : 'wrong-key';
+    if (scheme.toLowerCase() !== 'bearer') return isKey(token, key) ? 'wrong-scheme' : 'invalid';
+    return isKey(token, key) ? 'ok' : 'wrong-key';
   }
 
+  const queryOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://localhost').searchParams;
   const bearerToken = (header: string | undefined) => header?.split(/ +/)[1] ?? '';
   /** What a server that checks only a key's form looks at: its length and its prefix. */
   const sameForm = (token: string, key: string) => token.length === key.length && token.slice(0, 8) === key.slice(0, 8);
@@ -193,9 +198,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (operation === 'listOrders' && has('orders-unauthenticated')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-with-query') && req.url?.includes('?')) return undefined;
+    // RFC 6750 2.3: a resource server may take the bearer token from the query
+    if (kind === 'missing' && variant('access-token-query') && queryOf(req).get('access_token') === apiKey) return undefined;
     if (kind === 'missing' && has('key-elsewhere-accepted')) {
-      const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-      if (req.headers['x-api-key'] === apiKey || query.get('api_key') === apiKey) return undefined;
+      if (req.headers['x-api-key'] === apiKey || queryOf(req).get('api_key') === apiKey) return undefined;
     }
     if (kind === 'wrong-key' && has('invalid-key-accepted')) return undefined;
     if (kind === 'wrong-key' && has('key-form-only') && sameForm(bearerToken(req.headers.authorization), apiKey)) return undefined;
@@ -252,6 +258,11 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   // ---------------------------------------------------------------- the store
 
+  /** Whether a read sees the animal yet: lagging-reads (a replica) delays every read, `lagging` one kind of them. */
+  function readable(pet: Pet, lagging = false): boolean {
+    return !(lagging || variant('lagging-reads')) || performance.now() - pet.storedAt >= LIST_LAG_MS;
+  }
+
   function newId(): bigint {
     const id = nextId;
     nextId += 1n;
@@ -305,8 +316,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const limit = pageSize(url.searchParams.get('limit'), url.searchParams.has('status'));
     if (isProblem(limit)) return limit;
     // lagging-list: the list and its status filter see a write late; getPet reads the store itself
-    const now = performance.now();
-    let items = variant('lagging-list') ? pets.filter((p) => now - p.storedAt >= LIST_LAG_MS) : [...pets];
+    let items = pets.filter((p) => readable(p, variant('lagging-list')));
     const status = url.searchParams.get('status');
     if (status !== null && !statuses.includes(status)) {
       if (has('unknown-status-500')) return crash(`no such status: ${status}`);
@@ -474,7 +484,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (has('get-gone-410')) return { status: 410, code: 'gone', message: 'getPet has been removed' };
     // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
     const id = BigInt(petId) + (has('get-wrong-animal') ? 1n : 0n);
-    const pet = has('get-always-404') ? undefined : pets.find((p) => p.id === id);
+    const pet = has('get-always-404') ? undefined : pets.find((p) => p.id === id && readable(p));
     if (pet) return [200, petJson(pet)];
     if (has('get-nonexistent-200') && pets.length) return [200, petJson(pets[pets.length - 1])];
     return notFound(`No animal with id ${petId}`);
@@ -566,6 +576,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     received.set(operation ?? '(no route)', (received.get(operation ?? '(no route)') ?? 0) + 1);
     // routes the server does not have: its router answers before any key is looked at
     if (operation === 'listOrders' && variant('orders-absent')) return sendError(res, notFound(`No route for ${req.method} ${path}`));
+    // orders exist in name only: each answers every caller alike, before any key is looked at
+    if (operation === 'listOrders' && variant('orders-501'))
+      return sendError(res, { status: 501, code: 'not_implemented', message: 'Orders are not implemented' });
+    if (operation === 'listOrders' && variant('orders-403')) return sendError(res, { status: 403, code: 'forbidden', message: 'Orders are not available' });
+    if (operation === 'listOrders' && variant('orders-400-before-auth') && !url.searchParams.has('storeId')) {
+      return sendError(res, invalid('storeId is required'));
+    }
     if (operation === 'getPet' && variant('getpet-removed')) return sendError(res, { ...notFound('Not Found'), frameworkPage: true });
     // getPet is deprecated: the variant announces it on every answer of the operation
     const headers: Record<string, string> =
@@ -575,7 +592,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const denied = unguarded ? undefined : storeAuth(req, operation ?? '');
     const validateFirst = operation === 'createPet' && variant('validate-before-auth');
     // a data layer asked before the credential: an animal that does not exist is 404 to anyone
-    const absent = petMatch !== null && INTEGER.test(petMatch[1]) && !pets.some((p) => p.id === BigInt(petMatch[1]));
+    const absent = petMatch !== null && INTEGER.test(petMatch[1]) && !pets.some((p) => p.id === BigInt(petMatch[1]) && readable(p));
     const lookupFirst = operation === 'getPet' && variant('lookup-before-auth') && absent;
     if (denied && !validateFirst && !lookupFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });

@@ -3,6 +3,8 @@
 // with no requirement failed but the SHOULDs its entry names (VARIANT_SPECS) and on
 // the date it gives (a variant that only makes sense after getPet's removal).
 
+import { JWT_KEY, UUID_KEY } from './keys.js';
+
 export const VARIANTS = {
   'clamp-limit': 'an out-of-range limit is clamped (0 -> 1, 101 -> 100) instead of 400',
   'truncate-limit': 'a fractional limit is truncated (1.5 -> 1) instead of 400',
@@ -48,9 +50,18 @@ export const VARIANTS = {
   'id-rejected': 'a NewPet carrying an id is refused with a 400 Error (the id is assigned by the service)',
   'known-categories-only': 'a categoryId outside 1 to 1,000 is refused with a 400 Error (the server knows only those categories)',
   'escaped-non-ascii': 'responses write every character outside ASCII as a \\u escape (the same text once parsed)',
+  'orders-501': 'GET /store/orders answers 501 Not Implemented to every caller, before any key is looked at',
+  'orders-403': 'GET /store/orders answers 403 to every caller (no key has access to orders)',
+  'orders-400-before-auth': 'GET /store/orders requires a storeId parameter nobody documented, checked before the key: 400 to every caller without it',
+  'access-token-query': 'the key is also taken from the access_token query parameter (RFC 6750 2.3)',
+  'jwt-key': 'the key is an HS256 JWT, verified as a JWT library does: the signature as decoded (the unused bits of its last character dropped)',
+  'uuid-key': 'the key is a UUID, compared as a UUID (any case, hyphens optional)',
+  'lagging-reads': 'getPet and the list read from a replica: an animal shows 1.5 s after it was created',
 } as const;
 
 export interface VariantSpec {
+  /** The key the server is started and the run made with, for a variant about the key's format. */
+  apiKey?: string;
   /** SHOULD requirements the variant fails: it is compliant, yet not all the description recommends. */
   shouldFail?: readonly string[];
   /** The date the run takes as today (the variant is only allowed from then on). */
@@ -63,6 +74,10 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
   'lookup-before-auth': { shouldFail: ['AUTH-BEFORE-LOOKUP'] },
   'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
+  'orders-501': { shouldFail: ['ORDERS-EXISTS'] },
+  'access-token-query': { shouldFail: ['AUTH-NO-QUERY-TOKEN'] },
+  'jwt-key': { apiKey: JWT_KEY },
+  'uuid-key': { apiKey: UUID_KEY },
 };
 
 export type VariantName = keyof typeof VARIANTS;

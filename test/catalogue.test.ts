@@ -21,8 +21,8 @@ describe('requirement catalogue', () => {
     await expect(frozen + '\n').toMatchFileSnapshot('./fixtures/catalogue-ids.txt');
   });
 
-  // certify-only: what creates data, and one read-only SHOULD that health's request
-  // budget (80) leaves out
+  // certify-only: what creates data, and read-only SHOULDs that health leaves out (its
+  // request budget; a key in a URL)
   it('runs in health only what creates no data on a conforming server', () => {
     const certifyOnly = catalogue
       .filter((r) => !r.profiles.includes('health'))
@@ -30,6 +30,7 @@ describe('requirement catalogue', () => {
       .sort();
     expect(certifyOnly).toEqual([
       'AUTH-BEFORE-LOOKUP',
+      'AUTH-NO-QUERY-TOKEN',
       'CREATE-ECHO',
       'CREATE-ID-ASSIGNED',
       'CREATE-ID-UNIQUE',

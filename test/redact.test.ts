@@ -1,10 +1,24 @@
 // No key reaches any output: every form a server may echo it in is redacted.
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Redactor, nearMiss, nearMisses } from '../harness/http/redact.js';
+import { Redactor, keyFormat, nearMiss, nearMisses } from '../harness/http/redact.js';
 import { redactorFor } from '../harness/run/session.js';
 import { curlCommand } from '../harness/http/exchange.js';
 import { API_KEY, certifyReference } from './support/run.js';
+
+/** An HS256 JWT whose signature's last base64url character carries 2 unused bits. */
+const JWT = jwtWithUnusedBits();
+
+function jwtWithUnusedBits(): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  for (let i = 0; ; i++) {
+    const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: `conformance-${i}` })}`;
+    const token = `${unsigned}.${createHmac('sha256', 'secret').update(unsigned).digest('base64url')}`;
+    // the last character's two low bits are unused: a different last character may decode the same
+    if ('AEIMQUYcgkosw048'.includes(token.slice(-1))) return token;
+  }
+}
 
 describe('redaction', () => {
   const key = 'Zm9v/YmFy+cXV4==';
@@ -20,16 +34,19 @@ describe('redaction', () => {
     expect(redactor.redact(text)).toContain('$API_KEY');
   });
 
-  it('shows the near-miss key as a shell expansion that gives it back', () => {
+  it('shows the near-miss key as a shell expansion that gives it back, changing a character that carries bits (not padding)', () => {
     const bad = nearMiss(key, '$API_KEY');
-    expect(bad.value).toBe('Zm9v/YmFy+cXV4=X');
-    expect(redactor.redactShell(`-H 'authorization: Bearer ${bad.value}'`)).toBe(`-H 'authorization: Bearer '"\${API_KEY%?}X"''`);
+    expect(bad.value).toBe('Zm9v/YmFy+cXW4==');
+    expect(redactor.redactShell(`-H 'authorization: Bearer ${bad.value}'`)).toBe(`-H 'authorization: Bearer '"\${API_KEY:0:12}W\${API_KEY:13}"''`);
   });
 
-  it('keeps the near-miss key of the same form: a digit for a digit, a letter for a letter', () => {
-    expect(nearMiss('sk_live_8f3a9c1d2e4b', '$API_KEY')).toEqual({ value: 'sk_live_8f3a9c1d2e4c', label: '${API_KEY%?}c' });
-    expect(nearMiss('key-129', '$API_KEY').value).toBe('key-120');
-    expect(nearMiss('KEYZ', '$QUICKSTART_API_KEY')).toEqual({ value: 'KEYA', label: '${QUICKSTART_API_KEY%?}A' });
+  it('keeps the near-miss key of the same form: a digit for a digit, a letter for a letter, a hex digit in a hex key', () => {
+    expect(nearMiss('sk_live_8f3a9c1d2e4b', '$API_KEY')).toEqual({ value: 'sk_live_8f3a9c1d2e5b', label: '${API_KEY:0:18}5${API_KEY:19}' });
+    expect(nearMiss('key-129', '$API_KEY').value).toBe('key-139');
+    expect(nearMiss('KEYZ', '$QUICKSTART_API_KEY')).toEqual({ value: 'KEZZ', label: '${QUICKSTART_API_KEY:0:2}Z${QUICKSTART_API_KEY:3}' });
+    // hex and UUID keys: the last digit, still a hex digit (f wraps to a)
+    expect(nearMiss('00ff', '$API_KEY')).toEqual({ value: '00fa', label: '${API_KEY%?}a' });
+    expect(nearMiss('123e4567-e89b-12d3-a456-42661417400f', '$API_KEY').value).toBe('123e4567-e89b-12d3-a456-42661417400a');
   });
 
   it('replaces a short key only where it stands alone', () => {
@@ -41,7 +58,7 @@ describe('redaction', () => {
 describe('the near-miss key family', () => {
   it('derives each variant from the key, labelled by the bash expression that gives it back', () => {
     expect(nearMisses('sk_live_8f3a9c1d2e4b', '$API_KEY').map(({ kind, value, label }) => [kind, value, label])).toEqual([
-      ['changed', 'sk_live_8f3a9c1d2e4c', '${API_KEY%?}c'],
+      ['changed', 'sk_live_8f3a9c1d2e5b', '${API_KEY:0:18}5${API_KEY:19}'],
       ['extended', 'sk_live_8f3a9c1d2e4bc', '${API_KEY}c'],
       ['shortened', 'sk_live_8f3a9c1d2e4', '${API_KEY%?}'],
       ['case-changed', 'SK_LIVE_8F3A9C1D2E4B', '${API_KEY^^}'],
@@ -60,7 +77,36 @@ describe('the near-miss key family', () => {
     expect(new Set(digits.map((v) => v.value)).size).toBe(digits.length);
   });
 
-  const keys = ['Zm9v/YmFy+cXV4==', 'sk_live_8f3a9c1d2e4b', 'k3y', 'ABCDEFGHIJKLMNOP1234'];
+  it('reads the key format: a JWT, a UUID, hex, or text', () => {
+    expect(keyFormat(JWT)).toBe('jwt');
+    expect(keyFormat('123e4567-e89b-12d3-a456-426614174000')).toBe('uuid');
+    expect(keyFormat('DEADbeef0042')).toBe('hex');
+    expect(keyFormat('sk_live_8f3a9c1d2e4b')).toBe('text');
+  });
+
+  it('sends no case change where case names nothing: a UUID or hex key compared as its value', () => {
+    for (const key of ['123e4567-e89b-12d3-a456-426614174000', 'deadbeef0042']) {
+      expect(nearMisses(key, '$API_KEY').map((v) => v.kind)).toEqual(['changed', 'extended', 'shortened', 'prefixed', 'second-word']);
+    }
+  });
+
+  // a decoder that drops the unused bits of the last base64url character reads the
+  // same bytes for every near-miss that is not the key: none of them decodes to the signature
+  it('changes what a JWT signature decodes to, in every variant', () => {
+    const signature = (token: string) => Buffer.from(token.split('.')[2] ?? '', 'base64url');
+    const valid = signature(JWT);
+    for (const v of nearMisses(JWT, '$API_KEY')) {
+      const parts = v.value.split('.');
+      const same = parts.length === 3 && parts[0] === JWT.split('.')[0] && parts[1] === JWT.split('.')[1] && signature(v.value).equals(valid);
+      expect(same, v.kind).toBe(false);
+    }
+    // the old derivation, the last character changed, decodes to the very signature
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const lastChanged = JWT.slice(0, -1) + alphabet[alphabet.indexOf(JWT.slice(-1)) + 1];
+    expect(signature(lastChanged).equals(valid)).toBe(true);
+  });
+
+  const keys = ['Zm9v/YmFy+cXV4==', 'sk_live_8f3a9c1d2e4b', 'k3y', 'ABCDEFGHIJKLMNOP1234', JWT, '123e4567-e89b-12d3-a456-426614174000'];
 
   it.each(keys)('no variant of %s leaks in any form a server may echo', (key) => {
     const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key });
@@ -82,7 +128,7 @@ describe('the near-miss key family', () => {
 
   it('curl lines reproduce every variant: bash expands the redacted header to the value sent', () => {
     const key = 'Zm9v/YmFy+cXV4==';
-    const qsKey = 'qs-Key-77';
+    const qsKey = JWT;
     const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key, quickstartApiKey: qsKey });
     const sent = [...nearMisses(key, '$API_KEY'), ...nearMisses(qsKey, '$QUICKSTART_API_KEY')].map((v) => `Bearer ${v.value}`);
     const lines = sent.map((header) =>

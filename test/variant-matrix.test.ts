@@ -12,14 +12,20 @@ const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) =>
 
 describe.concurrent('allowed variants', () => {
   it.each(VARIANT_NAMES)('%s is compliant', async (variant) => {
-    const { shouldFail = [], now } = VARIANT_SPECS[variant] ?? {};
-    const report = await certifyReference({ variants: [variant] }, now ? { now: new Date(now) } : {});
+    const { shouldFail = [], now, apiKey } = VARIANT_SPECS[variant] ?? {};
+    const report = await certifyReference({ variants: [variant], apiKey }, now ? { now: new Date(now) } : {});
     expect(failedIds(report), violations(report).join('\n')).toEqual([...shouldFail].sort());
     expect(report.verdict).toBe('compliant');
   });
 
-  it("all variants at once are compliant (those of today's date)", async () => {
-    const today = VARIANT_NAMES.filter((v) => !VARIANT_SPECS[v]?.now);
+  // two allowed choices at once: a lookup before the key, and reads that lag the writes
+  it('lookup-before-auth with lagging-reads is compliant: the auth probes use an animal getPet already shows', async () => {
+    const report = await certifyReference({ variants: ['lookup-before-auth', 'lagging-reads'] });
+    expect(failedIds(report), violations(report).join('\n')).toEqual(['AUTH-BEFORE-LOOKUP']);
+  });
+
+  it("all variants at once are compliant (those of today's date and the default key)", async () => {
+    const today = VARIANT_NAMES.filter((v) => !VARIANT_SPECS[v]?.now && !VARIANT_SPECS[v]?.apiKey);
     const report = await certifyReference({ variants: today });
     const shouldFail = [...new Set(today.flatMap((v) => VARIANT_SPECS[v]?.shouldFail ?? []))].sort();
     expect(failedIds(report), violations(report).join('\n')).toEqual(shouldFail);

@@ -5,41 +5,82 @@ export interface Secret {
   label: string;
 }
 
-/** Another character of the same kind (digit, lower- or upper-case letter) as ch; X for any other. */
-function otherOfKind(ch: string): string {
+/**
+ * What a key is, as far as a server may read it: a JWT (three base64url segments: the
+ * server may verify the signature it decodes), a UUID or plain hex (case-insensitive:
+ * a server may compare the value, not the text), or any other text (compared as text,
+ * or decoded as base64 or base64url).
+ */
+export type KeyFormat = 'jwt' | 'uuid' | 'hex' | 'text';
+
+export function keyFormat(key: string): KeyFormat {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)) return 'uuid';
+  if (/^[0-9a-f]+$/i.test(key)) return 'hex';
+  if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(key)) return 'jwt';
+  return 'text';
+}
+
+/** Letter case means nothing to a UUID or hex key read as the value it names. */
+const caseSignificant = (format: KeyFormat) => format !== 'uuid' && format !== 'hex';
+
+/** Another character of the same kind (digit, lower- or upper-case letter; a hex digit for hex keys) as ch; X for any other. */
+function otherOfKind(ch: string, hex = false): string {
   const next = (from: string, size: number) => String.fromCharCode(from.charCodeAt(0) + ((ch.charCodeAt(0) - from.charCodeAt(0) + 1) % size));
-  return /[0-9]/.test(ch) ? next('0', 10) : /[a-z]/.test(ch) ? next('a', 26) : /[A-Z]/.test(ch) ? next('A', 26) : 'X';
+  if (/[0-9]/.test(ch)) return next('0', 10);
+  if (/[a-z]/.test(ch)) return next('a', hex ? 6 : 26);
+  if (/[A-Z]/.test(ch)) return next('A', hex ? 6 : 26);
+  return 'X';
 }
 
 /**
- * A key that is not valid but looks it: the key with its last character changed to
- * another of the same kind (digit, lower- or upper-case letter), so a server that
- * checks only the form of a key accepts it and one that checks the key refuses it.
- * Printed as ${VAR%?}c, which a shell expands to the same value.
+ * The position whose change changes what the key means. The last character of a
+ * base64 or base64url text may carry bits a decoder drops (the 43rd character of an
+ * HS256 signature holds 4 bits of its 6, so a lenient decoder reads the same
+ * signature), and padding (=) carries none: so the character before the last one
+ * that is not padding, which carries 6 whole bits. Any character of a hex or UUID key
+ * carries its 4 bits: the last.
+ */
+function significantIndex(key: string, format: KeyFormat): number {
+  if (format === 'uuid' || format === 'hex') return key.length - 1;
+  return Math.max(0, key.replace(/=+$/, '').length - 2);
+}
+
+/**
+ * A key that is not valid but looks it: one significant character (significantIndex)
+ * changed to another of the same kind, so a server that checks only the form of a key
+ * (its length and prefix, or a JWT decoded but not verified) accepts it and one that
+ * checks the key refuses it. Printed as a bash expansion of the variable that gives
+ * it back: ${VAR%?}c for the last character, ${VAR:0:17}c${VAR:18} for another.
  */
 export function nearMiss(key: string, variable: string): Secret {
-  const changed = otherOfKind(key.slice(-1));
-  return { value: key.slice(0, -1) + changed, label: `\${${variable.slice(1)}%?}${changed}` };
+  const format = keyFormat(key);
+  const at = significantIndex(key, format);
+  const changed = otherOfKind(key[at], format === 'uuid' || format === 'hex');
+  const name = variable.slice(1);
+  const label = at === key.length - 1 ? `\${${name}%?}${changed}` : `\${${name}:0:${at}}${changed}\${${name}:${at + 1}}`;
+  return { value: key.slice(0, at) + changed + key.slice(at + 1), label };
 }
 
 export type NearMissKind = 'changed' | 'extended' | 'shortened' | 'case-changed' | 'prefixed' | 'second-word';
 
 export interface NearMiss extends Secret {
   kind: NearMissKind;
-  /** What it is, for messages: "the key with its last character changed". */
+  /** What it is, for messages: "the key with a character changed". */
   what: string;
 }
 
 /**
  * The family of near-miss credentials: each is sent as `Bearer <value>`, and each is
- * a key only a faulty check accepts. Each one's label is a bash expression of the key's
- * variable that expands to the same value, so reports and curl lines never hold the key
- * and still reproduce the request:
- * - changed: the last character changed to another of its kind (${VAR%?}c): a check of the key's form only;
+ * a key only a faulty check accepts, whatever the key's format (keyFormat). Each one's
+ * label is a bash expression of the key's variable that expands to the same value, so
+ * reports and curl lines never hold the key and still reproduce the request:
+ * - changed: one significant character changed to another of its kind (nearMiss): a check of the key's form only;
  * - extended: one more character of the kind of the last (${VAR}c): startsWith(key);
  * - shortened: the last character dropped (${VAR%?}): a comparison over the token's length;
- * - case-changed, where the key has letters: upper-cased, or lower-cased if it already is
- *   (${VAR^^}, ${VAR,,}; ASCII letters only, as bash does in the C locale): a comparison that ignores case;
+ * - case-changed, where the key has letters and its format makes case significant (not a
+ *   UUID or hex key, which a server may compare as the value they name): upper-cased, or
+ *   lower-cased if it already is (${VAR^^}, ${VAR,,}; ASCII letters only, as bash does in
+ *   the C locale): a comparison that ignores case;
  * - prefixed: one character before the key (x${VAR}): header.includes(key), an unanchored pattern;
  * - second-word: the key, a space and the key again (${VAR} ${VAR}): split(' ')[1] or the
  *   last word. RFC 9110 credentials are `auth-scheme 1*SP token68` and a token68 holds no
@@ -52,17 +93,23 @@ export interface NearMiss extends Secret {
  */
 export function nearMisses(key: string, variable: string): NearMiss[] {
   const name = variable.slice(1);
-  const last = otherOfKind(key.slice(-1));
+  const format = keyFormat(key);
+  const last = otherOfKind(key.slice(-1), !caseSignificant(format));
   const first = otherOfKind(key.slice(0, 1));
   const upper = key.replace(/[a-z]+/g, (s) => s.toUpperCase());
   const lower = key.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  const caseChanged: NearMiss[] = !caseSignificant(format)
+    ? []
+    : [
+        upper !== key
+          ? { kind: 'case-changed', value: upper, label: `\${${name}^^}`, what: 'the key upper-cased' }
+          : { kind: 'case-changed', value: lower, label: `\${${name},,}`, what: 'the key lower-cased' },
+      ];
   const family: NearMiss[] = [
-    { ...nearMiss(key, variable), kind: 'changed', what: 'the key with its last character changed' },
+    { ...nearMiss(key, variable), kind: 'changed', what: 'the key with a character changed' },
     { kind: 'extended', value: key + last, label: `\${${name}}${last}`, what: 'the key with one more character' },
     { kind: 'shortened', value: key.slice(0, -1), label: `\${${name}%?}`, what: 'the key without its last character' },
-    upper !== key
-      ? { kind: 'case-changed', value: upper, label: `\${${name}^^}`, what: 'the key upper-cased' }
-      : { kind: 'case-changed', value: lower, label: `\${${name},,}`, what: 'the key lower-cased' },
+    ...caseChanged,
     { kind: 'prefixed', value: first + key, label: `${first}\${${name}}`, what: 'the key with a character before it' },
     { kind: 'second-word', value: `${key} ${key}`, label: `\${${name}} \${${name}}`, what: 'the key, a space and the key again' },
   ];

@@ -338,12 +338,29 @@ export class Fixtures {
     });
   }
 
-  /** An id that exists, for probes on getPet that must not fail for want of one. */
-  async someId(): Promise<string> {
-    const created = (await this.created()).find((c) => c.pet && isInteger(c.pet.id));
-    if (created) return integerText(created.pet!.id);
-    const listed = (pageItems(await this.preflight()) ?? []).find((p) => p && isInteger(p.id));
-    return listed ? integerText(listed.id) : '1';
+  /**
+   * An animal that getPet shows, for probes on getPet that must not fail for want of
+   * one: in certify a sample the run created, read with the key until getPet shows it
+   * within the consistency window (a store may show a write late); in health one the
+   * list showed. `unseen`: getPet still did not show it when the window passed.
+   */
+  visibleId(): Promise<{ id: string; unseen: boolean }> {
+    return this.once('visibleId', async () => {
+      const created = (await this.created()).find((c) => c.pet && isInteger(c.pet.id));
+      if (!created) {
+        const listed = (pageItems(await this.preflight()) ?? []).find((p) => p && isInteger(p.id));
+        return { id: listed ? integerText(listed.id) : '1', unseen: false };
+      }
+      const id = integerText(created.pet!.id);
+      if (isRemoved(this.store.operation('getPet'), this.session.options.now)) return { id, unseen: false };
+      const read = () => this.session.call('store', 'getPet', { params: { petId: id } });
+      const since = await this.writesEnded();
+      // no answer here is the getPet checks' to report; the probes go on with the id
+      const polled = await read()
+        .then((first) => pollWithinWindow(this.session, first, read, (ex) => ex.status === 404, since))
+        .catch(() => undefined);
+      return { id, unseen: polled?.pending ?? false };
+    });
   }
 
   private sendMessage(json: unknown): Promise<Exchange> {

@@ -12,10 +12,10 @@ export const API_KEY = 'self-test-key-6f1d2c9a8b';
  * the suite's checks, both services, certify, short timeouts, a fixed date; each
  * overridable (`target` whole: a run without the quickstart service leaves it out).
  */
-export function referenceRun(ref: ReferenceServer, overrides: Partial<RunOptions> = {}): RunOptions {
+export function referenceRun(ref: ReferenceServer, overrides: Partial<RunOptions> = {}, apiKey = API_KEY): RunOptions {
   return {
     checks: conformanceChecks(),
-    target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: API_KEY },
+    target: { environment: 'embedded', baseUrl: ref.baseUrl, apiKey, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: apiKey },
     profile: 'certify',
     timeoutMs: 5000,
     deadlineMs: 30_000,
@@ -28,10 +28,12 @@ export function referenceRun(ref: ReferenceServer, overrides: Partial<RunOptions
 /** The run's target without the quickstart service (its checks are then skipped). */
 export const storeOnly = (ref: ReferenceServer): RunOptions['target'] => ({ environment: 'embedded', baseUrl: ref.baseUrl, apiKey: API_KEY });
 
-export async function certifyReference(server: Omit<ReferenceOptions, 'apiKey'> = {}, run: Partial<RunOptions> = {}): Promise<RunReport> {
-  const ref = await startReferenceServer({ apiKey: API_KEY, ...server });
+/** Certifies a reference server started with these options (and API_KEY, unless they give another key). */
+export async function certifyReference(server: Partial<ReferenceOptions> = {}, run: Partial<RunOptions> = {}): Promise<RunReport> {
+  const apiKey = server.apiKey ?? API_KEY;
+  const ref = await startReferenceServer({ ...server, apiKey });
   try {
-    return await runConformance(referenceRun(ref, run));
+    return await runConformance(referenceRun(ref, run, apiKey));
   } finally {
     await ref.close();
   }

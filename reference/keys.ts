@@ -1,0 +1,50 @@
+// Keys in the formats servers really use, and the comparisons such servers make: a
+// value read from the token, not its text. The key-format variants (variants.ts) run
+// with these keys, so that the suite's invalid keys are proved to be invalid however
+// the server reads them.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const JWT_SECRET = 'reference-server-hs256-secret';
+const b64url = (text: string) => Buffer.from(text).toString('base64url');
+const sign = (unsigned: string) => createHmac('sha256', JWT_SECRET).update(unsigned).digest();
+
+/** An HS256 JWT signed with the server's secret, as an identity provider issues it. */
+export const JWT_KEY = (() => {
+  const unsigned = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
+  return `${unsigned}.${sign(unsigned).toString('base64url')}`;
+})();
+
+/** A UUID key, in lower case as generated. */
+export const UUID_KEY = '3f2b8c1e-9a4d-4e7b-b5c6-0d1e2f3a4b5c';
+
+/**
+ * Verifies a token as a JWT library does (PyJWT, jsonwebtoken): a header naming HS256,
+ * and the signature as decoded (Node's base64url decoder, like most, drops the unused
+ * bits of the last character) equal to the HMAC of header and payload.
+ */
+export function verifiesAsJwt(token: string): boolean {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  const [header, payload, signature] = parts;
+  try {
+    if (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')).alg !== 'HS256') return false;
+  } catch {
+    return false;
+  }
+  const expected = sign(`${header}.${payload}`);
+  const given = Buffer.from(signature, 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Compares as Python's uuid.UUID does: optional urn:uuid: and braces, hyphens optional, any case. */
+export function sameUuid(token: string, key: string): boolean {
+  const value = (s: string) => {
+    const hex = s
+      .replace(/^urn:uuid:/i, '')
+      .replace(/^\{(.*)\}$/, '$1')
+      .replace(/-/g, '');
+    return /^[0-9a-f]{32}$/i.test(hex) ? hex.toLowerCase() : undefined;
+  };
+  const a = value(token);
+  return a !== undefined && a === value(key);
+}
