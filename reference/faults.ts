@@ -57,6 +57,25 @@ export const FAULTS = {
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
   'bearer-stripped-repeatedly': { breaks: 'every "Bearer " prefix is stripped, so Bearer Bearer <key> is accepted', expect: ['AUTH-INVALID-KEY'] },
   'glued-bearer-accepted': { breaks: 'the key glued to Bearer (BearerKEY) is accepted: the prefix is stripped without its space', expect: ['AUTH-NO-SCHEME'] },
+  'mixed-case-route-unauthenticated': {
+    breaks:
+      '/v1/pets in another letter case (/v1/Pets, /v1/PETS) reaches the collection without a key: the key check is mounted on the exact path, the router matches any case',
+    expect: ['AUTH-NO-BYPASS'],
+  },
+  'head-unauthenticated': {
+    breaks: 'HEAD on a GET route (/pets, /pets/{petId}, /store/orders) is answered as GET without a key: the key check looks at GET and POST only',
+    expect: ['AUTH-EVERY-METHOD'],
+  },
+  'options-unauthenticated': { breaks: 'OPTIONS /pets falls through to the list handler without a key: 200 with the page', expect: ['AUTH-EVERY-METHOD'] },
+  'delete-unauthenticated': {
+    breaks: 'DELETE /pets/{petId} exists and deletes without looking at any credential: 204 for any integer id (the row count is not read)',
+    expect: ['AUTH-EVERY-METHOD'],
+  },
+  'empty-bearer-accepted': { breaks: '"Bearer" with no token (the scheme alone) is accepted', expect: ['AUTH-INVALID-KEY'] },
+  'scheme-case-sensitive': {
+    breaks: 'only the exact prefix "Bearer " is accepted: bearer <key> gets 401 (RFC 9110: the scheme is case-insensitive)',
+    expect: ['AUTH-SCHEME-CASE'],
+  },
   'auth-403': {
     breaks: 'a credential that is present but wrong gets 403 instead of 401',
     expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
@@ -75,6 +94,18 @@ export const FAULTS = {
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
   },
   'wrong-content-type': { breaks: 'successful responses are served as text/plain', expect: ['MEDIA-JSON'] },
+  'content-type-exact': {
+    breaks: 'POST /pets refuses with 400 a Content-Type that is not exactly application/json (application/json; charset=utf-8, Application/JSON)',
+    expect: ['HTTP-VALID-SPELLINGS'],
+  },
+  'accept-exact': {
+    breaks: 'every request whose Accept is not exactly application/json (*/*, none at all) gets 406, once the key has passed',
+    expect: ['HTTP-VALID-SPELLINGS'],
+  },
+  'trailing-slash-envelope': {
+    breaks: 'GET /pets/ with the key is a legacy route that answers 200 with the page wrapped as {"data": [...]}',
+    expect: ['HTTP-PATH-SPELLINGS'],
+  },
   // ------------------------------------------------------------ list
   'list-envelope': {
     breaks: 'the list is wrapped in an envelope {items: [...]}',
@@ -117,6 +148,18 @@ export const FAULTS = {
   },
   'filtered-min-ignored': { breaks: 'with the status filter, limit=1 gives the default page', expect: ['LIST-LIMIT-MIN'] },
   'list-duplicates': { breaks: 'a page lists its first animal twice (in place of the last)', expect: ['LIST-IDS-UNIQUE'] },
+  'limit-rounded-up': {
+    breaks: 'a limit from 2 to 99 that is not a multiple of 10 is rounded up to the next one (2 -> 10, 99 -> 100)',
+    expect: ['LIST-LIMIT-ANY'],
+  },
+  'unfiltered-inner-join': {
+    breaks: 'the unfiltered list leaves out animals stored without a status (an inner join on a status table); filtered lists and getPet are right',
+    expect: ['LIST-UNFILTERED-COMPLETE'],
+  },
+  'list-default-status': {
+    breaks: 'list pages show status "available" for an animal stored without one (the 201 body and getPet show none; the filter reads the stored value)',
+    expect: ['CREATE-VIEWS-AGREE'],
+  },
   'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },
@@ -189,6 +232,16 @@ export const FAULTS = {
     expect: ['CREATE-ROUND-TRIP'],
     seed: 7,
   },
+  'names-ltrimmed': { breaks: 'names are stored without their leading whitespace (trailing kept)', expect: ['CREATE-ROUND-TRIP'] },
+  'nfkc-normalised': {
+    breaks: 'names are normalised to NFKC (the ligature U+FB01 stored as "fi", fullwidth letters as ASCII)',
+    expect: ['CREATE-ROUND-TRIP'],
+  },
+  'c1-controls-stripped': { breaks: 'U+007F and the C1 controls U+0080 to U+009F are stripped from names', expect: ['CREATE-ROUND-TRIP'] },
+  'duplicate-body-deduplicated': {
+    breaks: "a NewPet whose name, categoryId and status equal a stored animal's gets that animal (201, its id) instead of a new one",
+    expect: ['CREATE-ID-UNIQUE'],
+  },
   'id-honoured': { breaks: "an id sent in the body becomes the animal's id", expect: ['CREATE-ID-ASSIGNED'] },
   // ------------------------------------------------------------ get
   'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK'] },
@@ -198,6 +251,7 @@ export const FAULTS = {
   'get-negative-id-500': { breaks: 'a negative petId gives 500', expect: ['GET-EDGE-IDS'] },
   'get-beyond-int64-500': { breaks: 'a petId no int64 can hold gives 500', expect: ['GET-INVALID-ID'] },
   'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID'] },
+  'get-id-parseint': { breaks: 'petId is read with parseInt: 7abc and 7.5 fetch animal 7', expect: ['GET-INVALID-ID'] },
   'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND'] },
   // ------------------------------------------------------------ orders
   'orders-missing': { breaks: 'GET /store/orders does not exist (404)', expect: ['ORDERS-EXISTS'] },
@@ -217,6 +271,14 @@ export const FAULTS = {
   'qs-raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['QS-AUTH-MALFORMED'] },
   'qs-any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Token, Basic)', expect: ['QS-AUTH-MALFORMED'] },
   'qs-bare-bearer-accepted': { breaks: '"Bearer" with nothing after it is accepted', expect: ['QS-AUTH-MALFORMED'] },
+  'qs-trailing-slash-unauthenticated': {
+    breaks: 'POST /messages/ (a trailing slash) queues the message without looking at any credential (a route added beside /messages)',
+    expect: ['QS-NO-BYPASS'],
+  },
+  'qs-content-type-exact': {
+    breaks: 'a Content-Type that is not exactly application/json (a charset parameter) is refused with 400',
+    expect: ['QS-VALID-SPELLINGS'],
+  },
   'qs-invalid-json-accepted': { breaks: 'invalid JSON is accepted (201, the text as the message)', expect: ['QS-INVALID-JSON'] },
   'qs-invalid-json-500': { breaks: 'invalid JSON gives 500', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
   'qs-missing-message-accepted': { breaks: 'a body without message is accepted (message "")', expect: ['QS-MISSING-MESSAGE'] },

@@ -2,16 +2,19 @@
 // API description (animal-store-api.md), plus the quickstart message service on
 // its own port. Faults (faults.ts) break one documented behaviour each and are
 // consulted where that behaviour lives; variants (variants.ts) pick another reading
-// where the description leaves a choice open.
+// where the description leaves a choice open. The router (routing.ts) turns each
+// request into the operation it reaches, with the deviations of real routers (other
+// spellings of a path, HEAD, OPTIONS, content negotiation), before the key is looked at.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import { sameUuid, verifiesAsJwt } from './keys.js';
+import { isEarly, methodsOf, routeQuickstart, routeStore, sendEarly, type Routed, type Switches } from './routing.js';
+import { escapeNonAscii, forValidation, isObject, isProblem, mediaType, parseJson, toJson, type Fields, type Json, type Problem } from './wire.js';
 
 // ajv-formats is CommonJS: Node hands its default export over as the module object,
 // a bundler (Vitest) as the function itself
@@ -55,25 +58,12 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-type Json = unknown;
-type Fields = Record<string, Json>;
-
 interface Pet {
   id: bigint;
   fields: Fields;
   createdAt: string;
   /** performance.now() when it was stored. */
   storedAt: number;
-}
-
-interface Problem {
-  status: number;
-  code: string;
-  message: string;
-  /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
-  frameworkPage?: boolean;
-  /** Answered as plain text, as a web framework's default error. */
-  plainText?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -93,6 +83,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const variants = new Set<string>(opts.variants ?? []);
   const has = (fault: FaultName) => faults.has(fault);
   const variant = (name: VariantName) => variants.has(name);
+  const switches: Switches = { has, variant };
 
   const apiKey = opts.apiKey;
   const quickstartApiKey = opts.quickstartApiKey ?? opts.apiKey;
@@ -128,6 +119,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   // ---------------------------------------------------------------- responses
 
   function sendJson(res: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void {
+    if (body === undefined) return void res.writeHead(status, headers).end(); // 204
     const text = variant('escaped-non-ascii') ? escapeNonAscii(toJson(body)) : toJson(body);
     const type = has('wrong-content-type') && status < 400 ? 'text/plain' : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
@@ -165,8 +157,6 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   /** A query or path value the server cannot use: the description names no status for it. */
   const badParameter = (message: string): Problem =>
     variant('param-errors-422') ? { status: 422, code: 'unprocessable_entity', message } : { ...invalid(message), frameworkPage: has('param-errors-html') };
-  const isProblem = (value: unknown): value is Problem =>
-    typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
   // ---------------------------------------------------------------- authentication
 
@@ -194,7 +184,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   /** The animal store's credential check; undefined when the request may proceed. */
   function storeAuth(req: IncomingMessage, operation: string): Problem | undefined {
     const kind = credential(req.headers.authorization, apiKey);
-    if (kind === 'ok') return undefined;
+    // scheme-case-sensitive: only "Bearer " as written passes, though RFC 9110 makes the scheme case-insensitive
+    const schemeAsWritten = !has('scheme-case-sensitive') || req.headers.authorization?.startsWith('Bearer ');
+    if (kind === 'ok' && schemeAsWritten) return undefined;
     if (operation === 'listOrders' && has('orders-unauthenticated')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-on-list')) return undefined;
     if (kind === 'missing' && operation === 'listPets' && has('no-auth-with-query') && req.url?.includes('?')) return undefined;
@@ -208,6 +200,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (kind !== 'missing' && nearMissAccepted(req.headers.authorization!, apiKey, 'store')) return undefined;
     if (kind === 'wrong-scheme' && has('any-scheme-accepted')) return undefined;
     if (kind === 'raw-key' && has('raw-key-accepted')) return undefined;
+    if (kind === 'bare-bearer' && has('empty-bearer-accepted')) return undefined;
     if (has('bearer-stripped-repeatedly') && req.headers.authorization?.replace(/^(Bearer )+/, '') === apiKey) return undefined;
     if (has('glued-bearer-accepted') && req.headers.authorization?.replace(/^Bearer/, '') === apiKey) return undefined;
     if (kind !== 'missing' && has('auth-403')) return { status: 403, code: 'forbidden', message: 'The credential is not allowed' };
@@ -309,6 +302,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (n < min || n > max) {
       return variant('clamp-limit') ? Math.min(Math.max(n, min), max) : badParameter(`limit must be an integer from ${min} to ${max}`);
     }
+    // a page size rounded up to the store's page granularity
+    if (has('limit-rounded-up') && n > 1 && n % 10 !== 0) return Math.ceil(n / 10) * 10;
     return n;
   }
 
@@ -338,6 +333,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
           : has('page-short')
             ? limit - 1
             : limit;
+    // an inner join on a status table: no row for an animal stored without one
+    if (status === null && has('unfiltered-inner-join')) items = items.filter((p) => p.fields.status !== undefined);
     if (status === null && has('unfiltered-hides-last-status')) items = items.filter((p) => p.fields.status !== statuses[statuses.length - 1]);
     if (status === statuses[0] && has('first-status-filter-empty')) items = [];
     const capped = has('max-page-50') || (status !== null && has('filtered-page-50'));
@@ -368,8 +365,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return out;
   }
 
-  /** The NewPet in a request, or why it is refused. */
-  function readNewPet(req: IncomingMessage, text: string): Fields | Problem {
+  /** The NewPet in a request, or why it is refused; `base`: the fields a PATCH applies its own to. */
+  function readNewPet(req: IncomingMessage, text: string, base?: Fields): Fields | Problem {
     if (mediaType(req) !== 'application/json') return invalid('Content-Type must be application/json');
     if (text.length === 0) return has('empty-body-500') ? crash('cannot read an empty body') : invalid('A JSON body is required');
     let value: Json;
@@ -381,7 +378,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const rejected = (message: string): Problem => (has('invalid-body-422') ? { status: 422, code: 'unprocessable_entity', message } : invalid(message));
     if (has('accept-array-body') && Array.isArray(value) && value.length === 1) value = value[0];
     if (!isObject(value)) return rejected('The body must be a JSON object (NewPet)');
-    const body = lenient(value);
+    const body = lenient(base ? { ...base, ...value } : value);
     if (!validateNewPet(forValidation(body))) {
       const why = (validateNewPet.errors ?? []).map((e) => `${e.instancePath || 'body'} ${e.message}`).join('; ');
       return rejected(`Invalid NewPet: ${why}`);
@@ -411,6 +408,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     // the default when status is omitted is not stated: by default none is stored
     if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
+    // a create that looks the animal up first: the same NewPet again is the animal stored before
+    const twin =
+      has('duplicate-body-deduplicated') && pets.find((p) => ['name', 'categoryId', 'status'].every((k) => toJson(p.fields[k]) === toJson(fields[k])));
+    if (twin) return [201, petJson(twin)];
     const pet: Pet = has('not-persisted')
       ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() }
       : addPet(fields, honouredId(text));
@@ -440,6 +441,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       if (has('name-truncated-255')) stored = [...stored].slice(0, 255).join('');
       if (has('nfc-normalised')) stored = stored.normalize('NFC');
       if (has('names-trimmed')) stored = stored.trim();
+      if (has('names-ltrimmed')) stored = stored.trimStart();
+      if (has('nfkc-normalised')) stored = stored.normalize('NFKC');
+      if (has('c1-controls-stripped')) stored = stored.replace(/[\u007F-\u009F]/g, '');
       if (has('names-html-escaped')) stored = stored.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
       if (has('private-use-stripped')) stored = stored.replace(/[\p{Co}\p{Cn}]/gu, '');
       fields.name = stored;
@@ -459,21 +463,21 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
   }
 
-  /** A list item as the list-names-ascii fault writes it (the 201 body and getPet are right). */
+  /** A list item as the list-only faults write it (the 201 body and getPet are right). */
   function listedJson(pet: Json): Json {
-    if (!has('list-names-ascii') || !isObject(pet) || typeof pet.name !== 'string') return pet;
-    return { ...pet, name: pet.name.replace(/[^\u0000-\u007F]/gu, '?') };
+    if (!isObject(pet)) return pet;
+    const listed = { ...pet };
+    if (has('list-names-ascii') && typeof listed.name === 'string') listed.name = listed.name.replace(/[^\u0000-\u007F]/gu, '?');
+    // a default the list's query fills in (COALESCE), which the 201 body and getPet do not
+    if (has('list-default-status') && listed.status === undefined) listed.status = statuses[0];
+    return listed;
   }
 
   // ---------------------------------------------------------------- GET /pets/{petId}
 
-  function getPet(rawId: string): [number, Json] | Problem {
-    let petId: string;
-    try {
-      petId = decodeURIComponent(rawId);
-    } catch {
-      petId = rawId; // malformed percent-encoding: not an integer either
-    }
+  function getPet(petId: string): [number, Json] | Problem {
+    // parseInt reads the leading integer and drops the rest (7abc, 7.5 -> 7)
+    if (has('get-id-parseint')) petId = /^\s*([+-]?\d+)/.exec(petId)?.[1].replace('+', '') ?? petId;
     if (INTEGER.test(petId) && petId.startsWith('-') && has('get-negative-id-500')) return crash(`no row for ${petId}`);
     if (INTEGER.test(petId) && BigInt(petId) > 2n ** 63n - 1n && has('get-beyond-int64-500')) return crash(`cannot parse ${petId} into a long`);
     if (!INTEGER.test(petId)) {
@@ -498,20 +502,37 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return [200, variant('orders-empty-object') ? {} : []];
   }
 
-  // ---------------------------------------------------------------- routes the API does not have
+  // ---------------------------------------------------------------- PUT, PATCH, DELETE /pets/{petId} (not shown)
 
-  /** The methods of a documented path; undefined for a path the API does not have. */
-  function methodsOf(path: string): string[] | undefined {
-    if (variant('method-404')) return undefined;
-    if (path === '/v1/pets') return ['GET', 'POST'];
-    if (/^\/v1\/pets\/[^/]+$/.test(path)) return ['GET'];
-    if (path === '/v1/store/orders') return ['GET'];
-    return undefined;
+  /** The animal a petId names, or why there is none. */
+  function storedPet(petId: string): Pet | Problem {
+    if (!INTEGER.test(petId)) return badParameter('petId must be an integer');
+    return pets.find((p) => p.id === BigInt(petId) && readable(p)) ?? notFound(`No animal with id ${petId}`);
   }
 
+  /** PUT replaces the animal with a NewPet; PATCH (`merge`) applies the fields it is given. */
+  function updatePet(req: IncomingMessage, petId: string, text: string, merge: boolean): [number, Json] | Problem {
+    const pet = storedPet(petId);
+    if (isProblem(pet)) return pet;
+    const fields = readNewPet(req, text, merge ? pet.fields : undefined);
+    if (isProblem(fields)) return fields;
+    pet.fields = fields;
+    return [200, petJson(pet)];
+  }
+
+  function deletePet(petId: string): [number, Json] | Problem {
+    const pet = storedPet(petId);
+    // delete-unauthenticated: a DELETE statement whose row count nobody reads, 204 for any id
+    if (isProblem(pet)) return pet.status === 404 && has('delete-unauthenticated') ? [204, undefined] : pet;
+    pets.splice(pets.indexOf(pet), 1);
+    return [204, undefined];
+  }
+
+  // ---------------------------------------------------------------- routes the API does not have
+
   /** An Error 404 for an unknown path, 405 with Allow for a documented path and another method. */
-  function noRoute(method: string, path: string): { problem: Problem; headers: Record<string, string> } {
-    const methods = methodsOf(path);
+  function noRoute({ method, path, petId }: Routed): { problem: Problem; headers: Record<string, string> } {
+    const methods = variant('method-404') ? undefined : methodsOf(path, switches);
     if (!methods) return { problem: { ...notFound(`No route for ${method} ${path}`), frameworkPage: has('framework-404-html') }, headers: {} };
     if (method === 'PATCH' && variant('method-501'))
       return { problem: { status: 501, code: 'not_implemented', message: 'PATCH is not implemented' }, headers: {} };
@@ -520,7 +541,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       code: 'method_not_allowed',
       message: `${method} is not allowed on ${path}`,
       plainText: has('method-not-allowed-plain'),
-      frameworkPage: has('item-method-html') && /^\/v1\/pets\/[^/]+$/.test(path),
+      frameworkPage: has('item-method-html') && petId !== undefined,
     };
     return { problem, headers: { allow: methods.join(', ') } };
   }
@@ -548,31 +569,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     }
     if (!withinRate()) return sendError(res, { status: 429, code: 'rate_limited', message: 'Too many requests' }, { 'retry-after': '1' });
     const url = new URL(req.url ?? '/', 'http://localhost');
-    let path = url.pathname;
-    if (variant('trailing-slash-redirect')) {
-      // the collection lives at /v1/pets/; the router sends /v1/pets there, before any
-      // handler (authentication included) sees the request
-      if (path === '/v1/pets') {
-        const text = 'Redirecting to /v1/pets/';
-        res.writeHead(307, { location: `/v1/pets/${url.search}`, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
-        return void res.end(text);
-      }
-      if (path === '/v1/pets/') path = '/v1/pets';
-    }
-    // a second route for the collection, written without the authentication of the first
-    const unguarded = has('trailing-slash-unauthenticated') && req.method === 'GET' && path === '/v1/pets/';
-    if (unguarded) path = '/v1/pets';
-    const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(path);
-    const operation =
-      req.method === 'GET' && path === '/v1/pets'
-        ? 'listPets'
-        : req.method === 'POST' && path === '/v1/pets'
-          ? 'createPet'
-          : req.method === 'GET' && petMatch
-            ? 'getPet'
-            : req.method === 'GET' && path === '/v1/store/orders'
-              ? 'listOrders'
-              : undefined;
+    // the router: the request as the operations see it, or an answer before any of them
+    const route = routeStore(req, url, switches);
+    if (isEarly(route)) return sendEarly(res, route);
+    const { operation, path, petId } = route;
     received.set(operation ?? '(no route)', (received.get(operation ?? '(no route)') ?? 0) + 1);
     // routes the server does not have: its router answers before any key is looked at
     if (operation === 'listOrders' && variant('orders-absent')) return sendError(res, notFound(`No route for ${req.method} ${path}`));
@@ -589,28 +589,31 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       operation === 'getPet' && variant('deprecation-headers') ? { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : {};
 
     // authentication comes first, on every route (unknown ones included)
-    const denied = unguarded ? undefined : storeAuth(req, operation ?? '');
+    const denied = route.unguarded ? undefined : storeAuth(req, operation ?? '');
     const validateFirst = operation === 'createPet' && variant('validate-before-auth');
     // a data layer asked before the credential: an animal that does not exist is 404 to anyone
-    const absent = petMatch !== null && INTEGER.test(petMatch[1]) && !pets.some((p) => p.id === BigInt(petMatch[1]) && readable(p));
+    const absent = petId !== undefined && INTEGER.test(petId) && !pets.some((p) => p.id === BigInt(petId) && readable(p));
     const lookupFirst = operation === 'getPet' && variant('lookup-before-auth') && absent;
     if (denied && !validateFirst && !lookupFirst) return sendError(res, denied, headers);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
+    if (route.refusal) return sendError(res, route.refusal, headers);
 
     if (!operation) {
-      const { problem, headers: allow } = noRoute(req.method ?? '', path);
+      const { problem, headers: allow } = noRoute(route);
       return sendError(res, problem, allow);
     }
-    const answer =
-      operation === 'listPets'
-        ? listPets(url)
-        : operation === 'createPet'
-          ? createPet(req, text, denied)
-          : operation === 'getPet'
-            ? getPet(petMatch![1])
-            : listOrders();
+    const operations: Record<string, () => [number, Json] | Problem> = {
+      listPets: () => listPets(url),
+      createPet: () => createPet(req, text, denied),
+      getPet: () => getPet(petId!),
+      listOrders,
+      replacePet: () => updatePet(req, petId!, text, false),
+      updatePet: () => updatePet(req, petId!, text, true),
+      deletePet: () => deletePet(petId!),
+    };
+    const answer = operations[operation]();
     if (isProblem(answer)) return sendError(res, answer, headers);
-    sendJson(res, answer[0], answer[1], headers);
+    sendJson(res, answer[0], route.envelope ? { data: answer[1] } : answer[1], headers);
   }
 
   // ---------------------------------------------------------------- quickstart: POST /messages
@@ -666,11 +669,12 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   async function handleQuickstart(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { text, tooLarge } = await readBody(req);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const denied = quickstartAuth(req);
+    const route = routeQuickstart(req, new URL(req.url ?? '/', 'http://localhost'), switches);
+    const denied = route.unguarded ? undefined : quickstartAuth(req);
     if (denied) return sendError(res, denied);
     if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
-    const answer = req.method === 'POST' && path === '/messages' ? sendMessage(req, text) : notFound(`No route for ${req.method} ${path}`);
+    if (route.refusal) return sendError(res, route.refusal);
+    const answer = route.operation ? sendMessage(req, text) : notFound(`No route for ${req.method} ${route.path}`);
     if (isProblem(answer)) return sendError(res, answer);
     sendJson(res, answer[0], answer[1]);
   }
@@ -732,52 +736,6 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
     req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
     req.on('error', reject);
   });
-}
-
-/** The media type of the request's Content-Type, lower-cased, parameters dropped. */
-function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-}
-
-function isObject(value: Json): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * JSON.parse decides what is valid JSON; lossless-json then reads it again so that
- * integers beyond 2^53 (a categoryId is int64) keep every digit, as bigints.
- */
-function parseJson(text: string): Json {
-  const standard = JSON.parse(text);
-  try {
-    return parseLossless(text, null, parseNumberAndBigInt);
-  } catch {
-    return standard; // lossless-json refuses duplicate keys, which JSON allows
-  }
-}
-
-/** Ajv knows no bigint: validate a copy in which they are numbers. */
-function forValidation(value: Json): Json {
-  if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.map(forValidation);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forValidation(v)]));
-  return value;
-}
-
-/** JSON text in which bigints are written as exact integers (ids beyond 2^53). */
-function toJson(value: Json): string {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
-  if (isObject(value)) {
-    const members = Object.entries(value).filter(([, v]) => v !== undefined);
-    return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** JSON text with every character outside ASCII written as a \u escape: the same value once parsed. */
-function escapeNonAscii(text: string): string {
-  return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A valid NewPet for the i-th prefilled animal, extra required fields included. */

@@ -57,6 +57,17 @@ export const VARIANTS = {
   'jwt-key': 'the key is an HS256 JWT, verified as a JWT library does: the signature as decoded (the unused bits of its last character dropped)',
   'uuid-key': 'the key is a UUID, compared as a UUID (any case, hyphens optional)',
   'lagging-reads': 'getPet and the list read from a replica: an animal shows 1.5 s after it was created',
+  // routers and frameworks (reference/routing.ts)
+  'head-as-get': 'HEAD on a GET route is answered as GET without the body, behind the same key check (401 without a key)',
+  'cors-preflight':
+    'OPTIONS on any path answers 204 with Access-Control-Allow-Origin, -Methods and -Headers and no body, before the key is looked at (a browser sends no credential on a preflight)',
+  'canonical-redirect':
+    'another spelling of a documented path (a trailing slash, a doubled slash, another letter case) answers 308 to the documented path (query kept), before the key is looked at',
+  'case-insensitive-routes': 'paths match in any letter case (/v1/PETS is /v1/pets), behind the key check of the documented path',
+  'matrix-params-stripped':
+    'a path parameter after ; in a segment is dropped before routing, as servlet containers do (/v1/pets;x=1 is /v1/pets, key check and all)',
+  'update-delete-implemented':
+    'PUT, PATCH and DELETE /pets/{petId} exist behind the key: DELETE removes the animal (204), PATCH applies the fields of a JSON object and PUT replaces it with a NewPet (200 with the Pet); 404 for an id no animal has, 400 for a missing or invalid body',
 } as const;
 
 export interface VariantSpec {

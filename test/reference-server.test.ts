@@ -164,3 +164,274 @@ describe('reference server, faults and variants', () => {
       expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' })).status).toBe(202);
     }));
 });
+
+describe('reference server, dimensions of a request: faults', () => {
+  const get = (url: string, headers: Record<string, string> = auth, method = 'GET') => fetch(url, { method, headers });
+
+  it('limit-rounded-up answers 10 animals to limit=2 and 100 to limit=99; 1, 20 and 100 unchanged', () =>
+    withServer({ faults: ['limit-rounded-up'], prefill: 120 }, async (s) => {
+      for (const [limit, count] of [
+        [2, 10],
+        [11, 20],
+        [99, 100],
+        [1, 1],
+        [20, 20],
+        [100, 100],
+      ]) {
+        expect(await read(await get(`${s.baseUrl}/pets?limit=${limit}`)), `limit=${limit}`).toHaveLength(count);
+      }
+    }));
+
+  it('unfiltered-inner-join leaves animals without a status out of the unfiltered list only', () =>
+    withServer({ faults: ['unfiltered-inner-join'] }, async (s) => {
+      await post(`${s.baseUrl}/pets`, { name: 'no status', categoryId: 1 });
+      await post(`${s.baseUrl}/pets`, { name: 'sold', categoryId: 1, status: 'sold' });
+      expect((await read(await get(`${s.baseUrl}/pets`))).map((p: any) => p.id)).toEqual([2]);
+      expect(await read(await get(`${s.baseUrl}/pets/1`))).toEqual({ id: 1, name: 'no status', categoryId: 1 });
+    }));
+
+  it('list-default-status lists an animal without a status as available; 201, getPet and the filter see none', () =>
+    withServer({ faults: ['list-default-status'] }, async (s) => {
+      expect(await read(await post(`${s.baseUrl}/pets`, { name: 'a', categoryId: 1 }))).toEqual({ id: 1, name: 'a', categoryId: 1 });
+      expect(await read(await get(`${s.baseUrl}/pets`))).toEqual([{ id: 1, name: 'a', categoryId: 1, status: 'available' }]);
+      expect(await read(await get(`${s.baseUrl}/pets?status=available`))).toEqual([]);
+      expect(await read(await get(`${s.baseUrl}/pets/1`))).toEqual({ id: 1, name: 'a', categoryId: 1 });
+    }));
+
+  it('names-ltrimmed, nfkc-normalised and c1-controls-stripped change names on storing', () =>
+    withServer({ faults: ['names-ltrimmed', 'nfkc-normalised', 'c1-controls-stripped'] }, async (s) => {
+      const stored = async (name: string) => (await read(await post(`${s.baseUrl}/pets`, { name, categoryId: 1 }))).name;
+      expect(await stored('  a  ')).toBe('a  ');
+      expect(await stored('\uFB01\uFF21')).toBe('fiA');
+      expect(await stored('a\u007Fb\u0080c\u009Fd\u00A9')).toBe('abcd\u00A9'); // U+00A9, past the C1 range, is kept
+    }));
+
+  it('duplicate-body-deduplicated answers the same NewPet again with the animal stored before', () =>
+    withServer({ faults: ['duplicate-body-deduplicated'] }, async (s) => {
+      const body = { name: 'twin', categoryId: 3, status: 'pending' };
+      const [first, second] = [await post(`${s.baseUrl}/pets`, body), await post(`${s.baseUrl}/pets`, body)];
+      expect(second.status).toBe(201);
+      expect((await read(second)).id).toBe((await read(first)).id);
+      expect((await read(await post(`${s.baseUrl}/pets`, { name: 'twin', categoryId: 3 }))).id).toBe(2); // another status: another animal
+      expect(s.petCount()).toBe(2);
+    }));
+
+  it('get-id-parseint fetches animal 1 for 1abc and 1.5; abc is still 400', () =>
+    withServer({ faults: ['get-id-parseint'] }, async (s) => {
+      await post(`${s.baseUrl}/pets`, { name: 'a', categoryId: 1 });
+      for (const id of ['1abc', '1.5']) expect(await read(await get(`${s.baseUrl}/pets/${id}`))).toMatchObject({ id: 1 });
+      expect((await get(`${s.baseUrl}/pets/abc`)).status).toBe(400);
+    }));
+
+  it('empty-bearer-accepted lets "Bearer" alone into the store (not the quickstart service)', () =>
+    withServer({ faults: ['empty-bearer-accepted'] }, async (s) => {
+      expect((await get(`${s.baseUrl}/pets`, { authorization: 'Bearer' })).status).toBe(200);
+      expect((await get(`${s.baseUrl}/pets`, { authorization: 'Bearer nope' })).status).toBe(401);
+      expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' }, { authorization: 'Bearer', 'content-type': 'application/json' })).status).toBe(
+        401,
+      );
+    }));
+
+  it('scheme-case-sensitive refuses bearer <key> with 401', () =>
+    withServer({ faults: ['scheme-case-sensitive'] }, async (s) => {
+      expect((await get(`${s.baseUrl}/pets`, { authorization: `bearer ${KEY}` })).status).toBe(401);
+      expect((await get(`${s.baseUrl}/pets`, { authorization: `BEARER ${KEY}` })).status).toBe(401);
+      expect((await get(`${s.baseUrl}/pets`)).status).toBe(200);
+    }));
+
+  it('the default server takes any spelling of application/json, in Content-Type and Accept', async () => {
+    await withServer({}, async (s) => {
+      for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+        expect((await post(`${s.baseUrl}/pets`, { name: 'a', categoryId: 1 }, { ...auth, 'content-type': type })).status, type).toBe(201);
+        expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' }, { ...auth, 'content-type': type })).status, type).toBe(201);
+      }
+      for (const accept of ['*/*', 'application/*', 'application/json; charset=utf-8'])
+        expect((await get(`${s.baseUrl}/pets`, { ...auth, accept })).status).toBe(200);
+    });
+  });
+
+  it('content-type-exact and qs-content-type-exact refuse a charset parameter with 400', () =>
+    withServer({ faults: ['content-type-exact', 'qs-content-type-exact'] }, async (s) => {
+      const charset = { ...auth, 'content-type': 'application/json; charset=utf-8' };
+      const createWith = (headers: Record<string, string>) => post(`${s.baseUrl}/pets`, { name: 'a', categoryId: 1 }, headers);
+      expect(await read(await createWith(charset))).toMatchObject({ status: 400, code: 'invalid_request' });
+      expect((await createWith({ ...auth, 'content-type': 'Application/JSON' })).status).toBe(400);
+      expect((await createWith(json)).status).toBe(201);
+      expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' }, charset)).status).toBe(400);
+      expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' })).status).toBe(201);
+    }));
+
+  it('accept-exact answers 406 to */* and to no Accept once the key has passed', () =>
+    withServer({ faults: ['accept-exact'] }, async (s) => {
+      const star = await get(`${s.baseUrl}/pets`, { ...auth, accept: '*/*' });
+      expect(star.status).toBe(406);
+      expect(await read(star)).toMatchObject({ status: 406, code: 'not_acceptable' });
+      expect((await get(`${s.baseUrl}/pets`, { ...auth, accept: 'application/json; charset=utf-8' })).status).toBe(406);
+      expect((await get(`${s.baseUrl}/pets`, { ...auth, accept: 'application/json' })).status).toBe(200);
+      expect((await get(`${s.baseUrl}/pets`, { accept: '*/*' })).status).toBe(401);
+    }));
+
+  it('trailing-slash-envelope wraps the page of GET /pets/ as {data}, behind the key', () =>
+    withServer({ faults: ['trailing-slash-envelope'], prefill: 3 }, async (s) => {
+      expect((await read(await get(`${s.baseUrl}/pets/`))).data).toHaveLength(3);
+      expect(await read(await get(`${s.baseUrl}/pets`))).toHaveLength(3);
+      expect((await get(`${s.baseUrl}/pets/`, {})).status).toBe(401);
+    }));
+
+  it('mixed-case-route-unauthenticated serves /v1/PETS and /v1/Pets without a key; /v1/pets still needs one', () =>
+    withServer({ faults: ['mixed-case-route-unauthenticated'], prefill: 2 }, async (s) => {
+      const origin = new URL(s.baseUrl).origin;
+      for (const path of ['/v1/PETS', '/v1/Pets']) expect(await read(await get(`${origin}${path}`, {})), path).toHaveLength(2);
+      expect((await get(`${origin}/v1/pets`, {})).status).toBe(401);
+    }));
+
+  it('without a fault, HEAD gets 401 without a key and 405 with one; OPTIONS and DELETE likewise', async () => {
+    await withServer({ prefill: 1 }, async (s) => {
+      for (const [method, path] of [
+        ['HEAD', '/pets'],
+        ['OPTIONS', '/pets'],
+        ['DELETE', '/pets/1'],
+      ]) {
+        expect((await get(`${s.baseUrl}${path}`, {}, method)).status, method).toBe(401);
+        const allowed = await get(`${s.baseUrl}${path}`, auth, method);
+        expect(allowed.status, method).toBe(405);
+        expect(allowed.headers.get('allow')).toBe(path === '/pets' ? 'GET, POST' : 'GET');
+      }
+      expect(s.petCount()).toBe(1);
+    });
+  });
+
+  it('head-unauthenticated answers a keyless HEAD on a GET route 200, without a body', () =>
+    withServer({ faults: ['head-unauthenticated'], prefill: 1 }, async (s) => {
+      for (const path of ['/pets', '/pets/1', '/store/orders']) {
+        const res = await get(`${s.baseUrl}${path}`, {}, 'HEAD');
+        expect(res.status, path).toBe(200);
+        expect(await res.text()).toBe('');
+      }
+      expect((await get(`${s.baseUrl}/pets`, {})).status).toBe(401);
+    }));
+
+  it('options-unauthenticated answers a keyless OPTIONS /pets with the page', () =>
+    withServer({ faults: ['options-unauthenticated'], prefill: 2 }, async (s) => {
+      const res = await get(`${s.baseUrl}/pets`, {}, 'OPTIONS');
+      expect(res.status).toBe(200);
+      expect(await read(res)).toHaveLength(2);
+    }));
+
+  it('delete-unauthenticated deletes without a key: 204 for any integer id', () =>
+    withServer({ faults: ['delete-unauthenticated'], prefill: 2 }, async (s) => {
+      const res = await get(`${s.baseUrl}/pets/1`, {}, 'DELETE');
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe('');
+      expect(s.petCount()).toBe(1);
+      expect((await get(`${s.baseUrl}/pets/1`)).status).toBe(404);
+      expect((await get(`${s.baseUrl}/pets/999`, {}, 'DELETE')).status).toBe(204);
+      expect((await get(`${s.baseUrl}/pets/abc`, {}, 'DELETE')).status).toBe(400);
+    }));
+
+  it('qs-trailing-slash-unauthenticated queues POST /messages/ without a key', () =>
+    withServer({ faults: ['qs-trailing-slash-unauthenticated'] }, async (s) => {
+      const noKey = { 'content-type': 'application/json' };
+      expect((await post(`${s.quickstartBaseUrl}/messages/`, { message: 'x' }, noKey)).status).toBe(201);
+      expect((await post(`${s.quickstartBaseUrl}/messages`, { message: 'x' }, noKey)).status).toBe(401);
+      expect(s.messageCount()).toBe(1);
+    }));
+});
+
+describe('reference server, dimensions of a request: allowed variants', () => {
+  const call = (url: string, method = 'GET', headers: Record<string, string> = auth, body?: unknown) =>
+    fetch(url, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+
+  it('head-as-get answers HEAD as GET without the body, behind the key', () =>
+    withServer({ variants: ['head-as-get'], prefill: 1 }, async (s) => {
+      expect((await call(`${s.baseUrl}/pets`, 'HEAD', {})).status).toBe(401);
+      const res = await call(`${s.baseUrl}/pets`, 'HEAD');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.text()).toBe('');
+      expect((await call(`${s.baseUrl}/nowhere`, 'HEAD')).status).toBe(404);
+    }));
+
+  it('cors-preflight answers OPTIONS on any path 204 with the CORS headers, before the key', () =>
+    withServer({ variants: ['cors-preflight'] }, async (s) => {
+      for (const path of ['/pets', '/pets/1', '/nowhere']) {
+        const res = await call(`${s.baseUrl}${path}`, 'OPTIONS', { origin: 'https://example.com', 'access-control-request-method': 'GET' });
+        expect(res.status, path).toBe(204);
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+        expect(res.headers.get('access-control-allow-methods')).toMatch(/GET/);
+        expect(await res.text()).toBe('');
+      }
+      expect((await call(`${s.baseUrl}/pets`, 'GET', {})).status).toBe(401);
+    }));
+
+  it('canonical-redirect answers 308 to the documented path, query kept, before the key', () =>
+    withServer({ variants: ['canonical-redirect'], prefill: 1 }, async (s) => {
+      const origin = new URL(s.baseUrl).origin;
+      for (const [path, location] of [
+        ['/v1/pets/?limit=1', '/v1/pets?limit=1'],
+        ['/v1//pets', '/v1/pets'],
+        ['/v1/PETS/1/', '/v1/pets/1'],
+        ['/V1/Store/Orders', '/v1/store/orders'],
+      ]) {
+        const res = await call(`${origin}${path}`, 'GET', {});
+        expect(res.status, path).toBe(308);
+        expect(res.headers.get('location')).toBe(location);
+      }
+      expect((await call(`${origin}/v1/pets`, 'GET', {})).status).toBe(401);
+      expect((await call(`${origin}/v1/nowhere/`, 'GET')).status).toBe(404);
+      expect(await read(await fetch(`${origin}/v1/PETS/`, { headers: auth }))).toHaveLength(1); // followed
+    }));
+
+  it('canonical-redirect with trailing-slash-redirect ends at /v1/pets/ without a loop', () =>
+    withServer({ variants: ['canonical-redirect', 'trailing-slash-redirect'], prefill: 1 }, async (s) => {
+      const origin = new URL(s.baseUrl).origin;
+      expect((await call(`${origin}/v1/pets/`)).status).toBe(200);
+      expect(await read(await fetch(`${origin}/v1/PETS`, { headers: auth }))).toHaveLength(1);
+    }));
+
+  it('case-insensitive-routes routes /v1/PETS as /v1/pets, key and all', () =>
+    withServer({ variants: ['case-insensitive-routes'], prefill: 1 }, async (s) => {
+      const origin = new URL(s.baseUrl).origin;
+      expect((await call(`${origin}/v1/PETS`, 'GET', {})).status).toBe(401);
+      expect(await read(await call(`${origin}/V1/Pets`))).toHaveLength(1);
+      expect(await read(await call(`${origin}/v1/PETS/1`))).toMatchObject({ id: 1 });
+      expect((await call(`${origin}/v1/pets/`)).status).toBe(404);
+    }));
+
+  it('matrix-params-stripped routes /v1/pets;x=1 as /v1/pets, key and all', () =>
+    withServer({ variants: ['matrix-params-stripped'], prefill: 1 }, async (s) => {
+      expect((await call(`${s.baseUrl}/pets;x=1`, 'GET', {})).status).toBe(401);
+      expect(await read(await call(`${s.baseUrl}/pets;x=1?limit=1`))).toHaveLength(1);
+      expect(await read(await call(`${s.baseUrl}/pets/1;jsessionid=abc`))).toMatchObject({ id: 1 });
+    }));
+
+  it('update-delete-implemented: PUT, PATCH and DELETE behind the key, 404 for an absent id, 400 for a bad body', () =>
+    withServer({ variants: ['update-delete-implemented'] }, async (s) => {
+      await post(`${s.baseUrl}/pets`, { name: 'a', categoryId: 1 });
+      const item = `${s.baseUrl}/pets/1`;
+      for (const method of ['PUT', 'PATCH', 'DELETE']) expect((await call(item, method, {})).status, method).toBe(401);
+      expect(await read(await call(`${s.baseUrl}/pets/999`, 'PATCH'))).toMatchObject({ status: 404, code: 'not_found' });
+      for (const [method, body] of [
+        ['PATCH', undefined],
+        ['PATCH', { categoryId: 'x' }],
+        ['PATCH', [1]],
+        ['PUT', undefined],
+        ['PUT', { name: 'b' }],
+      ] as const) {
+        expect(await read(await call(item, method, auth, body)), `${method} ${JSON.stringify(body)}`).toMatchObject({ status: 400, code: 'invalid_request' });
+      }
+      expect(await read(await call(item, 'PATCH', auth, { status: 'sold' }))).toEqual({ id: 1, name: 'a', categoryId: 1, status: 'sold' });
+      expect(await read(await call(item, 'PUT', auth, { name: 'b', categoryId: 2 }))).toEqual({ id: 1, name: 'b', categoryId: 2 });
+      expect((await call(`${s.baseUrl}/pets`, 'PATCH')).status).toBe(405);
+      expect((await call(item, 'POST')).headers.get('allow')).toBe('GET, PUT, PATCH, DELETE');
+      expect((await call(item, 'DELETE')).status).toBe(204);
+      expect((await call(item)).status).toBe(404);
+      expect(s.petCount()).toBe(0);
+    }));
+});

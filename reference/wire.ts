@@ -1,0 +1,67 @@
+// What the reference server reads from and writes to the wire, apart from what it
+// means: JSON with exact int64 integers, the media type of a request, and the Problem
+// every error answer is made from.
+import type { IncomingMessage } from 'node:http';
+import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
+
+export type Json = unknown;
+export type Fields = Record<string, Json>;
+
+export interface Problem {
+  status: number;
+  code: string;
+  message: string;
+  /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
+  frameworkPage?: boolean;
+  /** Answered as plain text, as a web framework's default error. */
+  plainText?: boolean;
+}
+
+export const isProblem = (value: unknown): value is Problem =>
+  typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
+
+/** The media type of the request's Content-Type, lower-cased, parameters dropped. */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export function isObject(value: Json): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON.parse decides what is valid JSON; lossless-json then reads it again so that
+ * integers beyond 2^53 (a categoryId is int64) keep every digit, as bigints.
+ */
+export function parseJson(text: string): Json {
+  const standard = JSON.parse(text);
+  try {
+    return parseLossless(text, null, parseNumberAndBigInt);
+  } catch {
+    return standard; // lossless-json refuses duplicate keys, which JSON allows
+  }
+}
+
+/** Ajv knows no bigint: validate a copy in which they are numbers. */
+export function forValidation(value: Json): Json {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(forValidation);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forValidation(v)]));
+  return value;
+}
+
+/** JSON text in which bigints are written as exact integers (ids beyond 2^53). */
+export function toJson(value: Json): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
+  if (isObject(value)) {
+    const members = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** JSON text with every character outside ASCII written as a \u escape: the same value once parsed. */
+export function escapeNonAscii(text: string): string {
+  return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
