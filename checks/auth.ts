@@ -7,6 +7,9 @@ import { eachProbe, expectStatus } from '../harness/run/expect.js';
 import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
+import { integerSpellings, pathSpellings, undocumentedMethods, type CredentialKind, type Spelling } from '../harness/api/input-space.js';
+import { integerText, isInteger } from '../harness/model/json.js';
+import { difference } from '../harness/run/round-trip.js';
 
 /**
  * How an operation's probes are judged: `credential`, each must get 401 (or 400 for an
@@ -51,6 +54,11 @@ interface Credential {
   label: string;
   /** Query parameters the probe carries (listPets with a filter or a limit). */
   query?: Record<string, string | number>;
+}
+
+/** The credential classes of these kinds (input-space.ts) as probes. */
+function credentials(ctx: CheckContext, ...kinds: CredentialKind[]): Credential[] {
+  return ctx.credentials.filter((c) => kinds.includes(c.kind)).map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
 }
 
 /**
@@ -111,110 +119,169 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
   return probedOperations(ctx, (op) => ctx.profile === 'certify' || op.id === 'listPets');
 }
 
+interface NoDataProbe {
+  label: string;
+  send: () => Promise<Exchange>;
+  /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
+  canonical: () => Promise<Exchange>;
+}
+
 /**
- * Requests without an Authorization header that must get no data (no 2xx). Where one
- * does, listPets is asked once more with no key at all: a list that needs no key
- * anywhere is AUTH-MISSING-HEADER's failure, not a way around the key (inconclusive).
+ * Requests without a valid credential that must get no data (no 2xx). Where one does,
+ * the documented request it stands for is asked once more with no key at all: an
+ * operation that needs no key anywhere is AUTH-MISSING-HEADER's failure, not a way
+ * around the key (inconclusive).
  */
-async function expectNoData(ctx: CheckContext, probes: Array<{ label: string; send: () => Promise<Exchange> }>): Promise<void> {
+async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], what = 'without an Authorization header'): Promise<void> {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => ex.succeeded);
-  if (through.length === 0) return ctx.note(`${probes.length} requests without an Authorization header, none answered 2xx`);
-  const plain = await ctx.call('listPets', { auth: 'none' });
-  if (plain.succeeded) {
-    throw new Inconclusive(`listPets answers without any key (${plain.summary}): AUTH-MISSING-HEADER fails; nothing is bypassed`, [plain]);
+  if (through.length === 0) return ctx.note(`${probes.length} requests ${what}, none answered 2xx`);
+  const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await b.canonical() })));
+  const bypasses = open.filter(({ plain }) => !plain.succeeded);
+  if (bypasses.length === 0) {
+    throw new Inconclusive(`${open[0].plain.summary} answers without any key: AUTH-MISSING-HEADER fails; nothing is bypassed`, [open[0].plain]);
   }
   fail(
-    `${through.length} of ${probes.length} got data without an Authorization header: ${through.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
-    ...through.map(({ ex }) => ex),
+    `${bypasses.length} of ${probes.length} got data ${what}: ${bypasses.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
+    ...bypasses.map(({ ex }) => ex),
   );
 }
 
+/** A 2xx body that shows animals: a list with anything in it, or an object with an id. */
+const showsData = (ex: Exchange) => {
+  const body = ex.json as any;
+  return Array.isArray(body) ? body.length > 0 : body !== null && typeof body === 'object' && 'id' in body;
+};
+
 export const AUTH_CHECKS: Check[] = [
   // listPets also with each of its parameters: a server may take a filtered or limited
-  // list down another code path (a search index, a cache), and forget the key there
+  // list down another code path (a search index, a cache), and forget the key there;
+  // and an empty Authorization header, which a parser may take for a header with a key
   check('AUTH-MISSING-HEADER', async (ctx) => {
-    const none: Credential = { auth: 'none', label: 'no Authorization header' };
+    const [none, empty] = [credentials(ctx, 'missing'), credentials(ctx, 'empty')];
     const ops = probedOperations(ctx);
     const listPets = ops.filter(({ op }) => op.id === 'listPets');
-    // health (few requests, every few minutes) sends the filter only
+    // health (few requests, every few minutes) sends the filter only, and the empty header to listPets only
     const withParameters = ctx.sample<Record<string, string | number>>([{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }], 1);
     await expect401(ctx, [
-      ...ops.map((gated) => ({ ...gated, ...none })),
-      ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none, query }))),
+      ...ops.flatMap((gated) => [...none, ...(ctx.profile === 'certify' || gated.op.id === 'listPets' ? empty : [])].map((c) => ({ ...gated, ...c }))),
+      ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none[0], query }))),
     ]);
   }),
 
   /**
    * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,
-   * a second word after the key). certify sends each to every probed operation. health,
-   * which runs every few minutes against production, sends them all to listPets and the
-   * changed key to every operation: the key is compared by the same code on every route
-   * far more often than not, and a route that skips the check is still found.
+   * a second word after the key), the scheme with no token and the token of an unset
+   * variable. certify sends each to every probed operation, and the scheme twice to
+   * listPets. health, which runs every few minutes against production, sends them all to
+   * listPets and the changed key to every operation: the key is compared by the same code
+   * on every route far more often than not, and a route that skips the check is still found.
    */
   check('AUTH-INVALID-KEY', async (ctx) => {
-    const keys = ctx.invalidKeys.map((k): Credential => ({ auth: { header: `Bearer ${k.value}` }, label: `an invalid bearer key (${k.what})` }));
-    // certify also sends the scheme twice: the token "Bearer <key>" is not the key, but a
-    // server that strips every "Bearer " prefix finds it
-    const doubled: Credential = { auth: { header: `Bearer Bearer ${ctx.apiKey}` }, label: 'the scheme twice (Bearer Bearer <key>)' };
+    const keys = credentials(ctx, 'changed', 'extended', 'shortened', 'case-changed', 'prefixed', 'second-word', 'scheme-only', 'unset-variable');
     const ops = probedOperations(ctx);
     await expect401(ctx, [
       ...ops.flatMap((gated) => (ctx.profile === 'certify' || gated.op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ ...gated, ...c }))),
-      ...(ctx.profile === 'certify' ? ops.filter(({ op }) => op.id === 'listPets').map((gated) => ({ ...gated, ...doubled })) : []),
+      ...(ctx.profile === 'certify'
+        ? ops.filter(({ op }) => op.id === 'listPets').flatMap((gated) => credentials(ctx, 'scheme-twice').map((c) => ({ ...gated, ...c })))
+        : []),
     ]);
   }),
 
-  check('AUTH-WRONG-SCHEME', (ctx) =>
-    expect401Everywhere(
-      ctx,
-      ['Basic', 'Token'].map((scheme) => ({
-        auth: { header: `${scheme} ${ctx.apiKey}` },
-        label: `the valid key under the ${scheme} scheme`,
-      })),
-      schemeProbeOperations(ctx),
-    ),
-  ),
+  check('AUTH-WRONG-SCHEME', (ctx) => expect401Everywhere(ctx, credentials(ctx, 'other-scheme'), schemeProbeOperations(ctx))),
 
   // certify also glues the key to the scheme (BearerKEY): a server that strips a
   // "Bearer" prefix without its space accepts it
-  check('AUTH-NO-SCHEME', (ctx) =>
-    expect401Everywhere(
-      ctx,
-      ctx.sample<Credential>(
-        [
-          { auth: { header: ctx.apiKey }, label: 'the valid key with no scheme' },
-          { auth: { header: `Bearer${ctx.apiKey}` }, label: 'the valid key glued to Bearer, with no space' },
-        ],
-        1,
-      ),
-      schemeProbeOperations(ctx),
-    ),
-  ),
+  check('AUTH-NO-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.sample(credentials(ctx, 'no-scheme', 'glued'), 1), schemeProbeOperations(ctx))),
+
+  // SHOULD: RFC 9110 11.1 makes the scheme case-insensitive, but a server that accepts
+  // only the exact "Bearer " the description shows refuses no valid key in that spelling
+  check('AUTH-SCHEME-CASE', async (ctx) => {
+    const [valid] = credentials(ctx, 'scheme-case');
+    const ex = await ctx.call('listPets', { auth: valid.auth });
+    expectStatus(ex, [200], `listPets with ${valid.label}`);
+  }),
 
   // Only a 2xx fails: it hands out the store without the documented credential. The
   // key elsewhere must get 401 by the letter (the key is "missing" from Authorization),
-  // but that is AUTH-MISSING-HEADER's to demand; /pets/ is not a documented path, so a
-  // 404, a 405 or a redirect to /pets (followed: then 401) are as good.
-  check('AUTH-NO-BYPASS', (ctx) =>
-    expectNoData(
-      ctx,
-      ctx.sample(
+  // but that is AUTH-MISSING-HEADER's to demand; another spelling of a path is not a
+  // documented path, so a 404, a 405 or a redirect to the canonical one (followed: then
+  // 401) are as good.
+  check('AUTH-NO-BYPASS', async (ctx) => {
+    const none = { auth: 'none' as const };
+    const list = () => ctx.call('listPets', none);
+    const getPetLive = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
+    const { id } = await ctx.fixtures.visibleId();
+    const item = () => ctx.call('getPet', { ...none, params: { petId: id } });
+    const spelled = (path: string, canonical: () => Promise<Exchange>) => (s: Spelling) => ({
+      label: `GET ${s.path} (${s.label}) with no key`,
+      send: () => ctx.request('GET', s.path, none),
+      canonical,
+    });
+    const itemPath = `/pets/${id}`;
+    const itemSpellings = [...integerSpellings(id).map((s) => ({ label: s.label, path: `/pets/${s.value}` })), ...pathSpellings(itemPath)];
+    await expectNoData(ctx, [
+      ...ctx.sample(pathSpellings('/pets').map(spelled('/pets', list)), 4),
+      ...ctx.sample(
         [
-          { label: 'GET /pets/ (a trailing slash) with no key', send: () => ctx.request('GET', '/pets/', { auth: 'none' }) },
-          { label: 'listPets with the key in the query (api_key)', send: () => ctx.call('listPets', { auth: 'none', query: { api_key: ctx.apiKey } }) },
-          { label: 'listPets with the key in an X-API-Key header', send: () => ctx.call('listPets', { auth: 'none', headers: { 'x-api-key': ctx.apiKey } }) },
+          {
+            label: 'listPets with the key in the query (api_key)',
+            send: () => ctx.call('listPets', { ...none, query: { api_key: ctx.apiKey } }),
+            canonical: list,
+          },
+          {
+            label: 'listPets with the key in an X-API-Key header',
+            send: () => ctx.call('listPets', { ...none, headers: { 'x-api-key': ctx.apiKey } }),
+            canonical: list,
+          },
         ],
-        2,
+        1,
       ),
-    ),
-  ),
+      ...(getPetLive ? ctx.sample(itemSpellings.map(spelled(itemPath, item)), 2) : []),
+    ]);
+  }),
 
   // SHOULD: RFC 6750 2.3 lets a resource server take the bearer token from the query
-  check('AUTH-NO-QUERY-TOKEN', (ctx) =>
-    expectNoData(ctx, [
-      { label: 'listPets with the key in the query (access_token)', send: () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } }) },
-    ]),
-  ),
+  check('AUTH-NO-QUERY-TOKEN', (ctx) => {
+    const list = () => ctx.call('listPets', { auth: 'none' });
+    return expectNoData(ctx, [
+      {
+        label: 'listPets with the key in the query (access_token)',
+        send: () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } }),
+        canonical: list,
+      },
+    ]);
+  }),
+
+  /**
+   * The methods no operation documents, without a key: HEAD is GET without the body
+   * and needs the key GET needs; OPTIONS may answer a CORS preflight (a browser sends no
+   * credential with one) but no data; in certify each unsafe method is sent to an animal
+   * the run made for it (PUT and POST with a NewPet, PATCH with a name, DELETE), and none
+   * may answer 2xx or change it: getPet with the key must show it as it was made. Update
+   * and delete are "not shown", so a server may have them, behind the key. Never sent to
+   * the collection: DELETE or PUT /pets could empty or replace the whole store on a
+   * server that has them and forgets the key.
+   */
+  check('AUTH-EVERY-METHOD', async (ctx) => {
+    const none = { auth: 'none' as const };
+    const getPetLive = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
+    const item = getPetLive ? `/pets/${(await ctx.fixtures.visibleId()).id}` : undefined;
+    const cors = { origin: 'https://conformance.example', 'access-control-request-method': 'GET' };
+    const reads = [
+      { method: 'HEAD', path: '/pets' },
+      ...(item ? [{ method: 'HEAD', path: item }] : []),
+      { method: 'OPTIONS', path: '/pets' },
+      ...(item ? [{ method: 'OPTIONS', path: item }] : []),
+    ];
+    const probes = ctx.sample(reads, 3).map(({ method, path }) => async () => {
+      const ex = await ctx.request(method, path, { ...none, ...(method === 'OPTIONS' && { headers: cors }) });
+      const data = method === 'HEAD' ? ex.succeeded : ex.succeeded && showsData(ex);
+      if (data) fail(`${method} ${path} with no key: ${ex.summary}${method === 'OPTIONS' ? ', with animals in the body' : ''}`, ex);
+    });
+    const writes = ctx.profile === 'certify' && getPetLive ? [() => unsafeMethodsChangeNothing(ctx)] : [];
+    await eachProbe([...probes, ...writes], (probe) => probe());
+  }),
 
   // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
   // tells an anonymous client nothing about the body; but 400 ("body missing required
@@ -232,3 +299,34 @@ export const AUTH_CHECKS: Check[] = [
     expectStatus(ex, [401], 'getPet of an animal that does not exist, with no key (authentication comes before the lookup)');
   }),
 ];
+
+/**
+ * Makes an animal, waits until getPet shows it, sends it every unsafe method no operation
+ * documents without a key, then reads it again with the key: each must have got no 2xx,
+ * and the animal must be there as it was made.
+ */
+async function unsafeMethodsChangeNothing(ctx: CheckContext): Promise<void> {
+  await ctx.fixtures.pages(); // made after the pages the list checks judge, as the round trips are
+  const created = await ctx.call('createPet', { json: ctx.newPet('method-probe') });
+  const id = (created.json as any)?.id;
+  if (!created.succeeded || !isInteger(id)) throw new Inconclusive(`no animal to send the methods to: ${created.summary}`, [created]);
+  const petId = integerText(id);
+  const read = () => ctx.call('getPet', { params: { petId } });
+  const before = await ctx.poll(read, (ex) => ex.status === 404);
+  if (before.value.status !== 200) throw new Inconclusive(`getPet does not show the animal made for the methods: ${before.value.summary}`, [before.value]);
+  const bodies: Record<string, unknown> = {
+    PUT: ctx.newPet('method-probe-replaced'),
+    POST: ctx.newPet('method-probe-posted'),
+    PATCH: { name: `${ctx.runPrefix}-method-probe-patched` },
+  };
+  const { unsafe } = undocumentedMethods(ctx.spec, '/pets/{petId}');
+  const answers = await Promise.all(
+    unsafe.map((method) => ctx.request(method, `/pets/${petId}`, { auth: 'none', ...(bodies[method] !== undefined && { json: bodies[method] }) })),
+  );
+  const through = answers.filter((ex) => ex.succeeded);
+  if (through.length) fail(`${through.map((ex) => ex.summary).join(' | ')}: a write with no key answered 2xx`, ...through);
+  // compared with the animal as getPet showed it before: what the store made of it is CREATE-VIEWS-AGREE's
+  const after = await read();
+  const changed = after.status !== 200 ? after.summary : difference(before.value.json as Record<string, unknown>, after.json);
+  if (changed) fail(`after ${unsafe.join(', ')} /pets/${petId} with no key, each refused, getPet with the key: ${changed}`, after, ...answers);
+}

@@ -9,7 +9,10 @@ import { Inconclusive, fail } from '../harness/model/outcome.js';
 import type { CheckContext } from '../harness/run/context.js';
 import { unlikelyId, type CreatedPet } from '../harness/run/fixtures.js';
 import type { Examples } from '../harness/run/examples.js';
-import { isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
+import { brief, isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
+import { newPetErrors, newPetProperties } from '../harness/api/bodies.js';
+import { parseJson } from '../harness/model/json.js';
+import type { Exchange } from '../harness/http/exchange.js';
 
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
@@ -65,6 +68,51 @@ async function roundTrips(ctx: CheckContext) {
   if (result.trips.length === 0) throw new Inconclusive('no valid value was sent: the NewPet schema gives no edge values and --examples is 0');
   return result;
 }
+
+/** An animal the run created: the NewPet fields it was sent with, and its creation. */
+interface Modelled {
+  sent: Record<string, unknown>;
+  created: Exchange;
+}
+
+/**
+ * The run's animals, from the run itself: every createPet of a valid NewPet answered 2xx
+ * with an integer id, with the NewPet fields of the body sent (an id sent on purpose is
+ * not one). An invalid body the server took is the invalid-body checks' to judge, and an
+ * id two creations share CREATE-ID-UNIQUE's: both are left out.
+ */
+function modelOfRun(ctx: CheckContext, observed: Exchange[]): Map<string, Modelled> {
+  const fields = Object.keys(newPetProperties(ctx.spec));
+  const model = new Map<string, Modelled>();
+  const shared = new Set<string>();
+  for (const ex of observed.filter((e) => e.request.operation === 'createPet' && e.succeeded)) {
+    const id = (ex.json as any)?.id;
+    let body: unknown;
+    try {
+      body = parseJson(ex.request.body ?? '');
+    } catch {
+      continue;
+    }
+    if (!isInteger(id) || !body || typeof body !== 'object' || Array.isArray(body)) continue;
+    const key = integerText(id);
+    if (model.has(key)) shared.add(key);
+    const sent = Object.fromEntries(fields.filter((f) => f in (body as object)).map((f) => [f, (body as Record<string, unknown>)[f]]));
+    if (newPetErrors(ctx.spec, sent).length) continue;
+    model.set(key, { sent, created: ex });
+  }
+  for (const id of shared) model.delete(id);
+  return model;
+}
+
+/** Every animal a 2xx body shows: the items of a list, or the object itself. */
+function shownIn(ex: Exchange): Array<Record<string, unknown>> {
+  const body = ex.json;
+  const all = Array.isArray(body) ? body : [body];
+  return all.filter((p): p is Record<string, unknown> => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger((p as any).id));
+}
+
+/** null and absent are the same value of an optional field. */
+const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
 
 export const CREATE_CHECKS: Check[] = [
   ...INVALID_BODY_IDS.map((id) => check(id, (ctx) => rejects(ctx, id))),
@@ -171,5 +219,47 @@ export const CREATE_CHECKS: Check[] = [
     const id = (ex.json as Record<string, unknown> | undefined)?.id;
     if (isInteger(id) && integerText(id) === sentId.toString()) fail(`${what}: the animal got that very id, not one assigned by the service`, ex);
     ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
+  }),
+
+  // Every view of every animal the run made, judged after every other check: the fields
+  // sent as sent, and the ones not sent (status, whose default is not stated) the same in
+  // every view as in the 201 body
+  check('CREATE-VIEWS-AGREE', async (ctx) => {
+    const observed = ctx.observed('store');
+    const model = modelOfRun(ctx, observed);
+    if (model.size === 0) throw new Inconclusive('the run created no animal with an integer id (see CREATE-OK)');
+    const fields = Object.keys(newPetProperties(ctx.spec));
+    const offenders: Array<{ ex: Exchange; why: string }> = [];
+    let views = 0;
+    for (const ex of observed.filter((e) => e.succeeded)) {
+      for (const pet of shownIn(ex)) {
+        const id = integerText(pet.id as number | bigint);
+        const animal = model.get(id);
+        if (!animal) continue;
+        views++;
+        const created = animal.created.json as Record<string, unknown>;
+        for (const field of fields) {
+          const sent = field in animal.sent;
+          const expected = sent ? animal.sent[field] : valueOf(created, field);
+          const shown = valueOf(pet, field);
+          if (sameJson(shown, expected)) continue;
+          const why = sent
+            ? `${field} is ${brief(shown)}, sent as ${brief(expected)}`
+            : `${field} (not sent) is ${brief(shown)} here, ${brief(expected)} in ${animal.created.summary}`;
+          offenders.push({ ex, why: `animal ${id}: ${why}` });
+          break;
+        }
+      }
+    }
+    if (offenders.length) {
+      fail(
+        `${offenders.length} of ${views} views of the run's ${model.size} animals disagree with how they were made: ${offenders
+          .slice(0, 3)
+          .map((o) => `${o.ex.summary}: ${o.why}`)
+          .join(' | ')}`,
+        ...offenders.map((o) => o.ex),
+      );
+    }
+    ctx.note(`${views} views of the run's ${model.size} animals compared`);
   }),
 ];

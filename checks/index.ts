@@ -5,6 +5,7 @@ import type { Check } from '../harness/run/check.js';
 import { AUTH_CHECKS } from './auth.js';
 import { ERRORS_CHECKS } from './errors.js';
 import { MEDIA_CHECKS } from './media.js';
+import { HTTP_CHECKS } from './http.js';
 import { LIST_CHECKS } from './list.js';
 import { CREATE_CHECKS } from './create.js';
 import { GET_CHECKS } from './get.js';
@@ -18,6 +19,7 @@ export function conformanceChecks(): Check[] {
     ...AUTH_CHECKS,
     ...ERRORS_CHECKS,
     ...MEDIA_CHECKS,
+    ...HTTP_CHECKS,
     ...LIST_CHECKS,
     ...CREATE_CHECKS,
     ...GET_CHECKS,

@@ -3,12 +3,12 @@
 // animals exist); the out-of-range probes are their own.
 import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
-import { missingFrom, type ListPages } from '../harness/run/fixtures.js';
+import { absentFrom, missingFrom, type ListPages } from '../harness/run/fixtures.js';
 import type { Exchange } from '../harness/http/exchange.js';
-import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
+import { eachProbe, expectRefusal, expectSchema, expectStatus, isRefusal } from '../harness/run/expect.js';
 import { integerText, isInteger, showJson } from '../harness/model/json.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
-import { integerProbes } from '../harness/api/edge-values.js';
+import { enumProbes, integerProbes } from '../harness/api/input-space.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -57,6 +57,14 @@ async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<voi
 }
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
+
+/** Some of the known animals a page lacks, with their names and statuses, for a message. */
+function describeKnown(ids: string[], known: Map<string, Record<string, any>>): string {
+  return ids
+    .slice(0, 3)
+    .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)?.status)})`)
+    .join(', ');
+}
 
 export const LIST_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => {
@@ -142,16 +150,121 @@ export const LIST_CHECKS: Check[] = [
     if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
   }),
 
-  check('LIST-LIMIT-NOT-INTEGER', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).notInteger)),
+  check('LIST-LIMIT-NOT-INTEGER', (ctx) => {
+    const { notInteger, lenient } = limitProbes(ctx);
+    return outOfRangeLimit(ctx, [...notInteger, ...lenient]);
+  }),
 
+  /**
+   * Limits between the edges, drawn with the run's seed: a page of limit L holds at most
+   * L animals, and at least min(L, the animals known to exist, of its status when
+   * filtered). Asked once the list shows the run's animals. The limit given twice may be
+   * refused, or read as either value.
+   */
+  check('LIST-LIMIT-ANY', async (ctx) => {
+    const { interior } = limitProbes(ctx);
+    if (!interior) throw new Inconclusive('the limit has no values between its bounds');
+    const statuses = ctx.sample(ctx.spec.statuses, 1);
+    const unfiltered = ctx.profile === 'certify' ? 3 : 2;
+    const repeated = ctx.profile === 'certify' ? 2 : 0;
+    const drawn = await ctx.drawIntegers(unfiltered + statuses.length + repeated, interior, 'LIST-LIMIT-ANY');
+    const listed = await ctx.fixtures.listed();
+    const known = [...(await ctx.fixtures.knownPets(listed.value)).values()];
+    const probes = [
+      ...drawn.slice(0, unfiltered).map((limit) => ({ query: { limit } as Record<string, string | number | number[]>, most: limit, least: limit })),
+      ...statuses.map((status, i) => ({ query: { status, limit: drawn[unfiltered + i] }, most: drawn[unfiltered + i], least: drawn[unfiltered + i], status })),
+      ...(repeated ? [drawn.slice(-2).sort((a, b) => a - b)] : []).map(([a, b]) => ({ query: { limit: [a, b] }, most: b, least: a, twice: true })),
+    ];
+    await eachProbe(
+      probes,
+      async ({
+        query,
+        most,
+        least,
+        status,
+        twice,
+      }: {
+        query: Record<string, string | number | number[]>;
+        most: number;
+        least: number;
+        status?: string;
+        twice?: boolean;
+      }) => {
+        const ex = await ctx.call('listPets', { query });
+        const what = `listPets with ${Object.entries(query)
+          .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => `${k}=${one}`))
+          .join('&')}`;
+        if (twice && isRefusal(ex.status)) return;
+        const items = validPage(ctx, ex, what);
+        const store = status === undefined ? known.length : known.filter((p) => p.status === status).length;
+        const floor = Math.min(least, store);
+        if (items.length > most) fail(`${what}: ${items.length} animals, more than ${most}`, ex);
+        if (items.length < floor) {
+          fail(`${what}: ${items.length} animals, though the store holds at least ${store}${status ? ` of status ${status}` : ''}${waitedFor(listed)}`, ex);
+        }
+      },
+    );
+    ctx.note(`limits drawn with --seed ${ctx.seed}: ${drawn.join(', ')}`);
+  }),
+
+  // A page shorter than its limit is the whole list: every animal known to exist must be
+  // on it, with a status or without. The early page (certify, before the bulk) makes that
+  // observable on a store smaller than a page, whatever order it lists in.
+  check('LIST-UNFILTERED-COMPLETE', async (ctx) => {
+    const judged: string[] = [];
+    const early = await ctx.fixtures.earlyListing();
+    if (early) {
+      const ex = early.polled.value;
+      const items = validPage(ctx, ex, "listPets with the largest limit, after the run's first animals");
+      if (items.length < ctx.spec.limit.max) {
+        const missing = absentFrom(items, early.known.keys());
+        if (missing.length) {
+          fail(
+            `${ex.summary}: the page holds ${items.length} animals (fewer than its limit, so all of them) but lacks ${missing.length} known animals, e.g. ${describeKnown(missing, early.known)}${waitedFor(early.polled)}`,
+            ex,
+          );
+        }
+        judged.push(`the page after the run's first animals (${items.length} animals)`);
+      }
+    }
+    const listed = await ctx.fixtures.listed();
+    const known = await ctx.fixtures.knownPets(listed.value);
+    const { min, max, default: pageDefault } = ctx.spec.limit;
+    for (const [ex, limit] of [
+      [listed.value.min, min],
+      [listed.value.default, pageDefault],
+      [listed.value.max, max],
+    ] as const) {
+      const items = validPage(ctx, ex, `listPets (limit ${limit})`);
+      // a full page may leave out any animal; one short of what the store holds is LIST-PAGE-FULL's
+      if (items.length >= limit || items.length < Math.min(limit, known.size)) continue;
+      const missing = absentFrom(items, known.keys());
+      if (missing.length) {
+        fail(
+          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${limit}, so all of them) but lacks ${missing.length} known animals, e.g. ${describeKnown(missing, known)}${waitedFor(listed)}`,
+          ex,
+        );
+      }
+      judged.push(`the page of limit ${limit}`);
+    }
+    if (judged.length === 0) throw new Inconclusive('every unfiltered page was full: a full page may leave out any animal');
+    ctx.note(`judged: ${judged.join(', ')}`);
+  }),
+
+  // and, in certify, the filter given twice: refused, or animals of those statuses only
   check('LIST-STATUS-FILTER', async (ctx) => {
     const { byStatus } = await ctx.fixtures.pages();
-    for (const { status, ex } of byStatus) {
-      const items = validPage(ctx, ex, `listPets with status=${status}`);
-      const others = items.filter((pet) => pet.status !== status);
+    const twice = ctx.profile === 'certify' && ctx.spec.statuses.length > 2 ? ctx.spec.statuses.slice(0, 2) : undefined;
+    const both = twice && ctx.fixtures.created().then(() => ctx.call('listPets', { query: { status: twice } }));
+    const pages = [...byStatus.map(({ status, ex }) => ({ allowed: [status], ex })), ...(both ? [{ allowed: twice!, ex: await both }] : [])];
+    for (const { allowed, ex } of pages) {
+      if (allowed.length > 1 && isRefusal(ex.status)) continue;
+      const what = `listPets with ${allowed.map((s) => `status=${s}`).join('&')}`;
+      const items = validPage(ctx, ex, what);
+      const others = items.filter((pet) => !allowed.includes(pet.status));
       if (others.length) {
         const shown = others.slice(0, 3).map((p) => `id ${showJson(p.id)} has status ${showJson(p.status)}`);
-        fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${status}: ${shown.join(', ')}`, ex);
+        fail(`${ex.summary}: ${others.length} of ${items.length} animals are not ${allowed.join(' or ')}: ${shown.join(', ')}`, ex);
       }
     }
   }),
@@ -188,10 +301,12 @@ export const LIST_CHECKS: Check[] = [
   }),
 
   check('LIST-STATUS-UNKNOWN', async (ctx) => {
-    const status = 'not-a-status';
-    const ex = await ctx.call('listPets', { query: { status } });
-    expectRefusal(ex, `listPets with status=${status}`, [200]);
-    if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
+    const { outside } = enumProbes(ctx.spec.parameter('listPets', 'status'));
+    await eachProbe(ctx.sample(outside, 1), async (status) => {
+      const ex = await ctx.call('listPets', { query: { status } });
+      expectRefusal(ex, `listPets with status=${status}`, [200]);
+      if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
+    });
   }),
 
   // Every page the run was given, judged after every other check: an id is a "unique

@@ -8,6 +8,7 @@ import { Inconclusive, fail } from '../harness/model/outcome.js';
 import { showJson } from '../harness/model/json.js';
 import { formatDuration } from '../harness/run/report.js';
 import type { NearMissKind } from '../harness/http/redact.js';
+import { contentTypeSpellings, pathSpellings } from '../harness/api/input-space.js';
 
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {
@@ -112,7 +113,9 @@ export const QUICKSTART_CHECKS: Check[] = [
     if (body?.message !== sent.message) fail(`message came back as ${showJson(body?.message)}, sent ${showJson(sent.message)}`, exchange);
   }),
 
-  check('QS-AUTH-MISSING', (ctx) => expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none')])),
+  check('QS-AUTH-MISSING', (ctx) =>
+    expectRejected(ctx, 401, [withAuth(ctx, 'no Authorization header', 'none'), withAuth(ctx, 'an empty Authorization header', { header: '' })]),
+  ),
 
   check('QS-AUTH-INVALID-KEY', (ctx) =>
     expectRejected(
@@ -120,8 +123,40 @@ export const QUICKSTART_CHECKS: Check[] = [
       401,
       ctx.invalidQuickstartKeys
         .filter((k) => ctx.profile === 'certify' || HEALTH_NEAR_MISSES.includes(k.kind))
-        .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` })),
+        .map((k) => withAuth(ctx, `an invalid bearer key (${k.what})`, { header: `Bearer ${k.value}` }))
+        .concat(
+          ctx.profile !== 'certify'
+            ? []
+            : ctx.quickstartCredentials.filter((c) => c.kind === 'unset-variable').map((c) => withAuth(ctx, c.label, { header: c.header! })),
+        ),
     ),
+  ),
+
+  // Without a key, no spelling of the route nor another method on it gets a 2xx: in
+  // certify the POSTs carry a valid message (a server that forgets the key there queues
+  // it), in health {} (nothing a server could queue)
+  check('QS-NO-BYPASS', async (ctx) => {
+    const json = ctx.profile === 'certify' ? validMessage(ctx) : {};
+    const path = ctx.quickstartSpec.operation('sendMessage').path;
+    const probes = [
+      ...pathSpellings(path)
+        .slice(0, 2)
+        .map((s) => ({ label: `POST ${s.path} (${s.label})`, send: () => ctx.quickstartRequest('POST', s.path, { auth: 'none', json }) })),
+      { label: `GET ${path}`, send: () => ctx.quickstartRequest('GET', path, { auth: 'none' }) },
+    ];
+    const answers = await Promise.all(probes.map(async (p) => ({ ...p, ex: await p.send() })));
+    const through = answers.filter(({ ex }) => ex.succeeded);
+    if (through.length)
+      fail(`${through.length} of ${probes.length} got a 2xx without a key: ${through.map(({ ex }) => ex.summary).join(' | ')}`, ...through.map(({ ex }) => ex));
+  }),
+
+  // application/json with a charset, or in another case, is application/json: the header
+  // is there, and none of the causes of 400 holds
+  check('QS-VALID-SPELLINGS', (ctx) =>
+    eachProbe(contentTypeSpellings(ctx.quickstartSpec.operation('sendMessage').mediaType!), async ({ label, contentType }) => {
+      const ex = await ctx.sendMessage({ json: validMessage(ctx), contentType });
+      if (!ex.succeeded) fail(`a valid message with ${label}: expected a 2xx status, got ${ex.summary}`, ex);
+    }),
   ),
 
   check('QS-AUTH-MALFORMED', (ctx) =>

@@ -43,7 +43,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
       (report.rateLimited ? `; ${report.rateLimited} answered 429 (rate limited: waited out and sent again)` : '') +
-      (report.seed !== undefined ? `; generated animals: --seed ${report.seed}` : ''),
+      (report.seed !== undefined ? `; values drawn with --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
     `Latency p95: ${
       Object.entries(report.latency)

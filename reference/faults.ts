@@ -154,7 +154,8 @@ export const FAULTS = {
   },
   'unfiltered-inner-join': {
     breaks: 'the unfiltered list leaves out animals stored without a status (an inner join on a status table); filtered lists and getPet are right',
-    expect: ['LIST-UNFILTERED-COMPLETE'],
+    // on the run's store the unfiltered list then falls short of a full page too
+    expect: ['LIST-UNFILTERED-COMPLETE', 'LIST-PAGE-FULL'],
   },
   'list-default-status': {
     breaks: 'list pages show status "available" for an animal stored without one (the 201 body and getPet show none; the filter reads the stored value)',
@@ -228,7 +229,8 @@ export const FAULTS = {
   'emoji-refused-422': { breaks: 'a name with astral-plane characters (emoji) is refused with 422', expect: ['CREATE-ROUND-TRIP'] },
   'long-name-500': { breaks: 'a name over 1,000 characters gives 500', expect: ['STORE-NO-5XX', 'CREATE-ROUND-TRIP'] },
   'private-use-stripped': {
-    breaks: 'private-use and unassigned code points are stripped from names (no edge value has them: the generated examples find it)',
+    breaks:
+      'private-use and unassigned code points are stripped from names (the edge value of every plane has them, and so do the generated examples of seed 7)',
     expect: ['CREATE-ROUND-TRIP'],
     seed: 7,
   },

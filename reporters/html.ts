@@ -195,7 +195,7 @@ function runInfo(report: RunReport): string {
           ),
         ]
       : []),
-    ...(report.seed !== undefined ? [field('seed', 'Seed of generated animals', `<code>--seed ${esc(report.seed)}</code>`)] : []),
+    ...(report.seed !== undefined ? [field('seed', 'Seed of the values drawn at random', `<code>--seed ${esc(report.seed)}</code>`)] : []),
     '</dl>',
   ].join('\n');
 }

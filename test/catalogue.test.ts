@@ -37,10 +37,12 @@ describe('requirement catalogue', () => {
       'CREATE-OK',
       'CREATE-ROUND-TRIP',
       'CREATE-VALID-ACCEPTED',
+      'CREATE-VIEWS-AGREE',
       'QS-CREATED-AT-CLOCK',
       'QS-CREATED-AT-UTC',
       'QS-ECHO',
       'QS-OK',
+      'QS-VALID-SPELLINGS',
     ]);
   });
 

@@ -196,14 +196,19 @@ export function edgeNewPets(spec: AnimalStoreSpec, values: PetValues, extra: Rec
   return bodies;
 }
 
-/** Throws (a bug of the suite) unless the body is a valid NewPet with every integer in its format's range. */
-export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, what: string): void {
+/** What makes a body no valid NewPet (every integer in its format's range, which Ajv's format does not check); [] when it is one. */
+export function newPetErrors(spec: AnimalStoreSpec, body: Record<string, Json>): string[] {
   const props = newPetProperties(spec);
-  const errors = [
+  return [
     ...spec.errors('NewPet', body),
     ...Object.entries(body)
       .filter(([k, v]) => props[k] && outOfRange(props[k], v))
       .map(([k]) => `/${k} is out of its format's range`),
   ];
+}
+
+/** Throws (a bug of the suite) unless the body is a valid NewPet with every integer in its format's range. */
+export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, what: string): void {
+  const errors = newPetErrors(spec, body);
   if (errors.length) throw new Error(`generator bug: ${what} is not a valid NewPet: ${errors.join('; ')}`);
 }

@@ -5,7 +5,7 @@ import { SPEC_DIR } from '../model/paths.js';
 import { PROFILES, type Requirement } from '../model/types.js';
 
 /** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
-export const AREAS = ['auth', 'errors', 'media', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
+export const AREAS = ['auth', 'errors', 'media', 'http', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
 
 export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requirement[] {
   const doc = readSpecDocument(file);

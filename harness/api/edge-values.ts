@@ -37,6 +37,8 @@ function integerEdges(schema: Schema): EdgeValue[] {
   const candidates: Array<[string, bigint]> = [
     ['zero', 0n],
     ['a negative value', -1n],
+    ['2^31, one above the largest int32', 2n ** 31n],
+    ['2^32, one above the largest uint32', 2n ** 32n],
     ['2^53 - 1, the largest integer a double holds exactly', 2n ** 53n - 1n],
     ['2^53 + 1, which a double rounds to 2^53', 2n ** 53n + 1n],
     [`the smallest ${schema.format ?? 'int64'}`, formatLow],
@@ -64,6 +66,20 @@ function codePoints(start: string, chars: string, count: number): string {
 /** Every C0 control character but U+0000 (see below), which JSON must write escaped. */
 const CONTROLS = Array.from({ length: 31 }, (_, i) => String.fromCharCode(i + 1)).join('');
 
+/** DEL and every C1 control character: valid JSON as they are, and what a Latin-1 or Windows-1252 layer changes. */
+const C1_CONTROLS = Array.from({ length: 0x9f - 0x7f + 1 }, (_, i) => String.fromCharCode(0x7f + i)).join('');
+
+/**
+ * One code point of each of the 17 planes: Latin, an emoji, CJK extensions B and G,
+ * unassigned ones (planes 4 to 13: valid scalar values, which a store must keep), a tag
+ * character, and private use (planes 15 and 16, up to U+10FFFD).
+ */
+const EVERY_PLANE = [
+  0x41, 0x1f600, 0x20000, 0x30000, 0x40000, 0x50000, 0x60000, 0x70000, 0x80000, 0x90000, 0xa0000, 0xb0000, 0xc0000, 0xd0000, 0xe0041, 0xf0000, 0x10fffd,
+]
+  .map((c) => String.fromCodePoint(c))
+  .join('');
+
 /**
  * Strings. Each carries the run's prefix (left-behind data is found by it) but the
  * empty string. U+0000 is never sent: many stores (PostgreSQL's text type) cannot hold
@@ -90,14 +106,26 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
     },
     { label: 'characters JSON must escape (quote, backslash, every control character U+0001 to U+001F)', value: `${p}"quoted" back\\slash /slash ${CONTROLS}` },
     { label: 'U+2028 and U+2029 (line and paragraph separators, which some JSON writers mishandle)', value: `${p}line\u2028paragraph\u2029end` },
+    { label: 'C1 control characters and DEL (U+007F to U+009F), which Latin-1 layers mangle', value: `${p}${C1_CONTROLS}end` },
     {
-      label: 'markup and query syntax (a server must store text, not escape or strip it)',
-      value: `${p}<b>bold</b> &amp; 'single' %s %00 {{x}} \${y} ; -- /* */`,
+      label: 'precomposed characters (NFC) and combining marks out of canonical order: NFD, or any normalisation, would change them',
+      value: `${p}\u00E9 \u00E5 \uD55C e\u0302\u0323`,
     },
+    {
+      label: 'compatibility characters (a ligature, a circled digit, fullwidth and half-width forms, a superscript): NFKC would change them',
+      value: `${p}\uFB01 \u2460 \uFF21\uFF42 \uFF76 \u00B2 \u2127`,
+    },
+    { label: 'a code point of every plane (0 to 16), private-use and tag characters among them', value: `${p}${EVERY_PLANE}` },
+    { label: 'markup (a store must keep text, not escape or strip it)', value: `${p}<script>alert(1)</script> <b>bold</b> &amp; &lt; <!-- c -->` },
+    { label: 'text that looks like SQL', value: `${p}' OR '1'='1'; DROP TABLE pets; -- \\' "x"` },
+    { label: 'percent-encoding (a store must not decode it)', value: `${p}%41%2F%25%00 a+b %E2%9C%93` },
+    { label: 'format strings', value: `${p}%s %d %n %x %% {0} {} \${x} {{x}} #{x} %(name)s` },
     {
       label: 'whitespace (runs of spaces, no-break and ideographic spaces, trailing spaces: nothing trimmed or collapsed)',
       value: `${p}two  spaces\u00A0nbsp\u3000ideographic  `,
     },
+    // the one value whose prefix is not at its start: the whitespace must come first
+    { label: 'whitespace at the start (spaces, a tab, a no-break space)', value: `  \t\u00A0${p}starts with whitespace` },
     { label: 'a long value (1,024 characters)', value: codePoints(p, 'abcdefghijklmnopqrstuvwxyz', 1024) },
     { label: 'a long value of multi-byte characters (4,096 code points; UTF-8 of 2, 3 and 4 bytes)', value: codePoints(p, 'é中😀', 4096) },
     { label: 'the empty string', value: '' },
@@ -109,6 +137,17 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
     edges.push({ label: `exactly maxLength (${schema.maxLength}) characters`, value: codePoints(p, 'x', schema.maxLength) });
   }
   return edges;
+}
+
+/**
+ * A name that holds one character of many classes at once (several scripts, a decomposed
+ * and a precomposed mark, an emoji, a C0 and a C1 control, a line separator, markup,
+ * percent-encoding, a trailing space), short enough for a store that limits names to 255
+ * characters: the run creates one with its first animals, so that a list which leaves
+ * out a kind of name is seen on a small store (LIST-UNFILTERED-COMPLETE).
+ */
+export function mixedClassesName(prefix: string): string {
+  return `${prefix}-mixed Zoë 中文 e\u0301 \u00E9 😀 \u0007\u0085 \u2028 <b>&amp;</b> %41 `;
 }
 
 /**
@@ -146,34 +185,60 @@ export function outOfRange(schema: Schema, value: unknown): boolean {
 export interface IntegerProbes {
   /** Inside the range: its bounds, and 0 and -1 where they are inside it. */
   edges: string[];
+  /** Strictly inside the range, between its bounds: the interval values are drawn from (undefined when it is empty). */
+  interior?: { min: number; max: number };
   /** Below the minimum: just below, a negative number, the int64 minimum, and beyond int64. */
   below: string[];
   /** Above the maximum: just above, the int64 maximum, and beyond int64. */
   above: string[];
   /** Integers outside the int64 range on either side (for a parameter without bounds). */
   beyondInt64: string[];
-  /** Text that is no integer. */
+  /**
+   * Text that is no integer: a number followed by letters (`near` and letters: parseInt
+   * reads 7abc as 7, so near is a value that names something where that matters, a real
+   * id), a word, a fraction.
+   */
   notInteger: string[];
+  /**
+   * Text some parsers read as an integer and others refuse: empty, padded with a space,
+   * hexadecimal, an exponent. Sent only where both readings are acceptable (a query
+   * value that may be refused or read leniently, within the bounds).
+   */
+  lenient: string[];
 }
 
 const decimal = (values: bigint[]) => [...new Set(values.map(String))];
 
 /**
  * The values to probe an integer parameter with, from its schema rather than picked by
- * hand: the edges inside its range, integers just and far outside it, integers no
- * int64 can hold, and text that is no integer. In each list the values most likely to
- * find a bug come first (health sends only the first few).
+ * hand: the edges inside its range, the interval between them for values drawn at
+ * random, integers just and far outside it, integers no int64 can hold, and text that is
+ * no integer. In each list the values most likely to find a bug come first (health sends
+ * only the first few).
  */
-export function integerProbes(schema: Schema): IntegerProbes {
+export function integerProbes(schema: Schema, near = '7'): IntegerProbes {
   if (schema.type !== 'integer') throw new Error(`not an integer parameter: ${JSON.stringify(schema)}`);
   const [low, high] = integerBounds(schema);
   const beyondBelow = [INT64_MIN - 1n];
   const beyondAbove = [INT64_MAX + 1n, 10n ** 20n];
   return {
     edges: decimal([-1n, high, 0n, low].filter((n) => n >= low && n <= high)),
+    ...(high - low > 1n && high - low < 2n ** 53n && { interior: { min: Number(low) + 1, max: Number(high) - 1 } }),
     below: low > INT64_MIN ? decimal([low - 1n, -1n, INT64_MIN, ...beyondBelow].filter((n) => n < low)) : [],
     above: high < INT64_MAX ? decimal([high + 1n, INT64_MAX, ...beyondAbove].filter((n) => n > high)) : [],
     beyondInt64: decimal([...beyondAbove, ...beyondBelow]),
-    notInteger: ['abc', '1.5'],
+    notInteger: [`${near}abc`, 'abc', '1.5'],
+    lenient: ['', ` ${near}`, '0x10', '1e3'],
   };
+}
+
+/**
+ * The values outside an enumeration a query parameter may get: an unknown word, a
+ * member in another letter case (enumeration values are compared exactly), and the
+ * empty value. Unknown first (health sends only it).
+ */
+export function enumProbes(schema: Schema): { members: string[]; outside: string[] } {
+  const members: string[] = schema.enum.map(String);
+  const outside = ['not-a-member', members[0].toUpperCase(), ''].filter((v) => !members.includes(v));
+  return { members, outside };
 }

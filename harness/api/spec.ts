@@ -21,6 +21,8 @@ export interface Operation {
   path: string;
   secured: boolean;
   hasBody: boolean;
+  /** The media type of its request body (application/json), when it takes one. */
+  mediaType?: string;
   deprecated: boolean;
   /** x-removal-date of a deprecated operation (YYYY-MM-DD). */
   removalDate?: string;
@@ -136,6 +138,7 @@ function readOperations(doc: Schema): Operation[] {
         path,
         secured: security.length > 0,
         hasBody: Boolean(op.requestBody),
+        ...(op.requestBody && { mediaType: Object.keys(op.requestBody.content ?? {})[0] }),
         deprecated: Boolean(op.deprecated),
         removalDate: op['x-removal-date'],
         successShown: Object.keys(op.responses ?? {}).some((status) => status.startsWith('2')),

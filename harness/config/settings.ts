@@ -260,7 +260,7 @@ export const SETTINGS = {
   seed: {
     flag: 'seed',
     env: 'SEED',
-    description: 'Seed of the generated animals (0 to 2147483647): the same seed draws the same values.',
+    description: 'Seed of every value drawn at random (0 to 2147483647): interior query values and generated animals; the same seed draws the same values.',
     defaultDoc: 'random',
     parse: (name, value) => boundedInteger(name, value, MAX_SEED),
     details: 'The seed of a run is in the summary and the reports.',

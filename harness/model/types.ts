@@ -146,7 +146,7 @@ export interface RunReport {
   runPrefix?: string;
   /** Animals the store accepted from this run (2xx answers to createPet). */
   animalsCreated?: number;
-  /** Seed of the animals generated from the schema (--seed replays them); absent when none were. */
+  /** Seed of every value the run drew at random (interior query values, generated animals): --seed replays them. */
   seed?: number;
   requestCount: number;
   /** How many of those requests were retries. */

@@ -11,6 +11,7 @@ import { CheckError } from '../model/outcome.js';
 import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
+import { credentialClasses } from '../api/input-space.js';
 
 /** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
 export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
@@ -82,6 +83,10 @@ export class CheckContext {
   get now() {
     return this.session.options.now;
   }
+  /** The seed of every value the run draws at random (--seed). */
+  get seed() {
+    return this.session.seed;
+  }
   /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
   get clockToleranceMs() {
     return this.session.options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS;
@@ -104,6 +109,26 @@ export class CheckContext {
   }
   get invalidQuickstartKeys() {
     return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY');
+  }
+  /** Every class of Authorization header (input-space.ts), from the animal store's key. */
+  get credentials() {
+    return credentialClasses(this.apiKey, '$API_KEY');
+  }
+  /** Every class of Authorization header, from the quickstart service's key. */
+  get quickstartCredentials() {
+    return credentialClasses(this.quickstartApiKey, '$QUICKSTART_API_KEY');
+  }
+
+  /**
+   * `count` distinct integers from the range, drawn with the run's seed, so that --seed
+   * draws them again; `use` names the draw, so that two checks drawing from the same
+   * range do not get the same values.
+   */
+  async drawIntegers(count: number, range: { min: number; max: number }, use: string): Promise<number[]> {
+    const { default: fc } = await import('fast-check');
+    const seed = [...use].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, this.session.seed);
+    const n = Math.min(count, range.max - range.min + 1);
+    return fc.sample(fc.uniqueArray(fc.integer(range), { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0];
   }
 
   /** The latency budget the user set (--max-latency-ms), if any. */
@@ -164,6 +189,11 @@ export class CheckContext {
   /** Sends to the quickstart message service. */
   async sendMessage(options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
+  }
+
+  /** Sends a method and a path (relative to the quickstart service's base address) that no documented operation has. */
+  async quickstartRequest(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
+    return this.collect(await this.session.request('quickstart', method, path, options));
   }
 
   /**

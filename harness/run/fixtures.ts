@@ -10,6 +10,7 @@ import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';
 import { edgeNewPets } from '../api/bodies.js';
 import { compareListed, createForTrip, followBack, type RoundTrip } from './round-trip.js';
+import { mixedClassesName } from '../api/edge-values.js';
 import type { Examples } from './examples.js';
 
 export interface CreatedPet {
@@ -66,8 +67,22 @@ export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined 
 
 /** The ids of known animals of this status that a page lacks. */
 export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Record<string, any>>, status: string): string[] {
+  return absentFrom(
+    page,
+    [...known].filter((p) => p.status === status).map((p) => integerText(p.id)),
+  );
+}
+
+/** The ids a page lacks. */
+export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<string>): string[] {
   const present = new Set(page.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
-  return [...known].filter((p) => p.status === status && !present.has(integerText(p.id))).map((p) => integerText(p.id));
+  return [...ids].filter((id) => !present.has(id));
+}
+
+/** The unfiltered page asked between the run's first animals and the bulk, and the animals known to exist then. */
+export interface EarlyPage {
+  polled: Polled<Exchange>;
+  known: Map<string, Record<string, any>>;
 }
 
 export class Fixtures {
@@ -100,9 +115,12 @@ export class Fixtures {
   private preflightAnswer?: Exchange;
 
   /**
-   * certify: creates one animal per PetStatus and one without status (the CREATE
-   * checks judge these), then enough more that the store holds more animals than
-   * the largest page, so that page bounds are really tested. health: creates nothing.
+   * certify: creates the run's first animals, one per PetStatus, one without status (the
+   * CREATE checks judge these) and one whose name holds many character classes (a round
+   * trip); asks for the unfiltered page of the largest limit once they show (earlyPage);
+   * then adds enough more that the store holds more animals than the largest page, so
+   * that page bounds are really tested, one NewPet among them sent twice. health:
+   * creates nothing.
    */
   created(): Promise<CreatedPet[]> {
     return this.once('created', async () => {
@@ -116,34 +134,77 @@ export class Fixtures {
       // the seeding starts the longest chain of the run (pages, status pages, round trips):
       // with the preflight answered it is queued at once, not after the probes that wait on
       // nothing, which fill the pool meanwhile
-      const preflight = pageItems(this.preflightAnswer ?? (await this.preflight()));
-      const before =
-        preflight && preflight.length < pageDefault
-          ? preflight.length // a short default page is the whole store
-          : (pageItems(await this.list({ limit: max }))?.length ?? 0);
-      const fill = Math.max(0, max + 1 - before - samples.length);
+      const preflight = this.preflightAnswer ?? (await this.preflight());
+      const shortDefault = (pageItems(preflight)?.length ?? pageDefault) < pageDefault;
+      // a short default page is the whole store
+      const before = shortDefault ? preflight : await this.list({ limit: max });
+      const beforeCount = pageItems(before)?.length ?? 0;
+      const mixed = validNewPet(this.store, this.session.petValues(mixedClassesName(prefix)));
+      const [first, mixedTrip] = await Promise.all([
+        Promise.all(samples.map((sent) => this.createPet(sent))),
+        createForTrip(this.session, mixed, 'name holds many character classes (created before the bulk)', 'name'),
+      ]);
+      this.firstTrip = mixedTrip;
+      if (beforeCount + samples.length + 1 < max) this.early = this.earlyPage(before, first, mixedTrip);
+      await this.early;
+      const fill = Math.max(0, max + 1 - beforeCount - samples.length - 1);
       // two thirds of the filling animals take the last status, the rest share the others:
       // its filtered page then must show some 65 known animals, so a filtered list capped
       // below that is seen (LIST-STATUS-COMPLETE), an unfiltered list that leaves it out
-      // falls far short of a full page (LIST-PAGE-FULL), and every status has animals
+      // falls far short of a full page (LIST-PAGE-FULL), and every status has animals. The
+      // first body is sent twice: "add an animal" adds one each time (CREATE-ID-UNIQUE)
       const favoured = this.store.statuses[this.store.statuses.length - 1];
       const others = this.store.statuses.slice(0, -1);
       const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
-      const bodies = [
-        ...samples,
-        ...Array.from({ length: fill }, (_, i) => validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) })),
-      ];
-      const created = await Promise.all(
-        bodies.map(async (sent) => {
-          const exchange = await this.session.call('store', 'createPet', { json: sent });
-          const body = exchange.json;
-          const pet = exchange.succeeded && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, any>) : undefined;
-          return { sent, exchange, pet };
-        }),
+      const bodies = Array.from({ length: fill }, (_, i) =>
+        validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) }),
       );
+      if (bodies.length > 1) bodies[1] = bodies[0];
+      const rest = await Promise.all(bodies.map((sent) => this.createPet(sent)));
       this.writtenAt = performance.now();
-      return created;
+      return [...first, ...rest];
     });
+  }
+
+  private async createPet(sent: Record<string, unknown>): Promise<CreatedPet> {
+    const exchange = await this.session.call('store', 'createPet', { json: sent });
+    const body = exchange.json;
+    const pet = exchange.succeeded && body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, any>) : undefined;
+    return { sent, exchange, pet };
+  }
+
+  /** The round trip created with the run's first animals, before the bulk (roundTrips() follows it back). */
+  private firstTrip?: RoundTrip;
+
+  /** The unfiltered page asked between the first animals and the bulk, when the store was smaller than a page. */
+  private early?: Promise<EarlyPage>;
+
+  /**
+   * The unfiltered page of the largest limit, once it shows the run's first animals (read
+   * again within the consistency window while it lacks any), with the animals known to
+   * exist then: those the page asked before them showed, and the first ones the store
+   * accepted. Asked before the bulk, while the store is smaller than the page, so that
+   * the page is the whole list and must hold each of them, whatever its order.
+   */
+  private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip): Promise<EarlyPage> {
+    const known = new Map<string, Record<string, any>>();
+    for (const pet of pageItems(before) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
+    for (const c of first) if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+    if (trip.id !== undefined) known.set(trip.id, { id: trip.id, ...trip.sent });
+    const since = performance.now();
+    const read = () => this.list({ limit: this.store.limit.max });
+    const lacking = (ex: Exchange) => {
+      const items = pageItems(ex);
+      return items !== undefined && items.length < this.store.limit.max && absentFrom(items, known.keys()).length > 0;
+    };
+    const polled = await pollWithinWindow(this.session, await read(), read, lacking, since);
+    return { polled, known };
+  }
+
+  /** The early unfiltered page (see earlyPage), when the run asked for one. */
+  async earlyListing(): Promise<EarlyPage | undefined> {
+    await this.created();
+    return this.early;
   }
 
   /** When the run's animals had all been written (performance.now()), for the consistency window; undefined: nothing written. */
@@ -203,7 +264,7 @@ export class Fixtures {
       const items = pageItems(ex);
       if (items) unseen += Math.max(0, Math.min(limit, written) - items.length);
     }
-    const known = [...knownIn(created, pages).values()];
+    const known = [...knownIn(this.runAnimals(), pages).values()];
     for (const { status, ex, most } of pages.byStatus) {
       const items = pageItems(ex);
       if (items && items.length < most) unseen += missingFrom(items, known, status).length;
@@ -238,7 +299,17 @@ export class Fixtures {
    * pass listed()'s).
    */
   async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
-    return knownIn(await this.created(), pages ?? (await this.pages()));
+    await this.created();
+    return knownIn(this.runAnimals(), pages ?? (await this.pages()));
+  }
+
+  /** Every animal the run has created so far, as the store answered its creation (a 2xx with an integer id). */
+  private runAnimals(): Array<Record<string, any>> {
+    return this.session
+      .answered('store')
+      .filter((ex) => ex.request.operation === 'createPet' && ex.succeeded)
+      .map((ex) => ex.json as Record<string, any>)
+      .filter((pet) => pet && typeof pet === 'object' && isInteger(pet.id));
   }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
@@ -328,12 +399,13 @@ export class Fixtures {
       const generated = drawn?.then((d) => d.send());
       // the list page needs only the animals to exist: asked for while getPet fetches them
       const listingAsked = Promise.all([...edgesCreated, generated?.then((g) => g.created)]).then(() => this.list({ limit: this.store.limit.max }));
-      const [edgeTrips, examples, listing] = await Promise.all([
+      const [first, edgeTrips, examples, listing] = await Promise.all([
+        this.firstTrip && followBack(this.session, this.firstTrip),
         Promise.all(edgesCreated.map(async (trip) => followBack(this.session, await trip))),
         generated?.then((g) => g.examples),
         listingAsked,
       ]);
-      const trips = [...edgeTrips, ...(examples?.trips ?? [])];
+      const trips = [...(first ? [first] : []), ...edgeTrips, ...(examples?.trips ?? [])];
       return { trips, examples, listing, listed: compareListed(trips, listing) };
     });
   }
@@ -383,16 +455,19 @@ export class Fixtures {
   }
 }
 
-/** The animals created, then those the unfiltered pages showed (as they show them now), by id. */
-function knownIn(created: CreatedPet[], pages: ListPages): Map<string, Record<string, any>> {
+/**
+ * The animals the run created (as the store answered their creation), then those the
+ * pages showed that the run did not create (as they show them now), by id. A page's view
+ * of an animal the run created does not replace the store's answer: views that disagree
+ * are CREATE-VIEWS-AGREE's to judge, not a reason to look for the animal elsewhere.
+ */
+function knownIn(created: Array<Record<string, any>>, pages: ListPages): Map<string, Record<string, any>> {
   const known = new Map<string, Record<string, any>>();
-  for (const c of created) {
-    if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
-  }
+  for (const pet of created) known.set(integerText(pet.id), pet);
   // every page shows animals that exist: the status pages too, so that an unfiltered
   // list that hides a status (a filter applied by default) is judged against them
   for (const ex of [pages.default, pages.min, pages.max, ...pages.byStatus.map((p) => p.ex)]) {
-    for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
+    for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id) && !known.has(integerText(pet.id))) known.set(integerText(pet.id), pet);
   }
   return known;
 }

@@ -9,15 +9,16 @@ export type Auth = 'valid' | 'none' | { header: string };
 
 export interface CallOptions {
   params?: Record<string, string | number | bigint>;
-  query?: Record<string, string | number>;
+  /** Query parameters; an array repeats the parameter (limit=2&limit=7). */
+  query?: Record<string, string | number | Array<string | number>>;
   auth?: Auth;
   /** A JSON value to send (serialised), or raw text to send as is. */
   json?: unknown;
   raw?: string;
   /** Content-Type of a body: application/json unless given; null sends none. */
   contentType?: string | null;
-  /** Further request headers (a probe that carries the key somewhere else). */
-  headers?: Record<string, string>;
+  /** Further request headers (a probe that carries the key somewhere else); null leaves a header out (no Accept at all). */
+  headers?: Record<string, string | null>;
 }
 
 export type Service = 'store' | 'quickstart';
@@ -32,10 +33,13 @@ export const quickstartKey = (target: Target) => target.quickstartApiKey ?? targ
 export function buildRequest(target: Target, service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): HttpRequest {
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);
-  const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const query = new URLSearchParams(
+    Object.entries(options.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one): [string, string] => [k, String(one)])),
+  ).toString();
   // identity: without Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3),
   // and a server may then gzip every body
-  const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers };
+  const given = { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers };
+  const headers = Object.fromEntries(Object.entries(given).filter((e): e is [string, string] => e[1] !== null));
   const auth = options.auth ?? 'valid';
   if (auth === 'valid') headers.authorization = `Bearer ${key}`;
   else if (auth !== 'none') headers.authorization = auth.header;

@@ -262,8 +262,8 @@ export class Session {
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
       runPrefix: this.runPrefix,
       animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
-      // the generated animals can be drawn again with --seed
-      ...(this.examples > 0 && { seed: this.seed }),
+      // every value drawn at random (interior query values, generated animals) is drawn again with --seed
+      seed: this.seed,
       requestCount: this.client.requestCount,
       retries: this.client.retryCount,
       rateLimited: this.client.rateLimitedCount,

@@ -1,0 +1,118 @@
+// The forms HTTP allows a request to take besides the suite's own: other spellings of
+// a documented path, and valid header spellings. The classes are in
+// harness/api/input-space.ts; without a key, the same spellings are AUTH-NO-BYPASS's.
+import { check, type Check } from '../harness/run/check.js';
+import type { CallOptions, CheckContext } from '../harness/run/context.js';
+import { eachProbe, expectSchema } from '../harness/run/expect.js';
+import { integerText } from '../harness/model/json.js';
+import { Violation, fail } from '../harness/model/outcome.js';
+import { isRemoved } from '../harness/api/spec.js';
+import { ACCEPT_SPELLINGS, contentTypeSpellings, integerSpellings, pathSpellings } from '../harness/api/input-space.js';
+import type { Exchange } from '../harness/http/exchange.js';
+
+/** A probe: how it is sent (options: its spelling; none: the suite's own), and what a 2xx answer must be. */
+interface Probe {
+  what: string;
+  send: (spelled: boolean) => Promise<Exchange>;
+  judge: (ex: Exchange, what: string) => void;
+}
+
+/** The animal the getPet probes use, while getPet lives. */
+async function liveAnimal(ctx: CheckContext): Promise<string | undefined> {
+  return isRemoved(ctx.spec.operation('getPet'), ctx.now) ? undefined : (await ctx.fixtures.visibleId()).id;
+}
+
+/** A valid Pet with the id asked for. */
+function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string): void {
+  const pet = expectSchema(ctx.spec, ex, 'Pet', what);
+  if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}, not ${id}`, ex);
+}
+
+/**
+ * Judges a 2xx answer to another spelling; where it fails, asks the suite's own spelling:
+ * an answer that fails the same way there is the operation's check's to judge, not this
+ * one's (a store whose every Pet is invalid fails LIST-OK, not every spelling too).
+ */
+async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange): Promise<void> {
+  try {
+    judge(ex, what);
+  } catch (err) {
+    if (!(err instanceof Violation)) throw err;
+    const own = await send(false);
+    try {
+      judge(own, what);
+    } catch {
+      return;
+    }
+    throw err;
+  }
+}
+
+export const HTTP_CHECKS: Check[] = [
+  // The same resource (or a redirect to it, followed), or any 4xx: a router may treat
+  // another spelling either way. A 2xx with anything else is another resource.
+  check('HTTP-PATH-SPELLINGS', async (ctx) => {
+    const id = await liveAnimal(ctx);
+    const list = ctx.sample(pathSpellings('/pets'), 2).map((s): Probe => ({
+      what: `GET ${s.path} (${s.label}) with the key`,
+      send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('listPets')),
+      judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
+    }));
+    const itemSpellings =
+      id === undefined
+        ? []
+        : [...integerSpellings(id).map((s) => ({ label: `its id with ${s.label}`, path: `/pets/${s.value}` })), ...pathSpellings(`/pets/${id}`)];
+    const item = ctx.sample(itemSpellings, 1).map((s): Probe => ({
+      what: `GET ${s.path} (${s.label}) with the key`,
+      send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('getPet', { params: { petId: id! } })),
+      judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
+    }));
+    const unfollowed: string[] = [];
+    await eachProbe([...list, ...item], async (probe) => {
+      const ex = await probe.send(true);
+      if (ex.status >= 300 && ex.status < 400) unfollowed.push(ex.summary);
+      if (ex.succeeded) await judgeAgainstOwn(probe, ex);
+    });
+    if (unfollowed.length) ctx.note(`redirects not followed (another origin, or too many hops), not judged: ${unfollowed.join(' | ')}`);
+  }),
+
+  // Accept */*, none at all or application/*, and the body's media type with a charset or
+  // in another case: each is the suite's own request to HTTP, so each gets its answer. A
+  // refusal the suite's own spelling gets too is the operation's check's to judge.
+  check('HTTP-VALID-SPELLINGS', async (ctx) => {
+    const id = ctx.profile === 'certify' ? await liveAnimal(ctx) : undefined;
+    const createPet = ctx.spec.operation('createPet');
+    const spelledAs = (spelled: boolean, options: CallOptions) => (spelled ? options : {});
+    const reads = ctx.sample(ACCEPT_SPELLINGS, 2).map(({ label, accept }): Probe => ({
+      what: `listPets with ${label}`,
+      send: (spelled) => ctx.call('listPets', spelledAs(spelled, { headers: { accept } })),
+      judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
+    }));
+    const fetch: Probe[] =
+      id === undefined
+        ? []
+        : [
+            {
+              what: `getPet ${id} with Accept: */*`,
+              send: (spelled) => ctx.call('getPet', { params: { petId: id }, ...spelledAs(spelled, { headers: { accept: '*/*' } }) }),
+              judge: (ex, what) => expectAnimal(ctx, ex, id, what),
+            },
+          ];
+    const writes = (ctx.profile === 'certify' && createPet.mediaType ? contentTypeSpellings(createPet.mediaType) : []).map(
+      ({ label, contentType }, i): Probe => ({
+        what: `createPet of a valid NewPet with ${label}`,
+        send: async (spelled) => {
+          await ctx.fixtures.pages(); // made after the pages the list checks judge, as the round trips are
+          return ctx.call('createPet', { json: ctx.newPet(`content-type-${i + 1}`), ...spelledAs(spelled, { contentType }) });
+        },
+        judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
+      }),
+    );
+    await eachProbe([...reads, ...fetch, ...writes], async (probe) => {
+      const ex = await probe.send(true);
+      if (ex.succeeded) return judgeAgainstOwn(probe, ex);
+      const own = await probe.send(false);
+      if (own.status !== ex.status) fail(`${probe.what}: ${ex.summary}, where the suite's own spelling gets ${own.summary}`, ex, own);
+    });
+  }),
+];

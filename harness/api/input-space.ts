@@ -1,0 +1,154 @@
+// The input space of the API's requests, dimension by dimension: the classes every
+// probe is drawn from, in one place. Where the spec defines a dimension (an operation's
+// path, its methods, a parameter's schema, a body's media type and schema) the classes
+// are derived from it; where HTTP defines it (path spellings, methods, credentials,
+// header spellings) they are listed here, each with why it is a class of its own.
+//
+//   dimension     classes                                               from
+//   path          pathSpellings, integerSpellings (a path parameter)    the operation's path; HTTP (RFC 3986, RFC 9110)
+//   method        undocumentedMethods                                   the spec's paths; HTTP (RFC 9110 9.3)
+//   credentials   credentialClasses (nearMisses among them)             HTTP (RFC 9110 11, RFC 6750)
+//   headers       ACCEPT_SPELLINGS, contentTypeSpellings                HTTP (RFC 9110 8.3, 12.5.1)
+//   query         integerProbes (interior values drawn by the run),     each parameter's schema
+//                 enumProbes
+//   body          edgeValues (edge-values.ts), negativeNewPets and      NewPet's schema; JSON and Unicode
+//                 edgeNewPets (bodies.ts), generated examples
+//
+// Which requirement judges which class is said by the checks and, for a reader, by the
+// catalogue's accepts (spec/requirements.yaml).
+import { nearMisses } from '../http/redact.js';
+import type { AnimalStoreSpec } from './spec.js';
+
+export { edgeValues, enumProbes, integerProbes } from './edge-values.js';
+
+/** One spelling of a request's path, relative to the base address. */
+export interface Spelling {
+  /** What is different about it, for messages: "a trailing slash". */
+  label: string;
+  path: string;
+}
+
+/**
+ * Other spellings of a documented path (its parameters filled in) that a router or a
+ * proxy may normalise to it, or may take for another route: a trailing slash (routers
+ * differ on it), a doubled slash (collapsed by some proxies, not by others), another
+ * letter case (RFC 3986 paths are case-sensitive, many routers are not), a format
+ * suffix (.json: Rails, Spring), a path parameter after ";" (servlet containers strip
+ * it), and a letter percent-encoded (%70 is p: RFC 3986 6.2.2.2 makes them the same
+ * path, so a rule matched on the raw text and a router that decodes disagree). In the
+ * order most likely to find a forgotten route first (a sample takes the first few).
+ * Dot segments (/./, /../) are not sent: every client removes them before sending
+ * (RFC 3986 5.2.4), so no real request carries them.
+ */
+export function pathSpellings(path: string): Spelling[] {
+  const [, first, ...rest] = path.split('/');
+  const tail = rest.length ? `/${rest.join('/')}` : '';
+  return [
+    { label: 'a trailing slash', path: `${path}/` },
+    { label: 'another letter case', path: `/${first.toUpperCase()}${tail}` },
+    { label: 'a doubled slash', path: `/${path}` },
+    { label: 'a format suffix (.json)', path: `${path}.json` },
+    { label: 'a path parameter (;x=1)', path: `${path};x=1` },
+    { label: `its first letter percent-encoded (%${first.charCodeAt(0).toString(16)})`, path: `/%${first.charCodeAt(0).toString(16)}${first.slice(1)}${tail}` },
+  ];
+}
+
+/**
+ * Other spellings of an integer in a path: a leading zero and a plus sign. Both are the
+ * same integer to most parsers and another string to others, so the same resource or
+ * an Error are both right; another resource is not.
+ */
+export function integerSpellings(value: string): Array<{ label: string; value: string }> {
+  return [
+    { label: 'a leading zero', value: `0${value}` },
+    { label: 'a plus sign', value: `+${value}` },
+  ];
+}
+
+/** The methods HTTP defines that may reach an API's route (RFC 9110 9.3; TRACE and CONNECT are stopped by proxies). */
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The methods no operation documents on a path of the spec: safe ones (HEAD, which is
+ * GET without the body, so needs what GET needs; OPTIONS, which a CORS layer may answer
+ * for anyone, without data) and unsafe ones, which would write.
+ */
+export function undocumentedMethods(spec: AnimalStoreSpec, path: string): { safe: string[]; unsafe: string[] } {
+  const documented = spec.operations.filter((op) => op.path === path).map((op) => op.method);
+  const others = HTTP_METHODS.filter((m) => !documented.includes(m));
+  return { safe: others.filter((m) => m === 'HEAD' || m === 'OPTIONS'), unsafe: others.filter((m) => m !== 'HEAD' && m !== 'OPTIONS') };
+}
+
+export type CredentialKind =
+  | 'missing'
+  | 'empty'
+  | 'scheme-only'
+  | 'unset-variable'
+  | ReturnType<typeof nearMisses>[number]['kind']
+  | 'scheme-twice'
+  | 'other-scheme'
+  | 'no-scheme'
+  | 'glued'
+  | 'scheme-case';
+
+export interface CredentialClass {
+  kind: CredentialKind;
+  /** The Authorization header sent; undefined: none at all. */
+  header: string | undefined;
+  /** For messages: "Bearer with no token". */
+  label: string;
+  /** The valid key in a spelling HTTP allows: it must be accepted, not refused. */
+  valid?: true;
+}
+
+/**
+ * Every class of Authorization header, from a key: none, an empty value, the scheme
+ * with no token, the token of an unset variable (a server comparing with a key it never
+ * loaded compares with "undefined" or "null"), the near-miss keys (nearMisses: each a
+ * key only a faulty comparison takes), the scheme twice (a server that strips every
+ * "Bearer " prefix), the key under another scheme, with no scheme, glued to the scheme;
+ * and the one valid spelling the suite does not use itself: the scheme in lower case
+ * (RFC 9110 11.1: the scheme is case-insensitive). Several spaces after the scheme and a
+ * tab are not classes here: the first is valid and the second carries the real key
+ * (see nearMisses).
+ */
+export function credentialClasses(key: string, variable: string): CredentialClass[] {
+  return [
+    { kind: 'missing', header: undefined, label: 'no Authorization header' },
+    { kind: 'empty', header: '', label: 'an empty Authorization header' },
+    { kind: 'scheme-only', header: 'Bearer', label: 'Bearer with no token' },
+    { kind: 'unset-variable', header: 'Bearer undefined', label: 'Bearer undefined (the key of an unset variable)' },
+    { kind: 'unset-variable', header: 'Bearer null', label: 'Bearer null (the key of an unset variable)' },
+    ...nearMisses(key, variable).map((v) => ({ kind: v.kind, header: `Bearer ${v.value}`, label: `an invalid bearer key (${v.what})` })),
+    { kind: 'scheme-twice', header: `Bearer Bearer ${key}`, label: 'the scheme twice (Bearer Bearer <key>)' },
+    { kind: 'other-scheme', header: `Basic ${key}`, label: 'the valid key under the Basic scheme' },
+    { kind: 'other-scheme', header: `Token ${key}`, label: 'the valid key under the Token scheme' },
+    { kind: 'no-scheme', header: key, label: 'the valid key with no scheme' },
+    { kind: 'glued', header: `Bearer${key}`, label: 'the valid key glued to Bearer, with no space' },
+    { kind: 'scheme-case', header: `bearer ${key}`, label: 'the valid key under the scheme in lower case (bearer)', valid: true },
+  ];
+}
+
+/**
+ * Accept headers a valid client sends besides the suite's own (application/json): any
+ * type (curl's default), none at all (RFC 9110 12.5.1: then any type is acceptable), and
+ * a type range. Each allows application/json, so each must get it.
+ */
+export const ACCEPT_SPELLINGS: Array<{ label: string; accept: string | null }> = [
+  { label: 'Accept: */*', accept: '*/*' },
+  { label: 'no Accept header', accept: null },
+  { label: 'Accept: application/*', accept: 'application/*' },
+];
+
+/**
+ * The same media type as a request body's Content-Type other clients write it: with a
+ * charset parameter (OkHttp, Java's HttpClient, browsers' forms of JSON) and in another
+ * letter case (RFC 9110 8.3.1: type and subtype are case-insensitive).
+ */
+export function contentTypeSpellings(mediaType: string): Array<{ label: string; contentType: string }> {
+  const cased = mediaType.replace(/(^|\/)(\w)/g, (_m, before: string, letter: string) => before + letter.toUpperCase());
+  return [
+    { label: `Content-Type: ${mediaType}; charset=utf-8`, contentType: `${mediaType}; charset=utf-8` },
+    { label: `Content-Type: ${cased}`, contentType: cased },
+  ];
+}

@@ -1,0 +1,99 @@
+// The input space: the classes of each dimension of a request, derived from the spec
+// where it defines them, and the interior values a run draws, replayed by --seed.
+import { describe, expect, it } from 'vitest';
+import {
+  ACCEPT_SPELLINGS,
+  contentTypeSpellings,
+  credentialClasses,
+  enumProbes,
+  integerSpellings,
+  pathSpellings,
+  undocumentedMethods,
+} from '../harness/api/input-space.js';
+import { loadSpecs } from '../harness/api/spec.js';
+import { startReferenceServer } from '../reference/server.js';
+import { runConformance } from '../harness/run/runner.js';
+import { API_KEY, certifyReference, referenceRun } from './support/run.js';
+
+const spec = loadSpecs().store;
+
+describe('the input space', () => {
+  it('spells a path every way a router or proxy may read differently', () => {
+    expect(pathSpellings('/pets').map((s) => s.path)).toEqual(['/pets/', '/PETS', '//pets', '/pets.json', '/pets;x=1', '/%70ets']);
+    expect(pathSpellings('/pets/7').map((s) => s.path)).toEqual(['/pets/7/', '/PETS/7', '//pets/7', '/pets/7.json', '/pets/7;x=1', '/%70ets/7']);
+    expect(integerSpellings('7').map((s) => s.value)).toEqual(['07', '+7']);
+  });
+
+  it('derives the undocumented methods of each path from the spec', () => {
+    expect(undocumentedMethods(spec, '/pets')).toEqual({ safe: ['HEAD', 'OPTIONS'], unsafe: ['PUT', 'PATCH', 'DELETE'] });
+    expect(undocumentedMethods(spec, '/pets/{petId}')).toEqual({ safe: ['HEAD', 'OPTIONS'], unsafe: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+  });
+
+  it('names every class of credential once, only the lower-case scheme among them valid', () => {
+    const classes = credentialClasses('sk_live_8f3a9c1d2e4b', '$API_KEY');
+    expect([...new Set(classes.map((c) => c.kind))]).toEqual([
+      'missing',
+      'empty',
+      'scheme-only',
+      'unset-variable',
+      'changed',
+      'extended',
+      'shortened',
+      'case-changed',
+      'prefixed',
+      'second-word',
+      'scheme-twice',
+      'other-scheme',
+      'no-scheme',
+      'glued',
+      'scheme-case',
+    ]);
+    expect(classes.filter((c) => c.valid).map((c) => c.header)).toEqual(['bearer sk_live_8f3a9c1d2e4b']);
+    expect(new Set(classes.map((c) => c.header)).size).toBe(classes.length);
+  });
+
+  it('spells headers as other clients do, and takes the media type and the enumeration from the spec', () => {
+    expect(ACCEPT_SPELLINGS.map((a) => a.accept)).toEqual(['*/*', null, 'application/*']);
+    expect(contentTypeSpellings(spec.operation('createPet').mediaType!).map((c) => c.contentType)).toEqual([
+      'application/json; charset=utf-8',
+      'Application/Json',
+    ]);
+    expect(enumProbes(spec.parameter('listPets', 'status'))).toEqual({ members: ['available', 'pending', 'sold'], outside: ['not-a-member', 'AVAILABLE', ''] });
+  });
+});
+
+describe('interior values', () => {
+  const limitsOf = (report: Awaited<ReturnType<typeof certifyReference>>) =>
+    report.requirements.find((r) => r.id === 'LIST-LIMIT-ANY')!.notes.find((n) => n.startsWith('limits drawn'));
+
+  it('are drawn from inside the bounds with the seed, the same for the same seed, in the report', async () => {
+    const only = { selected: new Set(['LIST-LIMIT-ANY']) };
+    const [a, b, c] = await Promise.all([
+      certifyReference({}, { ...only, seed: 11 }),
+      certifyReference({}, { ...only, seed: 11 }),
+      certifyReference({}, { ...only, seed: 12 }),
+    ]);
+    expect(a.seed).toBe(11);
+    expect(limitsOf(a)).toMatch(/^limits drawn with --seed 11: \d+, \d+, \d+, \d+, \d+, \d+, \d+, \d+$/);
+    expect(limitsOf(b)).toBe(limitsOf(a));
+    expect(limitsOf(c)).not.toBe(limitsOf(a));
+    const drawn = limitsOf(a)!.split(': ')[1].split(', ').map(Number);
+    expect(drawn.every((n) => n > 1 && n < 100)).toBe(true);
+    expect(new Set(drawn).size).toBe(drawn.length);
+  });
+});
+
+describe('health', () => {
+  // a server that deletes without a key, and creates without one on another spelling of /pets
+  it('changes nothing even on a server that writes without a key', async () => {
+    const ref = await startReferenceServer({ apiKey: API_KEY, prefill: 30, faults: ['delete-unauthenticated', 'mixed-case-route-unauthenticated'] });
+    try {
+      const report = await runConformance(referenceRun(ref, { profile: 'health' }));
+      expect(report.requirements.find((r) => r.id === 'AUTH-NO-BYPASS')?.outcome).toBe('failed');
+      expect(ref.petCount()).toBe(30);
+      expect(ref.messageCount()).toBe(0);
+    } finally {
+      await ref.close();
+    }
+  });
+});
