@@ -3,13 +3,14 @@
 // area. All suite files of a Vitest run share one run, started by the first test:
 // it runs what ONLY, SKIP and -t select, the observers after every other check, as
 // the CLI does. A test ends as the CLI judges its requirement: a violated MUST (with
-// STRICT, also SHOULD) fails it, a failed SHOULD passes with a warning, an expected
-// failure is skipped. A run that cannot be made (target unreachable, key rejected)
+// STRICT, also SHOULD) fails it, and so does one that could not be judged (Vitest has
+// no "incomplete", and a pass would let CI go green on what was not seen); a failed
+// SHOULD passes with a warning, an expected failure is skipped. A run that cannot be made (target unreachable, key rejected)
 // fails one test with the reason and skips the others: one failure that says why.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, listedButPassed } from '../harness/run/report.js';
+import { countsAgainstVerdict, leavesIncomplete, listedButPassed } from '../harness/run/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
@@ -75,8 +76,9 @@ export function defineAreaSuite(area: string): void {
             await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
           }
           if (!failed) return;
-          const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
-          if (countsAgainstVerdict(result, base.strict)) throw new Error(message);
+          const outcome = result.outcome === 'error' ? `could not be judged${result.cause ? ` (${result.cause})` : ''}` : 'failed';
+          const message = `${outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
+          if (countsAgainstVerdict(result, base.strict) || leavesIncomplete(result, base.strict)) throw new Error(message);
           await annotate(message, 'warning');
         },
         timeout,

@@ -16,7 +16,7 @@ import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
 import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
 
-export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
+export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 /** The settings a session reads, by their RunConfig names (harness/config/settings.ts documents each). */
 const SESSION_SETTINGS = [
