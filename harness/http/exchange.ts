@@ -112,8 +112,8 @@ export class Exchange {
 
 /**
  * The most of a body one piece of evidence shows. A requirement cites up to 8
- * exchanges and the body cap is 1 MiB, so without it a server answering with
- * endless bodies made each report tens of megabytes, written after the deadline.
+ * exchanges and the body cap is 16 MiB (--max-body), so without it a server answering
+ * with endless bodies made each report hundreds of megabytes, written after the deadline.
  */
 export const MAX_EVIDENCE_BODY_CHARS = 16 * 1024;
 

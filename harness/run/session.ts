@@ -14,7 +14,7 @@ import type { Requirement, RunReport, Target } from '../model/types.js';
 import type { RunConfig } from '../config/settings.js';
 import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
-import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
+import { DEFAULT_CONSISTENCY_WINDOW_MS, DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
@@ -23,6 +23,7 @@ const SESSION_SETTINGS = [
   'profile',
   'timeoutMs',
   'deadlineMs',
+  'maxBodyBytes',
   'concurrency',
   'now',
   'strict',
@@ -42,7 +43,6 @@ type Needed = 'profile' | 'timeoutMs' | 'deadlineMs' | 'concurrency' | 'now';
 export type SessionOptions = Pick<RunConfig, Needed> &
   Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
     target: Target;
-    maxBodyBytes?: number;
     /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
     signal?: AbortSignal;
   };
@@ -100,7 +100,7 @@ export class Session {
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       concurrency: options.concurrency,
       retries: options.retries ?? 0,
       signal: this.deadline.signal,
