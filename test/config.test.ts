@@ -48,7 +48,12 @@ describe('configuration', () => {
     );
     for (const bad of ['0', '0MiB', '16MB', 'lots', '-1']) expect(() => resolve([], { MAX_BODY: bad }), bad).toThrow(/^MAX_BODY must be a size above 0/);
     expect(() => resolve([], { MAX_BODY: '' })).toThrow(/MAX_BODY is set but empty/);
-    expect([formatSize(16 * 1024 * 1024), sizeSetting(64 * 1024 * 1024), formatSize(1000), sizeSetting(1536)]).toEqual(['16 MiB', '64MiB', '1000 bytes', '1536']);
+    expect([formatSize(16 * 1024 * 1024), sizeSetting(64 * 1024 * 1024), formatSize(1000), sizeSetting(1536)]).toEqual([
+      '16 MiB',
+      '64MiB',
+      '1000 bytes',
+      '1536',
+    ]);
   });
 
   it('reads the generated examples and their seed (default: 5, a seed drawn by the run)', () => {
