@@ -43,7 +43,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
-      (report.rateLimited ? `; ${report.rateLimited} answered 429 or 503 with Retry-After (rate limited: waited out and sent again)` : '') +
+      (report.rateLimited ? `; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)` : '') +
       (report.seed !== undefined ? `; generated animals: --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
     `Latency p95: ${

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, SETTINGS, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
-import { formatSize, sizeSetting } from '../harness/model/sizes.js';
+import { formatSize, sizeSetting } from '../harness/model/units.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 
 const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') => resolveConfig(parseCommandLine(argv), env, cwd);

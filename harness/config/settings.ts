@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { PROFILES, type Environment, type Profile } from '../model/types.js';
-import { SIZE_UNITS, sizeSetting } from '../model/sizes.js';
+import { SIZE_UNITS, sizeSetting } from '../model/units.js';
 
 export class ConfigError extends Error {}
 
