@@ -48,6 +48,13 @@ export const VARIANTS = {
   'id-rejected': 'a NewPet carrying an id is refused with a 400 Error (the id is assigned by the service)',
   'known-categories-only': 'a categoryId outside 1 to 1,000 is refused with a 400 Error (the server knows only those categories)',
   'escaped-non-ascii': 'responses write every character outside ASCII as a \\u escape (the same text once parsed)',
+  // what a run could not observe is never a violation; answers are told apart by service
+  'load-shedding': 'one animal-store request in 20, whatever its method, is answered 503 with Retry-After: 0 (a server shedding load)',
+  'quickstart-at-store-root': "the quickstart service is served at the store's origin root (POST /messages beside /v1)",
+  'quickstart-sibling-path':
+    "the quickstart service is served under the sibling path /v1-quickstart on the store's port, and answers its own errors as plain text",
+  'long-names': 'the store holds 120 animals with 12,000-character names from the start: a page of 100 is 1.2 MB',
+  'orders-not-implemented': 'GET /store/orders, whose answer is "not shown", answers 501 with an Error body (RFC 9110 15.6.2)',
 } as const;
 
 export interface VariantSpec {
@@ -63,6 +70,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
   'lookup-before-auth': { shouldFail: ['AUTH-BEFORE-LOOKUP'] },
   'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
+  'orders-not-implemented': { shouldFail: ['ORDERS-EXISTS'] },
 };
 
 export type VariantName = keyof typeof VARIANTS;
