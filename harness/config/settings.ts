@@ -178,8 +178,9 @@ export const SETTINGS = {
     env: 'RETRIES',
     default: '0',
     parse: (name, value) => positiveInteger(name, value, 0),
-    description: 'Retries of an idempotent request (GET) after a network error or 503, with backoff (a 429 is always waited out and sent again).',
-    details: 'Retry-After is honoured up to 10 s; every attempt is in the report.',
+    description:
+      'Extra attempts, with backoff, of an idempotent request (GET) that got no answer or a 5xx (a 429, or a 503 with Retry-After, is always waited out and sent again).',
+    details: 'Every attempt is in the report; a 5xx that a later attempt recovered is no failure (`STORE-NO-5XX` says how many).',
   },
   categoryId: {
     flag: 'category-id',
