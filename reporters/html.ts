@@ -456,6 +456,7 @@ tr.detail td { padding-top: 0; padding-bottom: 10px; }
 .badge.outcome-inconclusive { color: var(--inc); background: var(--inc-bg); }
 .message { margin: 0 0 6px; font-weight: 600; overflow-wrap: anywhere; }
 .outcome-failed .message { color: var(--fail); } .outcome-error .message { color: var(--err); }
+.outcome-error .cause { color: var(--err); margin: 0 0 6px; }
 .outcome-skipped .message, .outcome-passed .message { color: var(--muted); font-weight: 400; }
 .outcome-inconclusive .message { color: var(--inc); font-weight: 400; }
 .message .prefix { font-weight: 600; }

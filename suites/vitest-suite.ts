@@ -9,7 +9,7 @@
 // fails one test with the reason and skips the others: one failure that says why.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { startRun, type ConformanceRun } from '../harness/run/runner.js';
+import { notCarriedOut, startRun, type ConformanceRun } from '../harness/run/runner.js';
 import { countsAgainstVerdict, leavesIncomplete, listedButPassed } from '../harness/run/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
@@ -40,7 +40,7 @@ function start(): SharedRun {
 
 /** The one failure of an aborted run: the reason, without stack frames into the harness. */
 function runAborted(reason: string): Error {
-  const err = new Error(`the run could not be made: ${reason} (every other test is skipped; the CLI exits with code 2 here)`);
+  const err = new Error(`the run could not be made: ${reason} (the tests of what it did not carry out are skipped; the CLI exits with code 2 here)`);
   err.stack = `Error: ${err.message}`;
   return err;
 }
@@ -63,11 +63,13 @@ export function defineAreaSuite(area: string): void {
           // reporter builds the report from those, so that a test's own end is counted
           const { requirements: _results, ...base } = await shared.run.report;
           task.meta.run = base;
-          // the preflight aborted the run (target unreachable, key rejected): one failure says why
-          if (result.message?.startsWith('not run: ')) {
+          // the run was aborted (target unreachable, key rejected, the target stopped
+          // answering): one failure says why, the requirements it did not carry out are skipped
+          const reason = base.abortReason;
+          if (reason !== undefined && [`not run: ${reason}`, notCarriedOut(reason)].includes(result.message ?? '')) {
             if (shared.abortReported) skip(result.message);
             shared.abortReported = true;
-            throw runAborted(base.abortReason ?? result.message);
+            throw runAborted(reason);
           }
           const failed = result.outcome === 'failed' || result.outcome === 'error';
           if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);

@@ -6,6 +6,8 @@ import { renderComplianceJson, writeComplianceJson } from '../reporters/complian
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
 import { buildReport } from '../harness/run/report.js';
+import { formatSummary } from '../cli/output.js';
+import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
@@ -327,6 +329,28 @@ describe('junit.xml', () => {
     expect(out).toContain(`<property name="run.incompleteReason" value="${incomplete.incompleteReason}"/>`);
     expect(unescapeXml(elementOf(out, 'ERR-BODY-SHAPE', 'error'))).toContain(`could not be judged: ${incomplete.incompleteReason!.split(': ')[1]}`);
     expect(out).not.toContain('<testsuite name="run"');
+  });
+
+  it('an incomplete run in the console and on GitHub: the verdict, the one line, what could not be judged apart from violations', () => {
+    const fixture = buildReportFixture();
+    const incomplete = buildReport(
+      fixture,
+      fixture.requirements.map((r) => (r.outcome === 'failed' ? { ...r, outcome: 'passed' as const } : r)),
+    );
+    const summary = formatSummary(incomplete, []);
+    expect(summary).toContain('Verdict: INCOMPLETE (5 of 9 requirements judged; 1 could not be judged, 2 skipped, 1 inconclusive; exit code 2)');
+    expect(summary).toContain(`\nIncomplete: ${incomplete.incompleteReason}\n`);
+    expect(summary).not.toContain('Violations');
+    expect(summary).toMatch(/Could not be judged \(no answer could be observed: not a violation\):\n {2}ERROR ERR-BODY-SHAPE \(MUST\)/);
+    const github = githubSummary(incomplete);
+    expect(github).toContain('## ⚠️ Animal Store conformance: incomplete (5 of 9 requirements judged; 1 could not be judged, 2 skipped, 1 inconclusive)');
+    expect(github).toContain(`The run is incomplete: ${incomplete.incompleteReason}`);
+    expect(github).toMatch(/\| \[ERR-BODY-SHAPE\]\([^)]*\) \| MUST \| could not be judged \| timeout after 10000 ms \|/);
+    expect(githubAnnotations(incomplete)).toEqual([
+      '::warning title=ERR-BODY-SHAPE (MUST) could not be judged::Title of ERR-BODY-SHAPE: timeout after 10000 ms',
+    ]);
+    // the fixture as it is: a violated MUST is an error annotation, the unjudged one a warning
+    expect(githubAnnotations(fixture).map((a) => a.split(' title=')[0])).toEqual(['::error', '::warning', '::warning']);
   });
 
   it('a listed known deviation that failed or errored is <skipped> with its evidence in system-out; one that passed says so', async () => {
