@@ -41,14 +41,15 @@ async function cliAgainst(options: Omit<ReferenceOptions, 'apiKey'>, env: Record
 }
 
 describe.concurrent('what the run could not observe is never a violation', () => {
-  // the real case: 120 ms each with --timeout 3s (32 x 120 ms = 3.84 s); scaled down, the same ratio
+  // the real case: 120 ms each with --timeout 3s (32 x 120 ms = 3.84 s); scaled down, the same
+  // ratio (not below 40 ms: a loaded machine's timers slip by milliseconds, and the ratio with them)
   it('a store serving one request at a time certifies compliant at the default concurrency, with a timeout shorter than 32 times its request', async () => {
-    const report = await certifyReference({ oneAtATimeMs: 20 }, { concurrency: 32, timeoutMs: 500, deadlineMs: 60_000 });
+    const report = await certifyReference({ oneAtATimeMs: 40 }, { concurrency: 32, timeoutMs: 1000, deadlineMs: 60_000 });
     expect(violations(report)).toEqual([]);
     expect(report.verdict).toBe('compliant');
     // requests did time out, and were answered when sent again alone
     expect(report.retries).toBeGreaterThan(0);
-    expect(report.durationMs).toBeLessThan(30_000);
+    expect(report.durationMs).toBeLessThan(40_000);
   });
 
   it('a server that never answers one kind of valid request (getPet), but everything else: non-compliant on that requirement', async () => {

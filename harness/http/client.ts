@@ -52,10 +52,12 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
  *    close an idle connection as the request goes out, RFC 9112 9.5). If it is
  *    answered, that is the answer.
  * 4. If not, a liveness probe is sent alone (probeFor: the preflight's request).
- *    - Answered: the server answers others but not this kind of request (method,
- *      operation or path, query parameter names): a Violation. The kind is
- *      remembered, and later silent requests of it are judged at once, with no resend
- *      or probe, so that one hanging route cannot eat the deadline.
+ *    - Answered: the server is free now (a server still working off requests the
+ *      client gave up on answers the probe only after them), and the request is sent
+ *      alone once more. No answer again: the server answers others but not this kind
+ *      of request (method, operation or path, query parameter names): a Violation. The
+ *      kind is remembered, and later silent requests of it are judged at once, with no
+ *      resend or probe, so that one hanging route cannot eat the deadline.
  *    - Not answered either: the target stopped answering. The client sends nothing
  *      more, and the run stops (onStop) with what it judged before.
  *    A target that has answered nothing yet has not stopped, it never started: the
@@ -234,15 +236,19 @@ export class HttpClient {
       if (this.halted) throw new ExchangeFailed(silent);
       let last = silent;
       if (!(silent.sentAlone && silent.failure === 'timeout')) {
-        last = await this.attempt(silent.request, silent.attempt + 1, silent.redirectedFrom, silent, true);
+        last = await this.resendAlone(last);
         if (!last.silent) return last;
       }
       const resent = last !== silent ? ', also when sent again alone' : ' with no other request in flight';
-      const what = `${last.target} -> ${this.silence(last)}${resent}`;
       if (!this.options.probeFor || !this.exchanges.some(answered)) throw new ExchangeFailed(last, `${last.summary}${resent}`);
       const probe = await this.attempt(this.options.probeFor(silent.request), 1, undefined, undefined, true);
       if (answered(probe)) {
-        const hanging = new Hanging(what, last, probe);
+        // The server is free now: a server working off requests the client had given up
+        // on (it does not know) answers the probe only once they are done. So the request
+        // gets one more chance alone before it is blamed.
+        last = await this.resendAlone(last);
+        if (!last.silent) return last;
+        const hanging = new Hanging(`${last.target} -> ${this.silence(last)}, also when sent again alone`, last, probe);
         this.hanging.set(kind, hanging);
         throw hanging.violation(last);
       }
@@ -251,11 +257,16 @@ export class HttpClient {
         const both =
           last.error === probe.error
             ? `${last.target} and ${probe.target} got no answer (${last.error})`
-            : `${what}, and ${probe.target} -> ${this.silence(probe)}`;
+            : `${last.target} -> ${this.silence(last)}${resent}, and ${probe.target} -> ${this.silence(probe)}`;
         this.stop(`the target stopped answering after answering ${count} request${count === 1 ? '' : 's'}: ${both}`);
       }
       throw new ExchangeFailed(last, `${last.summary}${resent}`);
     });
+  }
+
+  /** The same request once more, alone, in place of `previous`. */
+  private resendAlone(previous: Exchange): Promise<Exchange> {
+    return this.attempt(previous.request, previous.attempt + 1, previous.redirectedFrom, previous, true);
   }
 
   /** Runs fn when no request of the client is in flight, one at a time; pooled requests wait meanwhile. */
