@@ -248,9 +248,9 @@ export class HttpClient {
         // gets one more chance alone before it is blamed.
         last = await this.resendAlone(last);
         if (!last.silent) return last;
-        const hanging = new Hanging(`${last.target} -> ${this.silence(last)}, also when sent again alone`, last, probe);
+        const hanging = new Hanging(last, this.silence(last), probe);
         this.hanging.set(kind, hanging);
-        throw hanging.violation(last);
+        throw hanging.violation();
       }
       if (probe.silent) {
         const count = this.exchanges.filter(answered).length;
@@ -512,9 +512,10 @@ function kindOf(req: HttpRequest): string {
 /** A kind of request the server left unanswered, alone, while it answered the probe. */
 class Hanging {
   constructor(
-    /** "GET /v1/pets/7 -> no answer within 10 s, also when sent again alone" */
-    private readonly what: string,
+    /** The last time it was sent alone, and got no answer. */
     private readonly first: Exchange,
+    /** What that was: "no answer within 10 s". */
+    private readonly silence: string,
     private readonly probe: Exchange,
   ) {}
 
@@ -522,14 +523,15 @@ class Hanging {
     return `while ${this.probe.target} was answered (${this.probe.status}) in ${Math.round(this.probe.durationMs)} ms`;
   }
 
-  violation(ex: Exchange): Violation {
-    return new Violation(`${this.what}, ${this.meanwhile}`, [ex, this.probe]);
+  /** The violation of the first request found hanging. */
+  violation(): Violation {
+    return new Violation(`${this.first.target} -> ${this.silence}, also when sent again alone, ${this.meanwhile}`, [this.first, this.probe]);
   }
 
   /** Throws at once for a later silent request of the kind (silence: what it got): no resend, no probe. */
   judge(ex: Exchange, silence: string): never {
-    const before = this.what.replace(/ -> /, ' before it (');
-    throw new Violation(`${ex.target} -> ${silence}, like ${before}), ${this.meanwhile}`, [ex, this.first, this.probe]);
+    const before = `${this.first.target} before it (${this.silence}, also when sent again alone)`;
+    throw new Violation(`${ex.target} -> ${silence}, like ${before}, ${this.meanwhile}`, [ex, this.first, this.probe]);
   }
 }
 
