@@ -183,9 +183,5 @@ export const QUICKSTART_CHECKS: Check[] = [
 
   check('QS-NON-STRING-MESSAGE', (ctx) => expectRejected(ctx, 400, [{ label: 'message as a number', options: { json: { message: 42 } } }])),
 
-  check('QS-NO-5XX', async (ctx) => {
-    const observed = ctx.observed('quickstart');
-    expectNoServerErrors(observed, 'quickstart');
-    ctx.note(`${observed.length} quickstart responses judged`);
-  }),
+  check('QS-NO-5XX', async (ctx) => expectNoServerErrors(ctx, 'quickstart')),
 ];

@@ -85,10 +85,11 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
 function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
   const left = report.requirements.filter((r) => r.message === notCarriedOut(report.abortReason!)).length;
   const total = report.requirements.length;
-  const violated = report.counts.mustViolations + report.counts.shouldViolations;
+  // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
+  const failed = report.counts.failed;
   const reason = report.abortReason!;
   return (
-    `${reason[0].toUpperCase()}${reason.slice(1)}: ${total - left} of ${total} requirements finished before it (${violated} violated),` +
+    `${reason[0].toUpperCase()}${reason.slice(1)}: ${total - left} of ${total} requirements finished before it (${failed} failed, not counted),` +
     ` ${left} not carried out (exit code ${exitCode}; reports: ${paths.join(', ')})`
   );
 }

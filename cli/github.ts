@@ -1,9 +1,9 @@
 // GitHub Actions: a Markdown job summary (when GITHUB_STEP_SUMMARY is set) and
 // annotations (when GITHUB_ACTIONS is set): ::error for a failed MUST, ::warning
-// for a failed SHOULD.
+// for a failed SHOULD and for a requirement that could not be judged.
 import { appendFile } from 'node:fs/promises';
 import type { RunReport } from '../harness/model/types.js';
-import { coverageText, coverageWarning, isViolation, verdictText } from '../harness/run/report.js';
+import { countedViolations, coverageText, coverageWarning, isUnjudged, verdictText } from '../harness/run/report.js';
 import { anchorOf } from './catalogue-doc.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 
@@ -33,12 +33,14 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
     `| ${c.passed} | ${c.failed} | ${c.error} | ${c.inconclusive} | ${c.skipped} | ${c.mustViolations} | ${c.shouldViolations} |`,
   ];
   if (report.abortReason) lines.push('', `The run could not be made: ${report.abortReason}`);
-  const failed = report.requirements.filter(isViolation);
+  if (report.incompleteReason) lines.push('', `The run is incomplete: ${report.incompleteReason}`);
+  const failed = [...countedViolations(report), ...report.requirements.filter(isUnjudged)];
   if (failed.length) {
     lines.push('', '| Requirement | Level | Outcome | Message |', '|---|---|---|---|');
     for (const r of failed) {
       const message = (r.message ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
-      lines.push(`| [${r.id}](${catalogue}#${anchorOf(r.id)}) | ${r.level} | ${r.outcome} | ${message} |`);
+      const outcome = r.outcome === 'error' ? 'could not be judged' : r.outcome;
+      lines.push(`| [${r.id}](${catalogue}#${anchorOf(r.id)}) | ${r.level} | ${outcome} | ${message} |`);
     }
   }
   const since = report.sinceBaseline;
@@ -58,12 +60,13 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
 export function githubAnnotations(report: RunReport): string[] {
   const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const escapeProperty = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  return report.requirements
-    .filter(isViolation)
-    .map(
-      (r) =>
-        `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`,
-    );
+  const failed = countedViolations(report).map(
+    (r) => `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`,
+  );
+  const unjudged = report.requirements
+    .filter(isUnjudged)
+    .map((r) => `::warning title=${escapeProperty(`${r.id} (${r.level}) could not be judged`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`);
+  return [...failed, ...unjudged];
 }
 
 /** Writes the summary and prints the annotations, each through redact: no key reaches GitHub. */

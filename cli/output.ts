@@ -1,7 +1,7 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
-import { coverageText, coverageWarning, isViolation, listedButPassed, verdictText } from '../harness/run/report.js';
+import { countedViolations, coverageText, coverageWarning, isUnjudged, listedButPassed, verdictText } from '../harness/run/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS',
@@ -35,6 +35,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   const lines = [
     '',
     `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
+    ...(report.incompleteReason ? [`Incomplete: ${report.incompleteReason}`] : []),
     ...(warning ? [`Warning: ${warning}`] : []),
     `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
   ];
@@ -42,7 +43,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
-      (report.rateLimited ? `; ${report.rateLimited} answered 429 (rate limited: waited out and sent again)` : '') +
+      (report.rateLimited ? `; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)` : '') +
       (report.seed !== undefined ? `; values drawn with --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
     `Latency p95: ${
@@ -64,9 +65,11 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     for (const r of expected) {
       const now = listedButPassed(r)
         ? 'now passed: remove it from the list'
-        : r.outcome === 'failed' || r.outcome === 'error'
-          ? `still ${r.outcome}`
-          : r.outcome;
+        : r.outcome === 'failed'
+          ? 'still failed'
+          : r.outcome === 'error'
+            ? 'could not be judged'
+            : r.outcome;
       lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
     }
   }
@@ -78,13 +81,18 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     lines.push('', 'Skipped:');
     for (const [reason, ids] of skippedBy) lines.push(`  ${ids.length} — ${reason}: ${ids.join(', ')}`);
   }
-  const violations = report.requirements.filter(isViolation);
+  const violations = countedViolations(report);
   if (violations.length) {
     lines.push('', 'Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):');
     for (const r of violations) {
-      lines.push(`  ${r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
+      lines.push(`  FAIL ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
       if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);
     }
+  }
+  const unjudged = report.requirements.filter(isUnjudged);
+  if (unjudged.length) {
+    lines.push('', 'Could not be judged (no answer could be observed: not a violation):');
+    for (const r of unjudged) lines.push(`  ERROR ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
   }
   lines.push('', `Reports: ${reportPaths.join(', ')}`);
   return lines.join('\n');

@@ -44,6 +44,20 @@ export interface ReferenceOptions {
    * seconds, so only the test of rate limiting starts one.
    */
   ratePerSecond?: number;
+  /**
+   * Load shedding, as a server under load answers: one animal-store request in `every`
+   * (any method) gets 503 with Retry-After: `retryAfterSeconds`. The load-shedding variant
+   * is this with Retry-After: 0; a longer one makes every run take seconds.
+   */
+  loadShedding?: { every: number; retryAfterSeconds: number };
+  /** A single worker: the animal store serves one request at a time, each taking this many ms (abandoned ones too). */
+  oneAtATimeMs?: number;
+  /** Requests to this animal-store operation (any, valid or not) are never answered; the rest are. */
+  neverAnswers?: string;
+  /** After answering this many animal-store requests the server is gone, as a killed process: both ports closed, every connection dropped. */
+  killedAfter?: number;
+  /** One animal-store GET in this many answers 500 (a flaky backend): a retry (--retries) gets a right answer. */
+  failsEvery?: number;
 }
 
 export interface ReferenceServer {
@@ -77,6 +91,12 @@ const INTEGER = /^-?\d+$/;
 const FIRST_LARGE_ID = 2n ** 53n + 1n; // 9007199254740993: not representable as a double
 /** The known-categories-only variant knows the categories 1 to this. */
 const KNOWN_CATEGORIES = 1000n;
+/** The long-names variant: so many animals, each with a name this long (a page of 100 is 1.2 MB). */
+const LONG_NAMES = { count: 120, length: 12_000 };
+/** The load-shedding variant: one store request in this many is answered 503 with Retry-After: 0. */
+const SHED_EVERY = 20;
+/** Where the quickstart-sibling-path variant serves the quickstart service, on the store's port. */
+const QUICKSTART_SIBLING = '/v1-quickstart';
 
 export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
   const faults = new Set<string>(opts.faults ?? []);
@@ -112,6 +132,12 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const firstId = has('ids-beyond-int64') ? 2n ** 64n : variant('large-ids') ? FIRST_LARGE_ID : 1n;
   let nextId = firstId;
   let storeRequests = 0;
+  /** Animal-store requests received, and answered, for the options that act on every so many. */
+  let storeArrivals = 0;
+  let storeAnswered = 0;
+  const shedding = opts.loadShedding ?? (variant('load-shedding') ? { every: SHED_EVERY, retryAfterSeconds: 0 } : undefined);
+  /** One request at a time (oneAtATimeMs): each waits for the one before it. */
+  let worker: Promise<void> = Promise.resolve();
   /** Requests received per animal-store operation ("(no route)" for the rest). */
   const received = new Map<string, number>();
   const bucket = { tokens: opts.ratePerSecond ?? 0, at: performance.now() };
@@ -560,8 +586,29 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return true;
   }
 
+  /** oneAtATimeMs: resolves when this request's turn with the single worker is over. */
+  function oneAtATime(ms: number): Promise<void> {
+    const turn = worker.then(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    worker = turn;
+    return turn;
+  }
+
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.on('finish', () => storeAnswered++);
     const { text, tooLarge } = await readBody(req);
+    // killed: the request is never answered, its connection drops, and the ports close
+    if (opts.killedAfter !== undefined && storeAnswered >= opts.killedAfter) {
+      req.socket.destroy();
+      return void stopServers();
+    }
+    if (opts.oneAtATimeMs) await oneAtATime(opts.oneAtATimeMs);
+    const arrival = ++storeArrivals;
+    // a server shedding load asks to be called again later, whatever the request
+    if (shedding && arrival % shedding.every === 0) {
+      const problem = { status: 503, code: 'overloaded', message: 'The server is overloaded: try again later' };
+      return sendError(res, problem, { 'retry-after': String(shedding.retryAfterSeconds) });
+    }
+    if (opts.failsEvery && req.method === 'GET' && arrival % opts.failsEvery === 0) return sendError(res, crash('the backend failed: try again'));
     if (has('slow-responses')) await new Promise((r) => setTimeout(r, SLOW_RESPONSE_MS));
     // rate limits are "not shown": a server may refuse some requests with 429 and Retry-After
     if (variant('rate-limited') && ++storeRequests % RATE_LIMIT_EVERY === 0) {
@@ -574,6 +621,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (isEarly(route)) return sendEarly(res, route);
     const { operation, path, petId } = route;
     received.set(operation ?? '(no route)', (received.get(operation ?? '(no route)') ?? 0) + 1);
+    if (operation !== undefined && operation === opts.neverAnswers) return; // left open until the client gives up
     // routes the server does not have: its router answers before any key is looked at
     if (operation === 'listOrders' && variant('orders-absent')) return sendError(res, notFound(`No route for ${req.method} ${path}`));
     // orders exist in name only: each answers every caller alike, before any key is looked at
@@ -667,15 +715,20 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     return [status, has('qs-missing-id') ? rest : { id, ...rest }];
   }
 
-  async function handleQuickstart(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The quickstart service, its paths under `prefix` (on the store's port: see quickstartOnStorePort). */
+  async function handleQuickstart(req: IncomingMessage, res: ServerResponse, prefix = ''): Promise<void> {
     const { text, tooLarge } = await readBody(req);
-    const route = routeQuickstart(req, new URL(req.url ?? '/', 'http://localhost'), switches);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    url.pathname = url.pathname.slice(prefix.length);
+    const route = routeQuickstart(req, url, switches);
+    // its errors are its own, not the store's: the sibling-path variant answers them as plain text
+    const refuse = (problem: Problem) => sendError(res, { ...problem, plainText: variant('quickstart-sibling-path') });
     const denied = route.unguarded ? undefined : quickstartAuth(req);
-    if (denied) return sendError(res, denied);
-    if (tooLarge) return sendError(res, { status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
-    if (route.refusal) return sendError(res, route.refusal);
+    if (denied) return refuse(denied);
+    if (tooLarge) return refuse({ status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
+    if (route.refusal) return refuse(route.refusal);
     const answer = route.operation ? sendMessage(req, text) : notFound(`No route for ${req.method} ${route.path}`);
-    if (isProblem(answer)) return sendError(res, answer);
+    if (isProblem(answer)) return refuse(answer);
     sendJson(res, answer[0], answer[1]);
   }
 
@@ -692,18 +745,32 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
         else res.destroy();
       });
     });
-  const store = serve(handleStore);
+  if (variant('long-names')) {
+    for (let i = 0; i < LONG_NAMES.count; i++) {
+      addPet({ ...prefilledFields(i, properties, required, statuses), name: `long-name-${i + 1}-`.padEnd(LONG_NAMES.length, 'abcdefghij') });
+    }
+  }
+
+  // variants that serve the quickstart service on the store's own port, under this
+  // prefix: at the origin root (every path outside /v1), or under a sibling path
+  const quickstartOnStorePort = variant('quickstart-at-store-root') ? '' : variant('quickstart-sibling-path') ? QUICKSTART_SIBLING : undefined;
+  const isQuickstartPath = (path: string) =>
+    quickstartOnStorePort === ''
+      ? path !== '/v1' && !path.startsWith('/v1/')
+      : quickstartOnStorePort !== undefined && (path === quickstartOnStorePort || path.startsWith(`${quickstartOnStorePort}/`));
+  const store = serve((req, res) => (isQuickstartPath(pathOf(req)) ? handleQuickstart(req, res, quickstartOnStorePort) : handleStore(req, res)));
   const quickstart = serve(handleQuickstart);
   const [storePort, quickstartPort] = await Promise.all([listen(store), listen(quickstart)]);
+  const stopServers = () => Promise.all([stop(store), stop(quickstart)]);
 
   return {
     baseUrl: `http://127.0.0.1:${storePort}/v1`,
-    quickstartBaseUrl: `http://127.0.0.1:${quickstartPort}`,
+    quickstartBaseUrl: quickstartOnStorePort === undefined ? `http://127.0.0.1:${quickstartPort}` : `http://127.0.0.1:${storePort}${quickstartOnStorePort}`,
     petCount: () => pets.length,
     messageCount: () => messages.length,
     requestsFor: (operationId) => received.get(operationId) ?? 0,
     close: async () => {
-      await Promise.all([stop(store), stop(quickstart)]);
+      await stopServers();
     },
   };
 }
@@ -736,6 +803,11 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
     req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > MAX_BODY_BYTES }));
     req.on('error', reject);
   });
+}
+
+/** The path of a request's URL. */
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
 }
 
 /** A valid NewPet for the i-th prefilled animal, extra required fields included. */

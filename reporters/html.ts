@@ -4,7 +4,7 @@
 // from servers that may be hostile, so a <script> in a body must render as text.
 //
 // Stable hooks for tests and tooling:
-//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted), with
+//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted, #incomplete-reason when incomplete), with
 //     #coverage, #coverage-warning and links a.violation-link[href="#req-<id>"] to the violations
 //   #run [data-field=...]                  target, profile, versions, times, request count
 //   #counts [data-count=...]               run counts
@@ -20,7 +20,17 @@
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countResults, countsAgainstVerdict, coverageText, coverageWarning, isViolation, listedButPassed, formatDuration } from '../harness/run/report.js';
+import {
+  countResults,
+  countsAgainstVerdict,
+  coverageText,
+  coverageWarning,
+  isUnjudged,
+  isViolation,
+  leavesIncomplete,
+  listedButPassed,
+  formatDuration,
+} from '../harness/run/report.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
 
@@ -77,6 +87,7 @@ const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? o
 const VERDICT_LABEL: Record<Verdict, string> = {
   compliant: 'Compliant',
   'non-compliant': 'Non-compliant',
+  incomplete: 'Incomplete',
   aborted: 'Aborted',
   'not-tested': 'Not tested',
 };
@@ -107,7 +118,10 @@ function verdictBanner(report: RunReport): string {
         ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
         : plural(c.mustViolations, 'MUST requirement');
     const ids = linkedIds(report.requirements.filter((r) => countsAgainstVerdict(r, report.strict)));
-    lines.push(`<p class="reason">${esc(counted)} failed or could not be carried out${ids}.</p>`);
+    lines.push(`<p class="reason">${esc(counted)} failed${ids}.</p>`);
+  } else if (report.verdict === 'incomplete') {
+    const ids = linkedIds(report.requirements.filter((r) => leavesIncomplete(r, report.strict)));
+    lines.push(`<p id="incomplete-reason" class="reason">${esc(report.incompleteReason ?? 'no reason given')}${ids}.</p>`);
   } else if (report.verdict === 'compliant') {
     lines.push(`<p class="reason">No MUST${report.strict ? ' or SHOULD' : ''} requirement failed or went unproven.</p>`);
   }
@@ -118,9 +132,7 @@ function verdictBanner(report: RunReport): string {
   }
   if (report.verdict !== 'aborted' && !report.strict && c.shouldViolations > 0) {
     const ids = linkedIds(report.requirements.filter((r) => r.level === 'SHOULD' && isViolation(r)));
-    lines.push(
-      `<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed or could not be carried out (reported, does not change the verdict)${ids}.</p>`,
-    );
+    lines.push(`<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${ids}.</p>`);
   }
   const expected = report.requirements.filter(isExpectedFailure).length;
   if (expected > 0) {
@@ -280,6 +292,7 @@ function exchange(x: ExchangeRecord, index: number, total: number): string {
 
 function detail(r: RequirementResult): string {
   const violated = isViolation(r);
+  const unjudged = isUnjudged(r);
   const expected = isExpectedFailure(r);
   const parts: string[] = [];
   if (r.expectedFailure !== undefined) {
@@ -294,13 +307,14 @@ function detail(r: RequirementResult): string {
     const prefix = r.outcome === 'skipped' ? 'Skipped: ' : r.outcome === 'inconclusive' ? 'Inconclusive: ' : '';
     parts.push(`<p class="message">${prefix ? `<span class="prefix">${prefix}</span>` : ''}${esc(r.message)}</p>`);
   }
+  if (r.cause) parts.push(`<p class="cause"><span class="prefix">Could not be judged: </span>${esc(r.cause)}</p>`);
   if ((violated || expected) && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
   if (r.notes.length) parts.push(`<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
-  if (r.evidence.length && (violated || expected || r.outcome === 'inconclusive')) {
+  if (r.evidence.length && (violated || unjudged || expected || r.outcome === 'inconclusive')) {
     const exchanges = r.evidence.map((x, i, all) => exchange(x, i, all.length)).join('\n');
-    // evidence of a violation is open; of an expected failure or an inconclusive check, one click away
+    // evidence of a violation, or of what could not be judged, is open; of an expected failure or an inconclusive check, one click away
     parts.push(
-      `<details class="evidence"${violated ? ' open' : ''}><summary>Evidence: ${esc(plural(r.evidence.length, 'exchange'))}</summary>\n${exchanges}\n</details>`,
+      `<details class="evidence"${violated || unjudged ? ' open' : ''}><summary>Evidence: ${esc(plural(r.evidence.length, 'exchange'))}</summary>\n${exchanges}\n</details>`,
     );
   }
   return parts.join('\n');
@@ -395,7 +409,7 @@ code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Me
 .banner-exit { margin-left: auto; font-size: 12px; opacity: .85; }
 .banner.verdict-compliant { background: var(--pass); }
 .banner.verdict-non-compliant { background: var(--fail); }
-.banner.verdict-aborted { background: #6e4c00; }
+.banner.verdict-incomplete, .banner.verdict-aborted { background: #6e4c00; }
 .banner.verdict-not-tested { background: #59636e; }
 .banner a { color: #fff; text-decoration: underline; font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace; font-size: 13px; }
 .banner .warning { font-weight: 600; }
@@ -437,11 +451,12 @@ tr.detail td { padding-top: 0; padding-bottom: 10px; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 999px; font-size: 12px; font-weight: 600; line-height: 20px; }
 .badge.outcome-passed, .badge.verdict-compliant { color: var(--pass); background: var(--pass-bg); }
 .badge.outcome-failed, .badge.verdict-non-compliant { color: var(--fail); background: var(--fail-bg); }
-.badge.outcome-error, .badge.verdict-aborted { color: var(--err); background: var(--err-bg); }
+.badge.outcome-error, .badge.verdict-aborted, .badge.verdict-incomplete { color: var(--err); background: var(--err-bg); }
 .badge.outcome-skipped, .badge.verdict-not-tested { color: var(--skip); background: var(--skip-bg); }
 .badge.outcome-inconclusive { color: var(--inc); background: var(--inc-bg); }
 .message { margin: 0 0 6px; font-weight: 600; overflow-wrap: anywhere; }
 .outcome-failed .message { color: var(--fail); } .outcome-error .message { color: var(--err); }
+.outcome-error .cause { color: var(--err); margin: 0 0 6px; }
 .outcome-skipped .message, .outcome-passed .message { color: var(--muted); font-weight: 400; }
 .outcome-inconclusive .message { color: var(--inc); font-weight: 400; }
 .message .prefix { font-weight: 600; }

@@ -1,14 +1,15 @@
 // junit.xml: the run report for CI (Jenkins xunit junit-10.xsd). One <testsuite> per
 // area, one <testcase> per requirement. A failed SHOULD is still a <failure> so CI
-// shows it; whether it breaks compliance is in the verdict properties. A listed
-// known deviation that failed is not a violation (harness/run/report.ts isViolation), so
-// it is <skipped> (CI stays green, as the verdict does) with its evidence in
-// <system-out>. An aborted run, and a run that judged nothing (not-tested), add a
-// suite "run" whose one testcase is an <error> carrying the reason, so CI shows the
-// run as broken rather than all skipped.
+// shows it; whether it breaks compliance is in the verdict properties. A requirement
+// that could not be judged is an <error> (the run could not observe an answer), never
+// a <failure>. A listed known deviation that failed is not a violation
+// (harness/run/report.ts isViolation), so it is <skipped> (CI stays green, as the
+// verdict does) with its evidence in <system-out>. An aborted run, and a run that
+// judged nothing (not-tested), add a suite "run" whose one testcase is an <error>
+// carrying the reason, so CI shows the run as broken rather than all skipped.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { coverageText, coverageWarning, isViolation } from '../harness/run/report.js';
+import { coverageText, coverageWarning, isUnjudged, isViolation } from '../harness/run/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
@@ -54,6 +55,7 @@ export function describeExchange(x: ExchangeRecord, index: number, total: number
 function details(r: RequirementResult): string {
   const parts: string[] = [];
   if (r.message) parts.push(r.message);
+  if (r.cause) parts.push(`could not be judged: ${r.cause}`);
   if (r.notes.length) parts.push(['notes:', ...r.notes.map((n) => `- ${n}`)].join('\n'));
   r.evidence.forEach((x, i, all) => parts.push(describeExchange(x, i, all.length)));
   return parts.join('\n\n');
@@ -62,14 +64,15 @@ function details(r: RequirementResult): string {
 /** What a requirement becomes in JUnit; the counts on <testsuite>/<testsuites> come from the same. */
 type Kind = 'failure' | 'error' | 'skipped' | 'passed';
 
-function kindOf(r: RequirementResult): Kind {
-  if (isViolation(r)) return r.outcome === 'failed' ? 'failure' : 'error';
+function kindOf(r: RequirementResult, aborted: boolean): Kind {
+  if (isViolation(r)) return aborted ? 'skipped' : 'failure';
+  if (isUnjudged(r)) return 'error';
   if (r.outcome === 'passed') return 'passed';
   // skipped, inconclusive, and a listed known deviation that failed or errored
   return 'skipped';
 }
 
-function testcase(r: RequirementResult): string {
+function testcase(r: RequirementResult, aborted: boolean): string {
   const open = `    <testcase classname="${attr(`animal-store.${r.area}`)}" name="${attr(`${r.id} ${r.level} ${r.title}`)}" time="${seconds(r.durationMs)}"`;
   const body: string[] = [];
   const listed = r.expectedFailure !== undefined;
@@ -77,6 +80,15 @@ function testcase(r: RequirementResult): string {
   switch (r.outcome) {
     case 'failed':
     case 'error': {
+      if (r.outcome === 'failed' && aborted && !listed) {
+        // The run was aborted: a <failure> would tell CI the server broke this
+        // requirement, and the run that judged it never finished (the run suite's
+        // <error> says why). It was judged failed before the abort, so it is shown as
+        // <skipped> with its message and evidence, as the JSON keeps it, uncounted.
+        body.push(`<skipped message="${attr(`not counted, the run was aborted: failed before the abort: ${r.message ?? r.outcome}`)}"/>`);
+        body.push(`<system-out>${text(details(r))}</system-out>`);
+        break;
+      }
       if (listed) {
         // a known deviation: not a violation, so not a <failure>/<error>; the evidence stays readable
         body.push(`<skipped message="${attr(`expected failure: ${r.expectedFailure}: ${r.message ?? r.outcome}`)}"/>`);
@@ -145,13 +157,15 @@ export function renderJunit(report: RunReport): string {
     property('run.coverage', coverageText(report.coverage)),
     property('run.judged', String(report.coverage.judged)),
     ...(report.abortReason !== undefined ? [property('run.abortReason', report.abortReason)] : []),
+    ...(report.incompleteReason !== undefined ? [property('run.incompleteReason', report.incompleteReason)] : []),
   ];
   const suiteTag = (name: string, c: Record<Kind, number> & { tests: number }, time: string) =>
     `  <testsuite name="${attr(name)}" tests="${c.tests}" failures="${c.failure}" errors="${c.error}"` +
     ` skipped="${c.skipped}" time="${time}" timestamp="${attr(report.startedAt)}">`;
+  const aborted = report.abortReason !== undefined || report.verdict === 'aborted';
   const tally = (results: RequirementResult[]) => {
     const c = { tests: results.length, failure: 0, error: 0, skipped: 0, passed: 0 };
-    for (const r of results) c[kindOf(r)]++;
+    for (const r of results) c[kindOf(r, aborted)]++;
     return c;
   };
 
@@ -163,16 +177,23 @@ export function renderJunit(report: RunReport): string {
     // the area's time (a user saw auth 0.542 s in a 0.186 s run). The area took at
     // least its longest check and, running concurrently, about that: use the maximum.
     const time = seconds(results.reduce((max, r) => Math.max(max, Number.isFinite(r.durationMs) ? r.durationMs : 0), 0));
-    return [suiteTag(area, tally(results), time), '    <properties>', ...props, '    </properties>', ...results.map(testcase), '  </testsuite>'].join('\n');
+    return [
+      suiteTag(area, tally(results), time),
+      '    <properties>',
+      ...props,
+      '    </properties>',
+      ...results.map((r) => testcase(r, aborted)),
+      '  </testsuite>',
+    ].join('\n');
   });
 
   // An aborted run leaves every requirement skipped ("not run: ..."), and so does a
   // run that judged nothing, which CI would show as nothing wrong: one extra suite
   // "run" with one <error> says the run broke or proved nothing.
   const notTested = report.verdict === 'not-tested' && report.abortReason === undefined;
-  const aborted = notTested || report.abortReason !== undefined || report.verdict === 'aborted';
+  const runBroken = notTested || aborted;
   const abortReason = report.abortReason || (notTested && coverageWarning(report)) || 'no reason given';
-  const runSuite = aborted
+  const runSuite = runBroken
     ? [
         suiteTag('run', { tests: 1, failure: 0, error: 1, skipped: 0, passed: 0 }, seconds(report.durationMs)),
         '    <properties>',
@@ -194,8 +215,8 @@ export function renderJunit(report: RunReport): string {
   // junit-10.xsd allows only name, time, tests, failures and errors on <testsuites>
   const all = tally(report.requirements);
   const root =
-    `<testsuites name="animal-store-conformance" tests="${all.tests + (aborted ? 1 : 0)}"` +
-    ` failures="${all.failure}" errors="${all.error + (aborted ? 1 : 0)}" time="${seconds(report.durationMs)}">`;
+    `<testsuites name="animal-store-conformance" tests="${all.tests + (runBroken ? 1 : 0)}"` +
+    ` failures="${all.failure}" errors="${all.error + (runBroken ? 1 : 0)}" time="${seconds(report.durationMs)}">`;
   return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...(runSuite ? [runSuite] : []), ...suites, '</testsuites>', ''].join('\n');
 }
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isViolation } from '../harness/run/report.js';
+import { countedViolations } from '../harness/run/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
 const PREFIX = 'animal_store_conformance_';
@@ -46,15 +46,17 @@ export function renderMetrics(report: RunReport): string {
     'The verdict of the last run: 1 for its verdict, 0 for the others.',
     VERDICTS.map((v) => [{ verdict: v }, report.verdict === v ? 1 : 0]),
   );
-  family('exit_code', 'Exit code of the last run: 0 compliant, 1 not compliant, 2 the run could not be made.', [[{}, report.exitCode]]);
+  family('exit_code', 'Exit code of the last run: 0 compliant, 1 not compliant, 2 incomplete, aborted or not tested.', [[{}, report.exitCode]]);
   family('run_duration_seconds', 'Wall time of the last run.', [[{}, seconds(report.durationMs)]]);
   family('run_requests', 'HTTP requests the last run sent, retries included.', [[{}, report.requestCount]]);
   family('last_run_timestamp_seconds', 'When the last run finished, in seconds since the Unix epoch.', [[{}, Date.parse(report.finishedAt) / 1000]]);
   // exactly one series per requirement; its outcome is a label, the value what the verdict counts
+  // (an aborted run counts none: what failed before the abort keeps its outcome label)
+  const violated = new Set(countedViolations(report));
   family(
     'requirement_violated',
-    'Per requirement of the last run: 1 when it failed or could not be carried out (and is not a listed known deviation), else 0; the outcome label says what happened.',
-    report.requirements.map((r) => [{ id: r.id, level: r.level, area: r.area, outcome: r.outcome }, isViolation(r) ? 1 : 0]),
+    'Per requirement of the last run: 1 when it failed (not a listed known deviation, not in an aborted run), else 0; the outcome label says what happened (error: could not be judged).',
+    report.requirements.map((r) => [{ id: r.id, level: r.level, area: r.area, outcome: r.outcome }, violated.has(r) ? 1 : 0]),
   );
   family(
     'latency_seconds',

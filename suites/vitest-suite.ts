@@ -3,13 +3,14 @@
 // area. All suite files of a Vitest run share one run, started by the first test:
 // it runs what ONLY, SKIP and -t select, the observers after every other check, as
 // the CLI does. A test ends as the CLI judges its requirement: a violated MUST (with
-// STRICT, also SHOULD) fails it, a failed SHOULD passes with a warning, an expected
-// failure is skipped. A run that cannot be made (target unreachable, key rejected)
+// STRICT, also SHOULD) fails it, and so does one that could not be judged (Vitest has
+// no "incomplete", and a pass would let CI go green on what was not seen); a failed
+// SHOULD passes with a warning, an expected failure is skipped. A run that cannot be made (target unreachable, key rejected)
 // fails one test with the reason and skips the others: one failure that says why.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, listedButPassed } from '../harness/run/report.js';
+import { notCarriedOut, startRun, type ConformanceRun } from '../harness/run/runner.js';
+import { countsAgainstVerdict, leavesIncomplete, listedButPassed } from '../harness/run/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
@@ -39,7 +40,7 @@ function start(): SharedRun {
 
 /** The one failure of an aborted run: the reason, without stack frames into the harness. */
 function runAborted(reason: string): Error {
-  const err = new Error(`the run could not be made: ${reason} (every other test is skipped; the CLI exits with code 2 here)`);
+  const err = new Error(`the run could not be made: ${reason} (the tests of what it did not carry out are skipped; the CLI exits with code 2 here)`);
   err.stack = `Error: ${err.message}`;
   return err;
 }
@@ -62,11 +63,13 @@ export function defineAreaSuite(area: string): void {
           // reporter builds the report from those, so that a test's own end is counted
           const { requirements: _results, ...base } = await shared.run.report;
           task.meta.run = base;
-          // the preflight aborted the run (target unreachable, key rejected): one failure says why
-          if (result.message?.startsWith('not run: ')) {
+          // the run was aborted (target unreachable, key rejected, the target stopped
+          // answering): one failure says why, the requirements it did not carry out are skipped
+          const reason = base.abortReason;
+          if (reason !== undefined && [`not run: ${reason}`, notCarriedOut(reason)].includes(result.message ?? '')) {
             if (shared.abortReported) skip(result.message);
             shared.abortReported = true;
-            throw runAborted(base.abortReason ?? result.message);
+            throw runAborted(reason);
           }
           const failed = result.outcome === 'failed' || result.outcome === 'error';
           if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
@@ -75,8 +78,9 @@ export function defineAreaSuite(area: string): void {
             await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
           }
           if (!failed) return;
-          const message = `${result.outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
-          if (countsAgainstVerdict(result, base.strict)) throw new Error(message);
+          const outcome = result.outcome === 'error' ? `could not be judged${result.cause ? ` (${result.cause})` : ''}` : 'failed';
+          const message = `${outcome}: ${result.message}\n${result.evidence.map((e) => e.curl).join('\n')}`;
+          if (countsAgainstVerdict(result, base.strict) || leavesIncomplete(result, base.strict)) throw new Error(message);
           await annotate(message, 'warning');
         },
         timeout,

@@ -98,10 +98,14 @@ describe('--baseline', () => {
     tuesday.sinceBaseline = compareWithBaseline(tuesday, await asBaseline(monday));
     const wednesday = at('2025-01-08T10:00:00.000Z');
     wednesday.sinceBaseline = compareWithBaseline(wednesday, await asBaseline(tuesday));
-    // the fixture's violations: failing since Monday, the first run known to fail them
-    expect(ids(wednesday.sinceBaseline.stillFailing)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE', 'LIST-PAGE-FULL']);
+    // the fixture's violations: failing since Monday, the first run known to fail them; one
+    // that could not be judged (ERR-BODY-SHAPE) is neither failing nor recovered
+    expect(ids(wednesday.sinceBaseline.stillFailing)).toEqual(['AUTH-INVALID-KEY', 'LIST-PAGE-FULL']);
     for (const c of wednesday.sinceBaseline.stillFailing) expect(c.failingSince).toBe(monday.startedAt);
-    expect(formatSummary(wednesday, [])).toContain('ERR-BODY-SHAPE (MUST) Title of ERR-BODY-SHAPE — error, failing since 2025-01-06 10:00:00 UTC');
+    expect(formatSummary(wednesday, [])).toContain(
+      'AUTH-INVALID-KEY (MUST) A bearer token that is not a valid key gets 401 <&> — failed, failing since 2025-01-06 10:00:00 UTC',
+    );
+    expect(ids(wednesday.sinceBaseline.recovered)).toEqual([]);
 
     // a baseline from another tool and spec version, holding one id this run lacks and lacking one it has
     const older = at('2025-01-05T10:00:00.000Z', {
@@ -121,7 +125,10 @@ describe('--baseline', () => {
     );
     // an expected failure is not failing
     const listed = buildReportFixture({ expectedFailures: { 'LIST-PAGE-FULL': 'ticket 9' } });
-    expect(ids(compareWithBaseline(listed, await asBaseline(wednesday)).stillFailing)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']);
+    expect(ids(compareWithBaseline(listed, await asBaseline(wednesday)).stillFailing)).toEqual(['AUTH-INVALID-KEY']);
+    // nor is what failed before an abort: the aborted run counts no violation
+    const aborted = { ...buildReportFixture(), abortReason: 'the target stopped answering', verdict: 'aborted' as const };
+    expect(ids(compareWithBaseline(aborted, await asBaseline(wednesday)).stillFailing)).toEqual([]);
   });
 
   it('a baseline that cannot be read, is not JSON, or is not a compliance report is a configuration error', async () => {

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, SETTINGS, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { formatSize, sizeSetting } from '../harness/model/units.js';
+import { sessionOptionsFor } from '../harness/run/session.js';
 
 const resolve = (argv: string[], env: Record<string, string> = {}, cwd = '/nonexistent') => resolveConfig(parseCommandLine(argv), env, cwd);
 
@@ -34,6 +36,24 @@ describe('configuration', () => {
     expect(resolve([], { REQUEST_TIMEOUT_MS: '500ms', RUN_DEADLINE_MS: '2m' })).toMatchObject({ timeoutMs: 500, deadlineMs: 120_000 });
     expect(resolve([]).clockToleranceMs).toBe(5 * 60_000);
     expect(resolve(['--clock-tolerance', '2h']).clockToleranceMs).toBe(2 * 3_600_000);
+  });
+
+  it('reads the body cap in bytes or with a binary unit (default 16 MiB), reaching the session; 0 and other units are refused', () => {
+    expect(resolve([]).maxBodyBytes).toBe(16 * 1024 * 1024);
+    expect(resolve(['--max-body', '64MiB']).maxBodyBytes).toBe(64 * 1024 * 1024);
+    expect(resolve([], { MAX_BODY: '512kib' }).maxBodyBytes).toBe(512 * 1024);
+    expect(resolve([], { MAX_BODY: '1048576' }).maxBodyBytes).toBe(1024 * 1024);
+    expect(sessionOptionsFor(resolve(['--max-body', '1MiB']), { environment: 'embedded', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' }).maxBodyBytes).toBe(
+      1024 * 1024,
+    );
+    for (const bad of ['0', '0MiB', '16MB', 'lots', '-1']) expect(() => resolve([], { MAX_BODY: bad }), bad).toThrow(/^MAX_BODY must be a size above 0/);
+    expect(() => resolve([], { MAX_BODY: '' })).toThrow(/MAX_BODY is set but empty/);
+    expect([formatSize(16 * 1024 * 1024), sizeSetting(64 * 1024 * 1024), formatSize(1000), sizeSetting(1536)]).toEqual([
+      '16 MiB',
+      '64MiB',
+      '1000 bytes',
+      '1536',
+    ]);
   });
 
   it('reads the generated examples and their seed (default: 5, a seed drawn by the run)', () => {

@@ -1,8 +1,9 @@
 // The CLI against servers that misbehave on purpose (test/support/hostile-servers.ts),
 // run as a user runs it: the built bin (dist/, made by `npm test`'s pretest build)
 // with small limits. Whatever the server does, the run ends by its deadline, exits
-// 1 (the server answered, badly) or 2 (nothing answered the preflight in time, or a
-// rate limit outlasted the deadline), writes both reports, never shows the key and
+// 1 (the server answered, badly) or 2 (nothing answered the preflight in time, the
+// target stopped answering, a rate limit outlasted the deadline, or the answers could
+// not be observed: bodies cut at the cap), writes the reports, never shows the key and
 // never crashes.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -19,7 +20,8 @@ const KEY = `hostile-key-${randomBytes(12).toString('hex')}`;
 const TIMEOUT_MS = 1000;
 const DEADLINE_MS = 4000;
 const MARGIN_MS = 3000;
-const MAX_BODY = 1024 * 1024; // harness/run/session.ts's body cap
+// small, so that an endless body reaches it fast (at about 16 MB/s), well within the timeout
+const MAX_BODY = '1MiB';
 
 interface Run {
   code: number | null;
@@ -64,7 +66,15 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
   dirs.push(reportDir);
   const { code, signal, stdout, stderr, wallMs } = await runBin(
     [],
-    { BASE_URL: baseUrl, API_KEY: KEY, REPORT_DIR: reportDir, REQUEST_TIMEOUT_MS: String(TIMEOUT_MS), RUN_DEADLINE_MS: String(DEADLINE_MS), ...env },
+    {
+      BASE_URL: baseUrl,
+      API_KEY: KEY,
+      REPORT_DIR: reportDir,
+      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+      RUN_DEADLINE_MS: String(DEADLINE_MS),
+      MAX_BODY,
+      ...env,
+    },
     { killAfterMs: DEADLINE_MS + MARGIN_MS + 5000 },
   );
   const names = await readdir(reportDir);
@@ -81,22 +91,26 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
 }
 
 /** What every run must show, whatever the server did. */
-function expectOrderlyEnd(run: Run, exitCode: 1 | 2): void {
+function expectOrderlyEnd(run: Run, verdict: 'non-compliant' | 'incomplete' | 'aborted'): void {
+  const exitCode = verdict === 'non-compliant' ? 1 : 2;
   expect(run.signal, 'killed: the run outlived its deadline').toBeNull();
   expect(run.wallMs).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
   expect(run.code, `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`).toBe(exitCode);
 
   expect(run.report, 'compliance.json is written and parses').toBeDefined();
-  expect(run.report).toMatchObject({ verdict: exitCode === 2 ? 'aborted' : 'non-compliant', exitCode });
+  expect(run.report).toMatchObject({ verdict, exitCode });
   expect(run.junit).toContain('<testsuites');
   // reports stay readable whatever the bodies were: every requirement citing up to 8
   // exchanges of at most MAX_EVIDENCE_BODY_CHARS each stays far under this
   for (const [name, text] of run.files) expect(text.length, name).toBeLessThan(8 * 1024 * 1024);
   expect(run.stdout).toContain(
-    exitCode === 2
+    verdict === 'aborted'
       ? 'The run could not be made: '
       : `Verdict: ${run.report.verdict.toUpperCase()} (${coverageText(run.report.coverage)}; exit code ${exitCode})`,
   );
+  if (verdict === 'incomplete') expect(run.stdout).toContain(`\nIncomplete: ${run.report.incompleteReason}\n`);
+  // an aborted run counts no violation, whatever failed before the abort
+  if (verdict === 'aborted') expect(run.files.get('metrics.prom')).not.toMatch(/^animal_store_conformance_requirement_violated\{.*\} 1$/m);
 
   const forms = [KEY, Buffer.from(KEY).toString('base64')];
   for (const [name, text] of [['stdout', run.stdout], ['stderr', run.stderr], ...run.files]) {
@@ -112,26 +126,42 @@ function expectOrderlyEnd(run: Run, exitCode: 1 | 2): void {
   expect(run.jsonText).not.toContain('check crashed');
 }
 
-/**
- * A run the preflight aborted: one request (and its one resend, where the connection
- * closed under it), every requirement skipped, the reason said once.
- */
+/** A run that ended as could-not-be-made, with the reason said once. */
 function expectAborted(run: Run, reason: RegExp): void {
-  expectOrderlyEnd(run, 2);
-  expect(run.report.requestCount - run.report.retries).toBe(1);
-  expect(run.report.counts.skipped).toBe(run.report.counts.total);
+  expectOrderlyEnd(run, 'aborted');
   expect(run.report.abortReason).toMatch(reason);
   expect(run.stdout).toMatch(new RegExp(`The run could not be made: ${reason.source}`));
 }
 
+/**
+ * A run the preflight aborted: one request (and its one resend, where the connection
+ * failed under it), every requirement skipped.
+ */
+function expectPreflightAborted(run: Run, reason: RegExp): void {
+  expectAborted(run, reason);
+  expect(run.report.requestCount - run.report.retries).toBe(1);
+  expect(run.report.counts.skipped).toBe(run.report.counts.total);
+}
+
 /** A run that went ahead and found the server wanting: MUST violations, each with a message. */
 function expectNonCompliant(run: Run): Array<{ id: string; outcome: string; message: string }> {
-  expectOrderlyEnd(run, 1);
+  expectOrderlyEnd(run, 'non-compliant');
   expect(run.report.abortReason).toBeUndefined();
   expect(run.report.counts.mustViolations).toBeGreaterThan(0);
   const violated = run.report.requirements.filter((r: any) => r.outcome === 'failed' || r.outcome === 'error');
   for (const r of violated) expect(r.message, r.id).toBeTruthy();
   return violated;
+}
+
+/** A run that went ahead and could observe no answer it could judge: not one failure, MUSTs that could not be judged. */
+function expectIncomplete(run: Run): Array<{ id: string; outcome: string; message: string; cause: string }> {
+  expectOrderlyEnd(run, 'incomplete');
+  expect(run.report.counts.failed).toBe(0);
+  expect(run.report.counts.mustViolations).toBe(0);
+  const unjudged = run.report.requirements.filter((r: any) => r.outcome === 'error');
+  expect(unjudged.length).toBeGreaterThan(0);
+  for (const r of unjudged) expect(r.cause, r.id).toBeTruthy();
+  return unjudged;
 }
 
 async function withServer<S extends HostileServer>(start: () => Promise<S>, body: (server: S) => Promise<void>): Promise<void> {
@@ -147,7 +177,7 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a server that never answers: the preflight times out, exit 2', () =>
     withServer(hostile.neverAnswers, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
+      expectPreflightAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
     }),
   );
 
@@ -160,27 +190,24 @@ describe('the CLI against hostile servers', () => {
     }),
   );
 
-  it.concurrent('an endless body: the body cap ends the request, the run ends, exit 1', () =>
+  it.concurrent('an endless body: the body cap ends each request, could not be judged: incomplete, exit 2, naming --max-body', () =>
     withServer(hostile.endlessBody, async (server) => {
       const run = await certify(server.baseUrl);
-      // the target answers, so the run goes on and every check says what it got
-      const violated = expectNonCompliant(run);
-      expect(violated.some((r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes`))).toBe(true);
+      // the target answers (a status line, a body), so the run goes on, and nothing can be judged
+      const unjudged = expectIncomplete(run);
+      expect(unjudged.some((r) => r.message.includes('body incomplete (response body larger than 1 MiB (cut off: --max-body))'))).toBe(true);
+      expect(run.report.incompleteReason).toMatch(/^\d+ MUST requirements could not be judged: a response body was cut off at 1 MiB; try --max-body 4MiB/);
     }),
   );
 
-  it.concurrent('endless bodies after an answered preflight: each request is cut off at the cap, exit 1', () =>
+  it.concurrent('endless bodies after an answered preflight: each request is cut off at the cap, never judged, exit 2', () =>
     withServer(
       () => hostile.endlessBody({ sparePreflight: true }),
       async (server) => {
         const run = await certify(server.baseUrl);
-        const violated = expectNonCompliant(run);
-        const cutOff = violated.filter(
-          (r) => r.outcome === 'error' && r.message.includes(`body incomplete (response body larger than ${MAX_BODY} bytes (cut off))`),
-        );
+        const unjudged = expectIncomplete(run);
+        const cutOff = unjudged.filter((r) => r.message.includes('body incomplete (response body larger than 1 MiB (cut off: --max-body))'));
         expect(cutOff.length).toBeGreaterThan(0);
-        // a cut-off body is never judged as the server's answer
-        expect(violated.filter((r) => r.outcome === 'failed' && /not JSON/.test(r.message))).toEqual([]);
         const evidence = run.report.requirements.flatMap((r: any) => r.evidence);
         const truncated = evidence.filter((e: any) => e.response?.truncated);
         expect(truncated.length).toBeGreaterThan(0);
@@ -208,7 +235,7 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a server that resets every connection: exit 2', () =>
     withServer(hostile.resetsConnections, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNRESET/);
+      expectPreflightAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNRESET/);
     }),
   );
 
@@ -218,7 +245,10 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a byte a second: the request timeout covers the body, the preflight ends the run, exit 2', () =>
     withServer(hostile.dripsBytes, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> 200, body incomplete \(timed out after 1000 ms\)/);
+      expectPreflightAborted(
+        run,
+        /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> 200, body incomplete \(timed out after 1000 ms\)/,
+      );
       expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
     }),
   );
@@ -226,7 +256,7 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a status line dripping a byte at a time: the request timeout covers the headers, exit 2', () =>
     withServer(hostile.dripsStatusLine, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
+      expectPreflightAborted(run, /the target did not answer within 1 s \(REQUEST_TIMEOUT_MS\): GET \/v1\/pets -> no response \(timed out after 1000 ms\)/);
       expect(run.report.durationMs).toBeLessThan(2 * TIMEOUT_MS);
     }),
   );
@@ -234,7 +264,7 @@ describe('the CLI against hostile servers', () => {
   it.concurrent('a rate limit that outlasts the deadline: waited out, never a failure; exit 2 with a remedy', () =>
     withServer(hostile.rateLimitsAfterPreflight, async (server) => {
       const run = await certify(server.baseUrl);
-      expectOrderlyEnd(run, 2);
+      expectOrderlyEnd(run, 'aborted');
       expect(run.report.rateLimited).toBeGreaterThan(0);
       const line = `the server rate-limited the run (${run.report.rateLimited} answers 429) until the deadline passed; try --rate 1 or a longer --deadline`;
       expect(run.report.abortReason).toBe(line);
@@ -256,20 +286,22 @@ describe('the CLI against hostile servers', () => {
     }),
   );
 
-  it.concurrent('a server that hangs after the preflight: the run deadline ends the run, exit 1', () =>
+  it.concurrent('a server that hangs after the preflight: the target stopped answering, the run stops before its deadline, exit 2', () =>
     withServer(hostile.hangsAfterPreflight, async (server) => {
-      // two requests in flight: timing out one pair a second, the run cannot end before its deadline
       const run = await certify(server.baseUrl, { CONCURRENCY: '2' });
-      const violated = expectNonCompliant(run);
-      expect(run.wallMs).toBeGreaterThanOrEqual(DEADLINE_MS); // it really ran into the deadline
-      expect(violated.some((r) => r.outcome === 'error' && r.message.includes('run deadline passed'))).toBe(true);
+      // timed out in the pool, then alone, then the probe: three timeouts, not the deadline
+      expectAborted(run, /the target stopped answering after answering 1 request: GET \/v1\/\S+ and GET \/v1\/pets got no answer \(timed out after 1000 ms\)/);
+      expect(run.report.durationMs).toBeLessThan(DEADLINE_MS);
+      // the checks it cut short are not carried out, and print no progress line
+      expect(run.report.requirements.every((r: any) => r.outcome === 'skipped')).toBe(true);
+      expect(run.stderr).not.toMatch(/ERROR|FAIL/);
     }),
   );
 
   it.concurrent('nothing listening: connection refused, exit 2', () =>
     withServer(hostile.closedPort, async (server) => {
       const run = await certify(server.baseUrl);
-      expectAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNREFUSED/);
+      expectPreflightAborted(run, /target unreachable: GET \/v1\/pets -> no response \(ECONNREFUSED/);
     }),
   );
 });

@@ -165,8 +165,8 @@ describe('renderHtml', () => {
   it('has the verdict banner, the target, profile, versions, times, request count and counts', () => {
     expect(html).toMatch(/<header id="verdict" class="banner verdict-non-compliant" data-verdict="non-compliant" data-exit-code="1">/);
     expect(html).toContain('<span class="banner-verdict">Non-compliant</span>');
-    expect(html).toContain(`${report.counts.mustViolations} MUST requirements failed or could not be carried out: `);
-    expect(html).toContain('1 SHOULD requirement failed or could not be carried out');
+    expect(html).toContain(`${report.counts.mustViolations} MUST requirement failed: `);
+    expect(html).toContain('1 SHOULD requirement failed (reported, does not change the verdict)');
     const field = (name: string) => html.match(new RegExp(`<div data-field="${name}"><dt>[^<]*</dt><dd>(.*?)</dd></div>`))?.[1];
     expect(field('baseUrl')).toBe('<code>https://api.example.test/v1</code>');
     expect(field('environment')).toBe('staging');
@@ -252,16 +252,18 @@ describe('renderHtml', () => {
       const p = banner.split('\n').find((line) => line.includes(text))!;
       return [...p.matchAll(/<a class="violation-link" href="#([^"]+)">([^<]+)<\/a>/g)].map((m) => ({ anchor: m[1], id: m[2] }));
     };
-    const must = linksIn(html, 'MUST requirements failed');
-    expect(must.map((l) => l.id)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE']);
+    // ERR-BODY-SHAPE could not be judged: no violation, not named
+    const must = linksIn(html, 'MUST requirement failed');
+    expect(must.map((l) => l.id)).toEqual(['AUTH-INVALID-KEY']);
     // every link lands on the row of the requirement it names
     for (const { anchor, id } of must) expect(html).toMatch(new RegExp(`<tbody [^>]*id="${anchor}" data-requirement="${id}"`));
     expect(linksIn(html, 'reported, does not change the verdict').map((l) => l.id)).toEqual(['LIST-PAGE-FULL']);
     const strict = renderHtml(buildReport({ ...report, strict: true }, report.requirements));
-    expect(linksIn(strict, '(strict) failed').map((l) => l.id)).toEqual(['AUTH-INVALID-KEY', 'ERR-BODY-SHAPE', 'LIST-PAGE-FULL']);
+    expect(linksIn(strict, '(strict) failed').map((l) => l.id)).toEqual(['AUTH-INVALID-KEY', 'LIST-PAGE-FULL']);
     // a listed known deviation is no violation: not named
-    const listed = buildReportFixture({ expectedFailures: { 'ERR-BODY-SHAPE': 'ticket 7' } });
+    const listed = buildReportFixture({ expectedFailures: { 'LIST-PAGE-FULL': 'ticket 7' } });
     expect(linksIn(renderHtml(listed), 'MUST requirement failed').map((l) => l.id)).toEqual(['AUTH-INVALID-KEY']);
+    expect(renderHtml(listed)).not.toContain('SHOULD requirement failed');
     // an id with markup stays text, and its anchor is a slug
     const hostile = buildReportFixture();
     byId(hostile, 'AUTH-INVALID-KEY').id = 'AUTH-"><b>X';
@@ -271,7 +273,7 @@ describe('renderHtml', () => {
   });
 
   it('says how much of the catalogue was judged; an area or run that judged nothing reads "not tested"', () => {
-    expect(html).toContain('<p id="coverage" class="reason">6 of 9 requirements judged; 2 skipped, 1 inconclusive.</p>');
+    expect(html).toContain('<p id="coverage" class="reason">5 of 9 requirements judged; 1 could not be judged, 2 skipped, 1 inconclusive.</p>');
     expect(html).not.toContain('id="coverage-warning"');
     // the fixture's orders area holds one skipped requirement
     expect(html).toMatch(
@@ -299,6 +301,22 @@ describe('renderHtml', () => {
     expect(renderHtml({ ...report, profile: 'health' })).not.toContain('data-field="runPrefix"');
   });
 
+  it('an incomplete run says how many MUSTs could not be judged, why and what helps, each linked to its row; never a violation', () => {
+    const fixed = buildReportFixture();
+    byId(fixed, 'AUTH-INVALID-KEY').outcome = 'passed';
+    const incomplete = buildReport(fixed, fixed.requirements);
+    expect([incomplete.verdict, incomplete.exitCode, incomplete.counts.mustViolations]).toEqual(['incomplete', 2, 0]);
+    const h = renderHtml(incomplete);
+    expect(h).toContain('<header id="verdict" class="banner verdict-incomplete" data-verdict="incomplete" data-exit-code="2">');
+    expect(h).toContain('<span class="banner-verdict">Incomplete</span>');
+    expect(h).toContain(
+      '<p id="incomplete-reason" class="reason">1 MUST requirement could not be judged: no answer within 10 s, also when sent again alone; try --timeout 30s or --concurrency 8: <a class="violation-link" href="#req-err-body-shape">ERR-BODY-SHAPE</a>.</p>',
+    );
+    const row = h.match(/<tbody [^>]*data-requirement="ERR-BODY-SHAPE"[\s\S]*?<\/tbody>/)![0];
+    expect(row).toContain('<p class="cause"><span class="prefix">Could not be judged: </span>no answer within 10 s');
+    expect(row).toContain('<pre class="error">timeout after 10000 ms</pre>');
+  });
+
   it('an aborted run shows the reason; a compliant run says so', () => {
     const aborted = renderHtml({ ...report, verdict: 'aborted', exitCode: 2, abortReason: 'target unreachable: <ECONNREFUSED>' });
     expect(aborted).toContain('<span class="banner-verdict">Aborted</span>');
@@ -314,7 +332,7 @@ describe('renderHtml', () => {
 
   it('shows strict mode, known deviations and the response times per operation', () => {
     const strict = renderHtml({ ...report, strict: true });
-    expect(strict).toContain('2 MUST requirements and 1 SHOULD requirement (strict) failed or could not be carried out: ');
+    expect(strict).toContain('1 MUST requirement and 1 SHOULD requirement (strict) failed: ');
     expect(strict).toContain('<span class="strict">strict: SHOULD counts</span>');
     expect(html).not.toContain('class="strict"');
 
@@ -481,7 +499,7 @@ describe('report.html in Chromium', () => {
     expect(await banner.isVisible()).toBe(true);
     expect(await banner.getAttribute('data-verdict')).toBe('non-compliant');
     expect(await banner.innerText()).toMatch(/Non-compliant/);
-    expect(await banner.innerText()).toContain('2 MUST requirements failed or could not be carried out: AUTH-INVALID-KEY, ERR-BODY-SHAPE.');
+    expect(await banner.innerText()).toContain('1 MUST requirement failed: AUTH-INVALID-KEY.');
     expect(await page.title()).toBe('Animal Store conformance: Non-compliant (https://api.example.test/v1)');
 
     const failed = page.locator('[data-requirement="AUTH-INVALID-KEY"]');

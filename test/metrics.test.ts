@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { renderMetrics, writeMetrics } from '../reporters/metrics.js';
 import ComplianceReporter from '../reporters/vitest-compliance.js';
 import { main } from '../cli/cli.js';
-import { isViolation } from '../harness/run/report.js';
+import { buildReport, countedViolations } from '../harness/run/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import type { RunReport } from '../harness/model/types.js';
 import { buildReportFixture } from './report-fixture.js';
@@ -46,6 +46,7 @@ function expectMatchesReport(metrics: Map<string, MetricFamily>, report: RunRepo
   expect(Object.fromEntries(metrics.get(`${P}verdict`)!.metrics.map((m) => [m.labels!.verdict, Number(m.value)]))).toEqual({
     compliant: report.verdict === 'compliant' ? 1 : 0,
     'non-compliant': report.verdict === 'non-compliant' ? 1 : 0,
+    incomplete: report.verdict === 'incomplete' ? 1 : 0,
     aborted: report.verdict === 'aborted' ? 1 : 0,
     'not-tested': report.verdict === 'not-tested' ? 1 : 0,
   });
@@ -58,10 +59,11 @@ function expectMatchesReport(metrics: Map<string, MetricFamily>, report: RunRepo
   const series = metrics.get(`${P}requirement_violated`)!.metrics;
   expect(series.map((m) => m.labels!.id).sort()).toEqual(report.requirements.map((r) => r.id).sort());
   expect(new Set(series.map((m) => m.labels!.id)).size).toBe(series.length);
+  const violated = new Set(countedViolations(report));
   for (const r of report.requirements) {
     const m = series.find((s) => s.labels!.id === r.id)!;
     expect(m.labels, r.id).toEqual({ id: r.id, level: r.level, area: r.area, outcome: r.outcome, target: report.target.baseUrl, profile: report.profile });
-    expect(Number(m.value), r.id).toBe(isViolation(r) ? 1 : 0);
+    expect(Number(m.value), r.id).toBe(violated.has(r) ? 1 : 0);
   }
   const sum = (level: string) => series.filter((m) => m.labels!.level === level).reduce((t, m) => t + Number(m.value), 0);
   expect([sum('MUST'), sum('SHOULD')]).toEqual([report.counts.mustViolations, report.counts.shouldViolations]);
@@ -94,6 +96,24 @@ describe('renderMetrics', () => {
     const aborted = { ...buildReportFixture({ abortReason: 'target unreachable' }), latency: {} };
     expect([aborted.verdict, aborted.exitCode]).toEqual(['aborted', 2]);
     expectMatchesReport(parsed(renderMetrics(aborted), aborted), aborted);
+  });
+
+  it('an aborted run counts no requirement as violated, also what failed before the abort; an incomplete run says incomplete, exit code 2', () => {
+    const fixture = buildReportFixture();
+    const stopped = buildReport({ ...fixture, abortReason: 'the target stopped answering after 12 requests' }, fixture.requirements);
+    expect(stopped.requirements.filter((r) => r.outcome === 'failed').length).toBeGreaterThan(0);
+    const metrics = parsed(renderMetrics(stopped), stopped);
+    expectMatchesReport(metrics, stopped);
+    const series = metrics.get(`${P}requirement_violated`)!.metrics;
+    expect(series.filter((m) => m.value !== '0')).toEqual([]);
+    expect(series.find((m) => m.labels!.id === 'AUTH-INVALID-KEY')!.labels!.outcome).toBe('failed');
+    expect([stopped.counts.mustViolations, stopped.counts.shouldViolations]).toEqual([0, 0]);
+
+    const judged = fixture.requirements.map((r) => (r.outcome === 'failed' ? { ...r, outcome: 'passed' as const } : r));
+    const incomplete = buildReport(fixture, judged);
+    expect([incomplete.verdict, incomplete.exitCode]).toEqual(['incomplete', 2]);
+    const verdicts = parsed(renderMetrics(incomplete), incomplete).get(`${P}verdict`)!.metrics;
+    expect(verdicts.filter((m) => m.value === '1').map((m) => m.labels!.verdict)).toEqual(['incomplete']);
   });
 
   it('escapes label values: a hostile target URL and requirement id come back unchanged, on one line each', () => {

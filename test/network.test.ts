@@ -6,6 +6,7 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, retryAfterMs } from '../harness/http/client.js';
 import { Redactor } from '../harness/http/redact.js';
+import { CheckError, Violation } from '../harness/model/outcome.js';
 import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
 
 const servers: Server[] = [];
@@ -63,12 +64,12 @@ const json = (res: ServerResponse, status: number, headers: Record<string, strin
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end('[]');
 
 describe('retries', () => {
-  it('retries an idempotent request after 503 and records every attempt; never a POST', async () => {
+  it('retries an idempotent request after a 5xx (--retries), records every attempt and marks the 5xx superseded; never a POST', async () => {
     let calls = 0;
     const url = await listen(
       createServer((req, res) => {
         calls++;
-        res.writeHead(calls === 1 || req.method === 'POST' ? 503 : 200, { 'retry-after': '0', 'content-type': 'application/json' }).end('[]');
+        res.writeHead(calls === 1 || req.method === 'POST' ? 500 : 200, { 'content-type': 'application/json' }).end('[]');
       }),
     );
     const http = client(2);
@@ -77,8 +78,10 @@ describe('retries', () => {
     expect(ex.record().attempt).toBe(2);
     expect(http.requestCount).toBe(2);
     expect(http.retryCount).toBe(1);
+    const [first] = http.exchanges;
+    expect([first.status, first.superseded, first.next, first.final]).toEqual([500, true, ex, ex]);
     const post = await http.send({ method: 'POST', url, body: '{}' });
-    expect(post).toMatchObject({ status: 503, attempt: 1 });
+    expect(post).toMatchObject({ status: 500, attempt: 1, superseded: false });
   });
 
   it('makes no retry by default', async () => {
@@ -112,6 +115,17 @@ describe('rate limits', () => {
     expect(ex).toMatchObject({ status: 201, attempt: 6 });
     expect(arrivals.map((a) => a.body)).toEqual(Array(6).fill('{}'));
     expect(http.rateLimitedCount).toBe(5);
+  });
+
+  it('a 503 with Retry-After is a 429: any method is paused for it, sent again, and counted with the rate limits', async () => {
+    const { url, arrivals } = await recording((_req, res, n) => json(res, n === 1 ? 503 : 201, { 'retry-after': '1' }));
+    const http = client();
+    const ex = await http.send({ method: 'POST', url, body: '{"name":"x"}' });
+    expect(ex).toMatchObject({ status: 201, attempt: 2 });
+    expect(arrivals.map((a) => a.method)).toEqual(['POST', 'POST']);
+    expect(arrivals[1].at - arrivals[0].at).toBeGreaterThanOrEqual(950);
+    expect(http.rateLimitedCount).toBe(1);
+    expect(http.exchanges[0]).toMatchObject({ status: 503, superseded: true });
   });
 
   it('pauses the whole client for Retry-After: no other request is sent meanwhile', async () => {
@@ -363,7 +377,7 @@ describe('plain http', () => {
 
 describe('connections the server closes', () => {
   // HTTP lets a server close an idle connection at any time (RFC 9112 9.5): a request sent
-  // on it never reached the server, so it is sent once more on a fresh connection, POST too
+  // on it never reached the server, so it is sent once more, alone, POST too (client.ts)
   it('a request whose reused connection is closed before any answer is sent again, once, whatever the method', async () => {
     const served = new WeakSet<object>();
     let closed = 0;
@@ -400,5 +414,125 @@ describe('connections the server closes', () => {
     await expect(http.send({ method: 'POST', url: `${url}/pets`, body: '{}' })).rejects.toThrow(/other side closed|ECONNRESET|socket/i);
     expect(attempts).toBe(2);
     await http.close();
+  });
+});
+
+describe('a request that gets no answer is observed again before anything is blamed', () => {
+  /** A server that counts its requests in flight and answers each as `answer` says (undefined: never). */
+  async function counting(answer: (req: IncomingMessage, n: number) => { status: number; afterMs: number } | undefined) {
+    const arrivals: Array<{ at: number; url: string; inFlight: number }> = [];
+    const started = performance.now();
+    let inFlight = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      arrivals.push({ at: performance.now() - started, url: req.url ?? '', inFlight });
+      inFlight++;
+      res.on('close', () => inFlight--);
+      const a = answer(req, arrivals.length);
+      if (a) setTimeout(() => json(res, a.status), a.afterMs);
+    });
+    const url = await listen(server);
+    return { url, arrivals, server };
+  }
+
+  it('sends it again alone, once the others are answered, while later requests wait; its answer counts', async () => {
+    const { url, arrivals } = await counting((req, n) =>
+      req.url === '/slow' && n === 1 ? undefined : { status: 200, afterMs: req.url === '/slow' ? 100 : 300 },
+    );
+    const http = client(0, { timeoutMs: 500, concurrency: 8 });
+    const slow = http.send({ method: 'GET', url: `${url}/slow` });
+    const others = [0, 250].map((delay) =>
+      new Promise((r) => setTimeout(r, delay)).then(() => Promise.all([1, 2, 3].map(() => http.send({ method: 'GET', url: `${url}/other` })))),
+    );
+    const later = new Promise((r) => setTimeout(r, 520)).then(() => http.send({ method: 'GET', url: `${url}/later` }));
+    const [answer] = await Promise.all([slow, ...others, later]);
+    expect(answer).toMatchObject({ status: 200, attempt: 2 });
+    expect(http.exchanges[0]).toMatchObject({ failure: 'timeout', superseded: true });
+    const resent = arrivals.filter((a) => a.url === '/slow')[1];
+    expect(resent.inFlight).toBe(0); // alone: the first batch answered, the second too
+    expect(resent.at).toBeGreaterThanOrEqual(550);
+    // the request sent meanwhile waited for the resend's answer (100 ms)
+    expect(arrivals.find((a) => a.url === '/later')!.at).toBeGreaterThanOrEqual(resent.at + 90);
+  });
+
+  it('halves the requests in flight after a timeout, as after a 429', async () => {
+    let hold = false;
+    const held: ServerResponse[] = [];
+    const { url, arrivals } = await recording((req, res, n) => {
+      if (n === 1) return; // the first request gets no answer
+      if (hold) held.push(res);
+      else json(res, 200);
+    });
+    const http = client(0, { timeoutMs: 300, concurrency: 8 });
+    // with another request in flight, so that it is sent again alone (and answered)
+    const [first] = await Promise.all([http.send({ method: 'GET', url }), http.send({ method: 'GET', url })]);
+    expect(first).toMatchObject({ status: 200, attempt: 2 });
+    hold = true;
+    const before = arrivals.length;
+    const sent = Promise.all(Array.from({ length: 8 }, () => http.send({ method: 'GET', url })));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(arrivals.length - before).toBe(4); // 8 halved
+    hold = false;
+    for (const res of held.splice(0)) json(res, 200);
+    await sent;
+  });
+
+  it('a kind of request the server never answers, while it answers the probe: a violation, and later ones of the kind are judged at once', async () => {
+    const { url, arrivals } = await counting((req) => (req.url?.startsWith('/pets/') ? undefined : { status: 200, afterMs: 5 }));
+    const http = client(0, { timeoutMs: 300, probeFor: () => ({ method: 'GET', url: `${url}/pets` }) });
+    // the kind: method, operation (or path without one), query parameter names
+    const getPet = (path: string) => http.send({ method: 'GET', operation: 'getPet', url: `${url}${path}` });
+    const [hanging] = await Promise.allSettled([getPet('/pets/7'), http.send({ method: 'GET', url: `${url}/pets` })]);
+    const violation = (hanging as PromiseRejectedResult).reason;
+    expect(violation).toBeInstanceOf(Violation);
+    expect(violation.message).toMatch(
+      /^GET \/pets\/7 -> no answer within 0\.3 s, also when sent again alone, while GET \/pets was answered \(200\) in \d+ ms$/,
+    );
+    // the request, another, the resend alone, the probe, the resend once the probe showed the server free
+    expect(arrivals.map((a) => a.url)).toEqual(['/pets/7', '/pets', '/pets/7', '/pets', '/pets/7']);
+
+    const started = performance.now();
+    const [again, sameKind] = [getPet('/pets/8'), getPet('/pets/9')];
+    sameKind.catch(() => undefined);
+    await expect(again).rejects.toThrow(
+      /^GET \/pets\/8 -> no answer within 0\.3 s, like GET \/pets\/7 before it \(no answer within 0\.3 s, also when sent again alone\), while GET \/pets was answered/,
+    );
+    await expect(sameKind).rejects.toBeInstanceOf(Violation);
+    expect(performance.now() - started).toBeLessThan(550); // one timeout, no resend, no probe
+    expect(arrivals.slice(5).map((a) => a.url)).toEqual(['/pets/8', '/pets/9']);
+    // another kind (with a query parameter) is observed again as any
+    await expect(getPet('/pets/10?c=1')).rejects.toThrow(/^GET \/pets\/10\?c=1 -> no answer within 0\.3 s, also when sent again alone, while/);
+  });
+
+  it('a target that stops answering: the probe gets no answer either, the client says so once and sends nothing more', async () => {
+    const stops: string[] = [];
+    const { url, arrivals, server } = await counting(() => ({ status: 200, afterMs: 0 }));
+    const http = client(0, { probeFor: () => ({ method: 'GET', url: `${url}/pets` }), onStop: (reason) => stops.push(reason) });
+    expect((await http.send({ method: 'GET', url: `${url}/pets` })).status).toBe(200);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await expect(http.send({ method: 'GET', url: `${url}/pets/1` })).rejects.toBeInstanceOf(CheckError);
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toMatch(/^the target stopped answering after answering 1 request: GET \/pets\/1 and GET \/pets got no answer \(ECONNREFUSED: /);
+    const after = http.requestCount;
+    await expect(http.send({ method: 'GET', url: `${url}/pets` })).rejects.toThrow(/not sent: the target had stopped answering/);
+    expect(http.exchanges.slice(after).map((e) => e.failure)).toEqual(['stopped']);
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it('a target that never answered anything: could not be judged, no probe (the preflight calls it unreachable)', async () => {
+    const sockets: Array<{ destroy(): void }> = [];
+    const server = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const http = client(0, { timeoutMs: 200, probeFor: () => ({ method: 'GET', url: `${url}/probe` }) });
+    const error = await http.send({ method: 'GET', url: `${url}/pets` }).catch((e) => e);
+    const connections = sockets.length;
+    for (const socket of sockets) socket.destroy();
+    await new Promise((r) => server.close(r));
+    expect(error).toBeInstanceOf(CheckError);
+    expect(error).not.toBeInstanceOf(Violation);
+    expect(error.message).toBe('GET /pets -> no response (timed out after 200 ms) with no other request in flight');
+    expect(connections).toBe(1); // alone already: no resend; nothing answered yet: no probe
   });
 });

@@ -28,7 +28,7 @@ describe.concurrent('production realities', () => {
       expect(report.verdict).toBe('compliant');
       expect(wallMs).toBeLessThan(30_000);
       expect(report.rateLimited).toBeGreaterThan(0);
-      expect(stdout).toContain(`; ${report.rateLimited} answered 429 (rate limited: waited out and sent again)`);
+      expect(stdout).toContain(`; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)`);
       // no process warning (MaxListenersExceededWarning) among the progress lines
       expect(stderr).not.toMatch(/\(node:\d+\)|Warning/);
     } finally {

@@ -1,6 +1,7 @@
 // A wrong quickstart address (ending in /v1, or the animal store's) is a
 // configuration mistake, not 10 failures of the service: the preflight's POST
-// /messages with a valid key answered 404 or 405 aborts the run with exit code 2.
+// /messages with a valid key answered 403, 404, 405, 410 or 501 aborts the run with
+// exit code 2, as the animal store's preflight does (test/wrong-address.test.ts).
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { API_KEY, referenceRun, storeOnly } from './support/run.js';
 import { runBin } from './support/cli.js';
 
 const WRONG =
-  /^the quickstart service at (\S+) answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong \(it is the service's base address, without \/v1; POST \/messages is appended\)$/;
+  /^QUICKSTART_BASE_URL does not look like the quickstart message service: POST (\S+)\/messages with the key -> 404 application\/json \(it is the service's base address, without \/v1; POST \/messages is appended\)$/;
 
 describe('the quickstart address preflight', () => {
   it("aborts the run when QUICKSTART_BASE_URL is the animal store's address or ends in /v1", async () => {
@@ -39,12 +40,12 @@ describe('the quickstart address preflight', () => {
       const { code, stdout } = await runBin([], { BASE_URL: ref.baseUrl, API_KEY, QUICKSTART_BASE_URL: `${ref.quickstartBaseUrl}/v1`, REPORT_DIR: reportDir });
       expect(code).toBe(2);
       expect(stdout).toMatch(
-        /^The run could not be made: the quickstart service at \S+\/v1 answered POST \/messages with 404: QUICKSTART_BASE_URL looks wrong/,
+        /^The run could not be made: QUICKSTART_BASE_URL does not look like the quickstart message service: POST \S+\/v1\/messages with the key -> 404/,
       );
       expect(stdout.trim().split('\n')).toHaveLength(1);
       const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
       expect(report.abortReason).toMatch(WRONG);
-      expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('QUICKSTART_BASE_URL looks wrong');
+      expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('QUICKSTART_BASE_URL does not look like the quickstart message service');
     } finally {
       await ref.close();
     }

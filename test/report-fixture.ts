@@ -1,6 +1,6 @@
 // A RunReport built in code, for reporter tests and anything else that needs one:
-// four areas, every outcome (passed, failed MUST, failed SHOULD, error, skipped,
-// inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
+// four areas, every outcome (passed, failed MUST, failed SHOULD, a MUST that could
+// not be judged, skipped, inconclusive), and evidence with a hostile body (markup, ]]>, NUL and other
 // control characters, a lone surrogate, non-ASCII). Options give the same run with
 // known deviations listed, or aborted (every requirement skipped, as the engine does).
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
@@ -77,6 +77,7 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
     }),
     result('ERR-BODY-SHAPE', 'MUST', 'errors', 'error', {
       message: 'timeout after 10000 ms',
+      cause: 'no answer within 10 s, also when sent again alone; try --timeout 30s or --concurrency 8',
       evidence: [exchange('GET', '/pets/1', { response: undefined, error: 'timeout after 10000 ms', attempt: 2 })],
     }),
     result('ERR-STATUS-MATCHES', 'MUST', 'errors', 'passed'),

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
+import { buildReport } from '../harness/run/report.js';
+import { formatSummary } from '../cli/output.js';
+import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
@@ -291,6 +294,63 @@ describe('junit.xml', () => {
     expect(suitesOf(empty).map((s) => s.name)).toEqual(['run']);
     expect(empty).toContain('<error message="bad configuration" type="aborted">');
     expect(empty.match(/<testsuites [^>]*>/)![0]).toContain('tests="1" failures="0" errors="1"');
+  });
+
+  it('a run aborted after some results counts no <failure>: what failed before the abort is <skipped>, not counted, with its evidence; errors stay <error>', async () => {
+    const fixture = buildReportFixture();
+    const reason = 'the target stopped answering after 40 requests: GET /v1/pets/7 and GET /v1/pets got no answer (ECONNREFUSED)';
+    const stopped = buildReport({ ...fixture, abortReason: reason }, fixture.requirements);
+    expect([stopped.verdict, stopped.counts.failed, stopped.counts.mustViolations, stopped.counts.shouldViolations]).toEqual(['aborted', 2, 0, 0]);
+    const out = renderJunit(stopped);
+    expect((await validateJunit(out)).errors).toEqual([]);
+    expectConsistentCounts(out);
+    expect(out).not.toContain('<failure');
+    expect(out.match(/<testsuites [^>]*>/)![0]).toContain(`failures="0" errors="2"`); // ERR-BODY-SHAPE and the run suite
+    expect(elementOf(out, 'AUTH-INVALID-KEY', 'skipped')).toBe(
+      '<skipped message="not counted, the run was aborted: failed before the abort: expected 401, got 500 &amp; an HTML page"/>',
+    );
+    expect(unescapeXml(elementOf(out, 'AUTH-INVALID-KEY', 'system-out'))).toContain(`curl: ${fixture.requirements[1].evidence[0].curl}`);
+    expect(elementOf(out, 'ERR-BODY-SHAPE', 'error')).toMatch(/^<error message="timeout after 10000 ms" type="MUST">/);
+    expect(unescapeXml(elementOf(out, 'RUN', 'error'))).toContain(`The conformance run could not be made: ${reason}`);
+  });
+
+  it('an incomplete run: the reason as a property, the unjudged MUST an <error> with its cause; the JSON validates', async () => {
+    const fixture = buildReportFixture();
+    const judged = fixture.requirements.map((r) => (r.outcome === 'failed' ? { ...r, outcome: 'passed' as const } : r));
+    const incomplete = buildReport(fixture, judged);
+    expect(incomplete.incompleteReason).toBe(
+      '1 MUST requirement could not be judged: no answer within 10 s, also when sent again alone; try --timeout 30s or --concurrency 8',
+    );
+    const validate = reportValidator();
+    expect(validate(JSON.parse(renderComplianceJson(incomplete))), JSON.stringify(validate.errors)).toBe(true);
+    const out = renderJunit(incomplete);
+    expect((await validateJunit(out)).errors).toEqual([]);
+    expect(out).toContain('<property name="run.verdict" value="incomplete"/>');
+    expect(out).toContain(`<property name="run.incompleteReason" value="${incomplete.incompleteReason}"/>`);
+    expect(unescapeXml(elementOf(out, 'ERR-BODY-SHAPE', 'error'))).toContain(`could not be judged: ${incomplete.incompleteReason!.split(': ')[1]}`);
+    expect(out).not.toContain('<testsuite name="run"');
+  });
+
+  it('an incomplete run in the console and on GitHub: the verdict, the one line, what could not be judged apart from violations', () => {
+    const fixture = buildReportFixture();
+    const incomplete = buildReport(
+      fixture,
+      fixture.requirements.map((r) => (r.outcome === 'failed' ? { ...r, outcome: 'passed' as const } : r)),
+    );
+    const summary = formatSummary(incomplete, []);
+    expect(summary).toContain('Verdict: INCOMPLETE (5 of 9 requirements judged; 1 could not be judged, 2 skipped, 1 inconclusive; exit code 2)');
+    expect(summary).toContain(`\nIncomplete: ${incomplete.incompleteReason}\n`);
+    expect(summary).not.toContain('Violations');
+    expect(summary).toMatch(/Could not be judged \(no answer could be observed: not a violation\):\n {2}ERROR ERR-BODY-SHAPE \(MUST\)/);
+    const github = githubSummary(incomplete);
+    expect(github).toContain('## ⚠️ Animal Store conformance: incomplete (5 of 9 requirements judged; 1 could not be judged, 2 skipped, 1 inconclusive)');
+    expect(github).toContain(`The run is incomplete: ${incomplete.incompleteReason}`);
+    expect(github).toMatch(/\| \[ERR-BODY-SHAPE\]\([^)]*\) \| MUST \| could not be judged \| timeout after 10000 ms \|/);
+    expect(githubAnnotations(incomplete)).toEqual([
+      '::warning title=ERR-BODY-SHAPE (MUST) could not be judged::Title of ERR-BODY-SHAPE: timeout after 10000 ms',
+    ]);
+    // the fixture as it is: a violated MUST is an error annotation, the unjudged one a warning
+    expect(githubAnnotations(fixture).map((a) => a.split(' title=')[0])).toEqual(['::error', '::warning', '::warning']);
   });
 
   it('a listed known deviation that failed or errored is <skipped> with its evidence in system-out; one that passed says so', async () => {

@@ -59,13 +59,13 @@ describe('coverage: how much of the catalogue the verdict rests on', () => {
     const selected = selectRequirements(catalogue, [], ['list', 'MUST']);
     const [judged, total] = [selected.size, catalogue.length]; // the SHOULDs outside list (none inconclusive)
     const report = await certifyReference({}, { selected });
-    expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, coverage: { judged, total, skipped: total - judged, inconclusive: 0 } });
+    expect(report).toMatchObject({ verdict: 'compliant', exitCode: 0, coverage: { judged, total, error: 0, skipped: total - judged, inconclusive: 0 } });
     const line = `${judged} of ${total} requirements judged; ${total - judged} skipped`;
     const summary = formatSummary(report, []);
     expect(summary).toContain(`Verdict: COMPLIANT (${line}; exit code 0)`);
     expect(summary).toContain(`Warning: only ${judged} of ${total} requirements were judged: this verdict covers those only`);
     const json = JSON.parse(renderComplianceJson(report));
-    expect(json.coverage).toEqual({ judged, total, skipped: total - judged, inconclusive: 0 });
+    expect(json.coverage).toEqual({ judged, total, error: 0, skipped: total - judged, inconclusive: 0 });
     const validate = reportValidator();
     expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     const junit = renderJunit(report);

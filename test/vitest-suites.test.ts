@@ -144,9 +144,9 @@ describe('vitest run --project conformance', () => {
   });
 
   it('passes RETRIES and MAX_LATENCY_MS to the session', async () => {
-    // answers every request with 503: each GET is retried
+    // answers every request with 503 (no Retry-After: with one it would be a rate limit, waited out): each GET is retried
     const server = createServer((_, res) => {
-      res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}');
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const reportDir = await mkdtemp(join(tmpdir(), 'vitest-reports-'));

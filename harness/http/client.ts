@@ -1,17 +1,20 @@
 // The one HTTP helper every check sends through: a timeout on every exchange (body
 // included), the run's deadline, redirects followed only within the same origin (the
 // key must never travel to another one), a cap on body size, a bounded number of
-// requests in flight that shrinks when the server rate-limits, and a transcript of
-// every exchange (exchange.ts).
+// requests in flight that shrinks when the server rate-limits or goes silent, a
+// request observed again before its silence is blamed on the server (reobserve), and a
+// transcript of every exchange (exchange.ts).
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { Exchange, ExchangeFailed, type HttpRequest } from './exchange.js';
+import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
+import { Violation } from '../model/outcome.js';
+import { formatSeconds, formatSize } from '../model/units.js';
 
 export interface HttpOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   concurrency: number;
-  /** Extra attempts for an idempotent request after a network error or 503 (and for any request after 429). */
+  /** Extra attempts, with backoff, for an idempotent request that got no answer or a 5xx (--retries). */
   retries: number;
   /** Aborts every request in flight and every later one (the run's deadline). */
   signal: AbortSignal;
@@ -19,9 +22,47 @@ export interface HttpOptions {
   redactor: Redactor;
   /** At most this many requests are started per second (--rate); unset: no limit. */
   rate?: number;
+  /**
+   * The liveness probe for a request that got no answer even alone: a request the target
+   * answers whenever it answers anything (the session's preflight list). Unset: such a
+   * request could not be judged.
+   */
+  probeFor?: (silent: HttpRequest) => HttpRequest;
+  /** Told once, with the reason, when the target stopped answering: the client sends nothing more. */
+  onStop?: (reason: string) => void;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/*
+ * A request fails only on an answer. When an attempt gets no answer for a reason of
+ * observation (a timeout; a connection reset, refused or closed; a socket error; not
+ * the run deadline, and not the body cap, which end it as could-not-be-judged):
+ *
+ * 1. It is a congestion signal: the requests in flight are halved (at most once per
+ *    round, as for a 429; a request of a kind known to hang is no signal), and grow
+ *    back by one per round of answers.
+ * 2. --retries, for an idempotent request: sent again after a backoff, in the pool.
+ * 3. It is sent again alone, before send() returns: no other request of the client in
+ *    flight (the others wait; such resends queue one at a time), with the full timeout,
+ *    whatever its method. The suite's POSTs create only run-named data or carry invalid
+ *    bodies, so a second one adds at most one more run-named animal. The superseded
+ *    attempt stays in the transcript. An attempt that timed out while it was already
+ *    alone needs no resend; one whose connection failed always gets one (a server may
+ *    close an idle connection as the request goes out, RFC 9112 9.5). If it is
+ *    answered, that is the answer.
+ * 4. If not, a liveness probe is sent alone (probeFor: the preflight's request).
+ *    - Answered: the server is free now (a server still working off requests the
+ *      client gave up on answers the probe only after them), and the request is sent
+ *      alone once more. No answer again: the server answers others but not this kind
+ *      of request (method, operation or path, query parameter names): a Violation. The
+ *      kind is remembered, and later silent requests of it are judged at once, with no
+ *      resend or probe, so that one hanging route cannot eat the deadline.
+ *    - Not answered either: the target stopped answering. The client sends nothing
+ *      more, and the run stops (onStop) with what it judged before.
+ *    A target that has answered nothing yet has not stopped, it never started: the
+ *    request fails as could-not-be-judged (the preflight calls that "unreachable").
+ */
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
@@ -70,11 +111,21 @@ export class HttpClient {
   readonly exchanges: Exchange[] = [];
   private readonly dispatcher: Dispatcher;
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Attempts started so far: whether another started during one (sentAlone). */
+  private started = 0;
+  private readonly waiting: Array<{ alone: boolean; start: () => void }> = [];
+  /** Re-observations queued or under way (reobserve): while any, no pooled request starts. */
+  private reobserving = 0;
+  /** The re-observations, one at a time. */
+  private aloneTurn: Promise<unknown> = Promise.resolve();
+  /** Kinds of request (kindOf) the server was seen to leave unanswered while it answered others. */
+  private readonly hanging = new Map<string, Hanging>();
+  /** Why the client stopped sending: the target stopped answering. */
+  private stopReason?: string;
   /**
    * Requests allowed in flight now: the configured concurrency, halved when the
-   * server rate-limits (at most once per round of requests), one more per round
-   * of answers after (AIMD).
+   * server rate-limits or goes silent (at most once per round of requests), one more
+   * per round of answers after (AIMD).
    */
   private limit: number;
   private lastCutAt = -Infinity;
@@ -113,56 +164,137 @@ export class HttpClient {
     return this.exchanges.filter((e) => e.attempt > 1).length;
   }
 
-  /** Answers 429 Too Many Requests received. */
+  /** Rate-limit answers received: 429, and 503 with Retry-After. */
   get rateLimitedCount(): number {
-    return this.exchanges.filter((e) => e.status === 429).length;
+    return this.exchanges.filter(isRateLimit).length;
+  }
+
+  /** No request is sent any more: the run deadline passed, or the target stopped answering. */
+  private get halted(): boolean {
+    return this.options.signal.aborted || this.stopReason !== undefined;
   }
 
   /**
-   * Sends one request: follows same-origin redirects, waits out every 429 (as long
-   * as the run deadline allows) and retries an idempotent request after a network
-   * error or 503 as --retries allows; throws CheckError when no complete response arrives.
+   * Sends one request: follows same-origin redirects, waits out every rate limit (429,
+   * 503 with Retry-After, as long as the run deadline allows), retries as --retries
+   * allows, and observes a request that got no answer again (reobserve). Throws
+   * CheckError when no complete answer can be observed, Violation when the server
+   * answers others but never this kind of request.
    */
   async send(req: HttpRequest): Promise<Exchange> {
     let request = req;
     let from: Exchange | undefined;
+    let previous: Exchange | undefined;
     let hops = 0;
-    let last429: Exchange | undefined;
-    let resentOnClose = false;
+    let lastLimited: Exchange | undefined;
     for (let attempt = 1; ; attempt++) {
-      const exchange = await this.attempt(request, attempt, from);
-      // sent once more, on a fresh connection, whatever the method and --retries: the
-      // server closed the connection before answering, which HTTP allows for an idle one
-      if (exchange.closedUnanswered && !resentOnClose && !this.options.signal.aborted) {
-        resentOnClose = true;
-        continue;
-      }
-      if (exchange.status === 429) last429 = exchange;
+      let exchange = await this.attempt(request, attempt, from, previous, false);
+      if (exchange.silent && !this.retrying(exchange)) exchange = await this.reobserve(exchange);
+      previous = exchange;
+      attempt = exchange.attempt;
+      const limited = isRateLimit(exchange);
+      if (limited) lastLimited = exchange;
       const next = redirectTarget(exchange, hops);
-      if (next && !this.options.signal.aborted) {
+      if (next && !this.halted) {
         exchange.followed = true;
-        [request, from, attempt] = [next, exchange, 0];
+        [request, from, previous, attempt] = [next, exchange, undefined, 0];
         hops++;
         continue;
       }
-      if (this.options.signal.aborted && last429 && (exchange.status === 429 || exchange.status === 0)) {
+      if (this.options.signal.aborted && !this.stopReason && lastLimited && (limited || exchange.status === 0)) {
         // rate limits are "not shown" in the description: waiting is no finding, and
         // a run that cannot finish for them ends as could-not-be-made (Session)
         this.rateLimitedAtDeadline = true;
-        throw new ExchangeFailed(last429, `${last429.summary} (still rate limited when the run deadline passed)`);
+        throw new ExchangeFailed(lastLimited, `${lastLimited.summary} (still rate limited when the run deadline passed)`);
       }
-      // 429: the server did not act on the request, so any method may be sent again
-      if (exchange.status === 429 && !this.options.signal.aborted) continue;
-      const retry =
-        !this.options.signal.aborted && IDEMPOTENT.has(request.method) && attempt <= this.options.retries && (exchange.transient || exchange.status === 503);
-      if (retry) {
-        // a 503 with Retry-After also paused the whole client (answered())
-        await this.wait(retryAfterMs(exchange.headers['retry-after']) ?? backoff(attempt));
+      // the server did not act on the request, so any method may be sent again (the pause was set in pace())
+      if (limited && !this.halted) continue;
+      if (this.retrying(exchange)) {
+        await this.wait(backoff(attempt));
         continue;
       }
       if (exchange.error) throw new ExchangeFailed(exchange);
       return exchange;
     }
+  }
+
+  /** --retries: an idempotent request that got no answer or a 5xx is sent again, while attempts are left. */
+  private retrying(ex: Exchange): boolean {
+    const worth = ex.silent || (ex.status >= 500 && !ex.error);
+    return worth && !this.halted && IDEMPOTENT.has(ex.request.method) && ex.attempt <= this.options.retries;
+  }
+
+  /**
+   * Steps 3 and 4 of the rule above: resolves with the answer to the request sent again
+   * alone, or throws (a Violation for a kind that hangs, else a CheckError).
+   */
+  private async reobserve(silent: Exchange): Promise<Exchange> {
+    const kind = kindOf(silent.request);
+    this.hanging.get(kind)?.judge(silent, this.silence(silent));
+    return this.alone(async () => {
+      this.hanging.get(kind)?.judge(silent, this.silence(silent)); // found hanging while this one waited its turn
+      if (this.halted) throw new ExchangeFailed(silent);
+      let last = silent;
+      if (!(silent.sentAlone && silent.failure === 'timeout')) {
+        last = await this.resendAlone(last);
+        if (!last.silent) return last;
+      }
+      const resent = last !== silent ? ', also when sent again alone' : ' with no other request in flight';
+      if (!this.options.probeFor || !this.exchanges.some(answered)) throw new ExchangeFailed(last, `${last.summary}${resent}`);
+      const probe = await this.attempt(this.options.probeFor(silent.request), 1, undefined, undefined, true);
+      if (answered(probe)) {
+        // The server is free now: a server working off requests the client had given up
+        // on (it does not know) answers the probe only once they are done. So the request
+        // gets one more chance alone before it is blamed.
+        last = await this.resendAlone(last);
+        if (!last.silent) return last;
+        const hanging = new Hanging(last, this.silence(last), probe);
+        this.hanging.set(kind, hanging);
+        throw hanging.violation();
+      }
+      if (probe.silent) {
+        const count = this.exchanges.filter(answered).length;
+        const both =
+          last.error === probe.error
+            ? `${last.target} and ${probe.target} got no answer (${last.error})`
+            : `${last.target} -> ${this.silence(last)}${resent}, and ${probe.target} -> ${this.silence(probe)}`;
+        this.stop(`the target stopped answering after answering ${count} request${count === 1 ? '' : 's'}: ${both}`);
+      }
+      throw new ExchangeFailed(last, `${last.summary}${resent}`);
+    });
+  }
+
+  /** The same request once more, alone, in place of `previous`. */
+  private resendAlone(previous: Exchange): Promise<Exchange> {
+    return this.attempt(previous.request, previous.attempt + 1, previous.redirectedFrom, previous, true);
+  }
+
+  /** Runs fn when no request of the client is in flight, one at a time; pooled requests wait meanwhile. */
+  private alone<T>(fn: () => Promise<T>): Promise<T> {
+    this.reobserving++;
+    const turn = this.aloneTurn.then(fn);
+    this.aloneTurn = turn.catch(() => undefined);
+    return turn.finally(() => {
+      this.reobserving--;
+      this.pump();
+    });
+  }
+
+  /** "no answer within 10 s", "no answer (ECONNRESET: ...)": what a silent attempt got. */
+  private silence(ex: Exchange): string {
+    if (ex.failure !== 'timeout') return `no answer (${ex.error})`;
+    const within = formatSeconds(this.options.timeoutMs);
+    return ex.status > 0 ? `${ex.status}, but no complete body within ${within}` : `no answer within ${within}`;
+  }
+
+  /** The target stopped answering: nothing more is sent, every request in flight or waiting ends. */
+  private stop(reason: string): void {
+    if (this.stopReason !== undefined) return;
+    this.stopReason = reason;
+    for (const controller of this.inFlight) controller.abort();
+    this.wakeAll();
+    this.pump();
+    this.options.onStop?.(reason);
   }
 
   /**
@@ -187,49 +319,62 @@ export class HttpClient {
     for (const wake of [...this.wakers]) wake();
   }
 
-  private async attempt(req: HttpRequest, attempt: number, from: Exchange | undefined): Promise<Exchange> {
+  /** One attempt; `previous` is the attempt it is sent in place of; an alone one waits until no other is in flight. */
+  private async attempt(req: HttpRequest, attempt: number, from: Exchange | undefined, previous: Exchange | undefined, alone: boolean): Promise<Exchange> {
     const exchange = new Exchange({ ...req, headers: { 'user-agent': this.options.userAgent, ...req.headers } }, this.options.redactor);
     exchange.attempt = attempt;
     exchange.redirectedFrom = from;
-    await this.acquire();
+    if (previous) previous.next = exchange;
+    await this.acquire(alone);
+    const startedBefore = this.started++;
+    const othersInFlight = this.active - 1;
     exchange.sentAt = performance.now();
     try {
       this.exchanges.push(exchange);
       await this.exchange(exchange);
     } finally {
       exchange.durationMs = performance.now() - exchange.sentAt;
-      this.answered(exchange);
+      exchange.sentAlone = othersInFlight === 0 && this.started === startedBefore + 1;
+      // an attempt sent alone says nothing about how many at once the server takes
+      if (!alone) this.pace(exchange);
       this.release();
     }
     return exchange;
   }
 
   /**
-   * Paces the client by what the server says: a 429, or a 503 with Retry-After,
-   * pauses every slot and halves the requests in flight; any other answer lets one
-   * more in per round.
+   * Paces the client by what the server does: a rate limit (429, 503 with Retry-After)
+   * pauses every slot and halves the requests in flight, and so does silence (no pause:
+   * the timeout was the wait); any other answer lets one more in per round.
    */
-  private answered(ex: Exchange): void {
+  private pace(ex: Exchange): void {
+    if (ex.silent) {
+      if (!this.hanging.has(kindOf(ex.request))) this.cut(ex);
+      return;
+    }
     if (ex.status === 0) return;
-    const limited = ex.status === 429 || (ex.status === 503 && ex.headers['retry-after'] !== undefined);
-    if (!limited) {
+    if (!isRateLimit(ex)) {
       this.limitedRounds = 0;
       this.limit = Math.min(this.options.concurrency, this.limit + 1 / this.limit);
       return;
     }
-    // the answers to requests sent before the last cut tell nothing new: one cut per round
-    if (ex.sentAt > this.lastCutAt) {
-      this.limit = Math.max(1, this.limit / 2);
-      this.lastCutAt = performance.now();
-      this.limitedRounds++;
-    }
+    if (this.cut(ex)) this.limitedRounds++;
     this.pausedUntil = Math.max(this.pausedUntil, performance.now() + pauseMs(ex.headers['retry-after'], this.limitedRounds));
   }
 
+  /** Halves the requests in flight, unless ex was sent before the last cut (its round was cut already). */
+  private cut(ex: Exchange): boolean {
+    if (ex.sentAt <= this.lastCutAt) return false;
+    this.limit = Math.max(1, this.limit / 2);
+    this.lastCutAt = performance.now();
+    return true;
+  }
+
   private async exchange(ex: Exchange): Promise<void> {
-    const { timeoutMs, maxBodyBytes, signal: runSignal } = this.options;
-    if (runSignal.aborted) {
-      ex.error = 'not sent: the run deadline has passed';
+    const { timeoutMs, maxBodyBytes } = this.options;
+    if (this.halted) {
+      ex.failure = this.stopReason ? 'stopped' : 'deadline';
+      ex.error = this.stopReason ? 'not sent: the target had stopped answering' : 'not sent: the run deadline has passed';
       return;
     }
     // One controller per exchange, aborted by its own timer or by the deadline (through
@@ -238,8 +383,9 @@ export class HttpClient {
     // dripping a byte a second then ran until the run deadline (undici's bodyTimeout
     // restarts with every chunk).
     const controller = new AbortController();
+    let timedOut = false;
     const timer = setTimeout(() => {
-      ex.timedOut = true;
+      timedOut = true;
       controller.abort();
     }, timeoutMs);
     this.inFlight.add(controller);
@@ -275,20 +421,28 @@ export class HttpClient {
         chunks.push(chunk);
       }
       ex.text = Buffer.concat(chunks).toString('utf8');
-      if (ex.truncated) ex.error = `response body larger than ${maxBodyBytes} bytes (cut off)`;
+      if (ex.truncated) {
+        ex.failure = 'body-cap';
+        ex.error = `response body larger than ${formatSize(maxBodyBytes)} (cut off: --max-body)`;
+      }
     } catch (err) {
-      ex.error = ex.timedOut ? `timed out after ${timeoutMs} ms` : runSignal.aborted ? 'aborted: the run deadline has passed' : describeNetworkError(err);
-      ex.transient = !controller.signal.aborted && ex.status === 0;
+      ex.failure = timedOut ? 'timeout' : this.stopReason ? 'stopped' : this.options.signal.aborted ? 'deadline' : 'connection';
+      ex.error = {
+        timeout: `timed out after ${timeoutMs} ms`,
+        stopped: 'aborted: the target had stopped answering',
+        deadline: 'aborted: the run deadline has passed',
+        connection: describeNetworkError(err),
+      }[ex.failure];
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(controller);
     }
   }
 
-  /** Waits for a free slot, then for a rate-limit pause and the --rate spacing to pass. */
-  private acquire(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
+  /** Waits for a free slot (alone: for no other request in flight), then for a rate-limit pause and the --rate spacing to pass. */
+  private acquire(alone: boolean): Promise<void> {
+    return new Promise<void>((start) => {
+      this.waiting.push({ alone, start });
       this.pump();
     });
   }
@@ -298,13 +452,21 @@ export class HttpClient {
     this.pump();
   }
 
-  /** Starts waiting requests while slots are free and no pause holds; else wakes up when it ends. */
+  /**
+   * Starts waiting requests while slots are free and no pause holds; else wakes up when
+   * it ends. An attempt sent alone goes first, once nothing is in flight; while a
+   * re-observation is queued or under way, no pooled request starts. Once halted,
+   * everything starts at once (and ends at once, unsent).
+   */
   private pump(): void {
     if (this.wakeup) return;
-    while (this.waiting.length > 0 && this.active < Math.floor(this.limit)) {
+    while (this.waiting.length > 0) {
+      const halted = this.halted;
+      const alone = halted ? -1 : this.waiting.findIndex((w) => w.alone);
+      if (!halted && (alone >= 0 ? this.active > 0 : this.reobserving > 0 || this.active >= Math.floor(this.limit))) return;
       const now = performance.now();
       const wait = Math.max(this.pausedUntil, this.nextStartAt) - now;
-      if (wait > 0 && !this.options.signal.aborted) {
+      if (wait > 0 && !halted) {
         this.wakeup = this.wait(wait).then(() => {
           this.wakeup = undefined;
           this.pump();
@@ -313,7 +475,7 @@ export class HttpClient {
       }
       this.active++;
       if (this.options.rate) this.nextStartAt = Math.max(now, this.nextStartAt) + 1000 / this.options.rate;
-      this.waiting.shift()!();
+      this.waiting.splice(Math.max(alone, 0), 1)[0].start();
     }
   }
 
@@ -335,6 +497,42 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** The server answered: a status line and a body (cut at the cap or whole), not silence after a status line. */
+const answered = (ex: Exchange) => ex.status > 0 && !ex.silent;
+
+/** What makes requests of one kind: method, operation (or path), and the names of the query parameters. */
+function kindOf(req: HttpRequest): string {
+  const url = new URL(req.url);
+  const names = [...new Set(url.searchParams.keys())].sort();
+  return `${req.method} ${req.operation ?? url.pathname}?${names.join('&')}`;
+}
+
+/** A kind of request the server left unanswered, alone, while it answered the probe. */
+class Hanging {
+  constructor(
+    /** The last time it was sent alone, and got no answer. */
+    private readonly first: Exchange,
+    /** What that was: "no answer within 10 s". */
+    private readonly silence: string,
+    private readonly probe: Exchange,
+  ) {}
+
+  private get meanwhile(): string {
+    return `while ${this.probe.target} was answered (${this.probe.status}) in ${Math.round(this.probe.durationMs)} ms`;
+  }
+
+  /** The violation of the first request found hanging. */
+  violation(): Violation {
+    return new Violation(`${this.first.target} -> ${this.silence}, also when sent again alone, ${this.meanwhile}`, [this.first, this.probe]);
+  }
+
+  /** Throws at once for a later silent request of the kind (silence: what it got): no resend, no probe. */
+  judge(ex: Exchange, silence: string): never {
+    const before = `${this.first.target} before it (${this.silence}, also when sent again alone)`;
+    throw new Violation(`${ex.target} -> ${silence}, like ${before}, ${this.meanwhile}`, [ex, this.first, this.probe]);
+  }
 }
 
 function describeNetworkError(err: unknown): string {

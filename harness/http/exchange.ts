@@ -3,10 +3,12 @@
 // The client (client.ts) makes them; a failed one is thrown as ExchangeFailed.
 import { parseJson } from '../model/json.js';
 import { CheckError } from '../model/outcome.js';
-import type { ExchangeRecord } from '../model/types.js';
+import type { ExchangeRecord, Service } from '../model/types.js';
 import type { Redactor } from './redact.js';
 
 export interface HttpRequest {
+  /** Which service it is sent to: the reports judge each service's answers apart (never by URL prefix). */
+  service?: Service;
   /** The operationId, for latency figures and evidence. */
   operation?: string;
   method: string;
@@ -17,16 +19,27 @@ export interface HttpRequest {
 
 const NOT_PARSED = Symbol('not parsed');
 
+/**
+ * Why no complete answer arrived. timeout: the request timeout ended it (before the
+ * status line or during the body); connection: reset, refused, closed, a socket error;
+ * body-cap: the body was cut at --max-body; deadline: the run deadline (or an
+ * interruption) ended it; stopped: the target had stopped answering (client.ts).
+ */
+export type Failure = 'timeout' | 'connection' | 'body-cap' | 'deadline' | 'stopped';
+
+/** A 429, or a 503 with Retry-After: the server asks to be called again later (rate limits are "not shown"). */
+export const isRateLimit = (ex: Exchange) => ex.status === 429 || (ex.status === 503 && ex.headers['retry-after'] !== undefined);
+
 export class Exchange {
   status = 0;
   headers: Record<string, string> = {};
   text = '';
   truncated = false;
   error?: string;
-  /** No response arrived for a reason worth another try (not a timeout or the deadline). */
-  transient = false;
-  /** The request timeout ended the exchange (before the status line or during the body). */
-  timedOut = false;
+  /** Set with error: why no complete answer arrived. */
+  failure?: Failure;
+  /** No other request of the client was in flight at any moment of this one. */
+  sentAlone = false;
   durationMs = 0;
   /** performance.now() when the request was sent. */
   sentAt = 0;
@@ -35,6 +48,8 @@ export class Exchange {
   redirectedFrom?: Exchange;
   /** This answer was a redirect the client followed: the next hop is the answer that counts. */
   followed = false;
+  /** The attempt that was sent in place of this one (after a 429, a retry, no answer): its answer counts, not this one. */
+  next?: Exchange;
   private parsed: unknown = NOT_PARSED;
 
   constructor(
@@ -47,13 +62,29 @@ export class Exchange {
     return this.status >= 200 && this.status < 300;
   }
 
+  /** Another attempt of the same request was sent in its place (next). */
+  get superseded(): boolean {
+    return this.next !== undefined;
+  }
+
+  /** The last attempt of this request: the one whose answer counts. */
+  get final(): Exchange {
+    return this.next ? this.next.final : this;
+  }
+
   /**
-   * The connection was closed under the request before any of the answer arrived: a
-   * server may close an idle connection at any time (RFC 9112 9.5), and a request sent
-   * on it as it closes never reached the server.
+   * No answer for a reason of observation: a timeout, or a connection that failed; not
+   * the run deadline, and not the body cap. The client observes such a request again
+   * before anything is blamed on the server (client.ts).
    */
-  get closedUnanswered(): boolean {
-    return this.transient && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)\b/.test(this.error ?? '');
+  get silent(): boolean {
+    return this.failure === 'timeout' || this.failure === 'connection';
+  }
+
+  /** "GET /v1/pets?limit=1", for messages. */
+  get target(): string {
+    const url = new URL(this.request.url);
+    return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search}`);
   }
 
   /**
@@ -79,12 +110,11 @@ export class Exchange {
 
   /** "GET /v1/pets?limit=1 -> 200", for messages. */
   get summary(): string {
-    const url = new URL(this.request.url);
     // a status line may have arrived before the body failed (cap, timeout, reset)
     const outcome = !this.error ? String(this.status) : this.status > 0 ? `${this.status}, body incomplete (${this.error})` : `no response (${this.error})`;
     const from = this.redirectedFrom && new URL(this.redirectedFrom.request.url);
     const after = from ? ` (after a redirect from ${from.pathname}${from.search})` : '';
-    return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search} -> ${outcome}${after}`);
+    return `${this.target} -> ${this.redactor.redact(outcome + after)}`;
   }
 
   record(): ExchangeRecord {
@@ -112,8 +142,8 @@ export class Exchange {
 
 /**
  * The most of a body one piece of evidence shows. A requirement cites up to 8
- * exchanges and the body cap is 1 MiB, so without it a server answering with
- * endless bodies made each report tens of megabytes, written after the deadline.
+ * exchanges and the body cap is 16 MiB (--max-body), so without it a server answering
+ * with endless bodies made each report hundreds of megabytes, written after the deadline.
  */
 export const MAX_EVIDENCE_BODY_CHARS = 16 * 1024;
 
@@ -136,7 +166,7 @@ export function curlCommand(req: HttpRequest): string {
   return parts.join(' ');
 }
 
-/** No complete response arrived (network error, timeout, cap, deadline): a check error that carries the exchange. */
+/** No complete response could be observed (cap, deadline, a target that never answered): a check error that carries the exchange. */
 export class ExchangeFailed extends CheckError {
   constructor(
     readonly exchange: Exchange,

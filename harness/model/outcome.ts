@@ -21,7 +21,7 @@ export class Violation extends CheckEnd {}
 export class Inconclusive extends CheckEnd {}
 /** The check does not apply to this run. */
 export class Skip extends CheckEnd {}
-/** The check could not be carried out: no response, timeout, deadline. */
+/** The check could not judge its requirement: no answer could be observed (a body cut at the cap, the deadline). Never a violation. */
 export class CheckError extends CheckEnd {}
 
 export const fail = (message: string, ...evidence: Cited[]): never => {

@@ -22,8 +22,9 @@ export interface Requirement {
 }
 
 /**
- * passed: the behaviour was shown; failed: the server violated it; error: the
- * check could not be carried out (timeout, network error, deadline);
+ * passed: the behaviour was shown; failed: an answer showed the server breaking it;
+ * error: could not be judged, the run could not observe an answer (the body cut at
+ * the size cap, the run deadline, the target stopped answering): never a violation;
  * skipped: not run (profile, deadline of the operation, nothing configured);
  * inconclusive: run, but the server's data did not allow a verdict.
  */
@@ -65,6 +66,11 @@ export interface RequirementResult extends Pick<Requirement, 'id' | 'level' | 'a
   evidence: ExchangeRecord[];
   /** Listed in the known-deviations file with this reason: a failure does not count. */
   expectedFailure?: string;
+  /**
+   * An error's cause in one line, with the setting that helps ("a response body was cut
+   * off at 16 MiB; try --max-body 64MiB"): the report's incompleteReason is built from these.
+   */
+  cause?: string;
 }
 
 export interface LatencyStats {
@@ -74,8 +80,11 @@ export interface LatencyStats {
   max: number;
 }
 
-/** not-tested: no requirement (of the run, or of an area) was judged; see Coverage. */
-export const VERDICTS = ['compliant', 'non-compliant', 'aborted', 'not-tested'] as const;
+/**
+ * incomplete: no MUST failed, but one could not be judged (with --strict, a SHOULD too);
+ * not-tested: no requirement (of the run, or of an area) was judged; see Coverage.
+ */
+export const VERDICTS = ['compliant', 'non-compliant', 'incomplete', 'aborted', 'not-tested'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export interface Counts {
@@ -85,20 +94,22 @@ export interface Counts {
   error: number;
   skipped: number;
   inconclusive: number;
-  /** MUST requirements that failed or could not be carried out (expected failures aside). */
+  /** MUST requirements that failed (expected failures aside; none in an aborted run, which judged nothing to the end). */
   mustViolations: number;
-  /** SHOULD requirements that failed or could not be carried out (expected failures aside). */
+  /** SHOULD requirements that failed (expected failures aside; none in an aborted run). */
   shouldViolations: number;
 }
 
 /**
- * How much of the catalogue the verdict rests on. Judged: passed, failed or error
- * (an error counts against the verdict like a failure). Skipped and inconclusive
- * results are not judged: neither shows the behaviour nor counts against it.
+ * How much of the catalogue the verdict rests on. Judged: passed or failed. Errors
+ * could not be judged (no answer could be observed); skipped and inconclusive
+ * results were not judged either: none of them shows the behaviour or breaks it.
  */
 export interface Coverage {
   judged: number;
   total: number;
+  /** Could not be judged (outcome error). */
+  error: number;
   skipped: number;
   inconclusive: number;
 }
@@ -108,6 +119,9 @@ export interface AreaReport {
   verdict: Verdict;
   counts: Counts;
 }
+
+/** The two services a run certifies: the animal store, and the quickstart message service at its own address. */
+export type Service = 'store' | 'quickstart';
 
 /** production or staging: a configured server; embedded: the reference server the run started. */
 export type Environment = 'production' | 'staging' | 'embedded';
@@ -140,6 +154,8 @@ export interface RunReport {
   exitCode: 0 | 1 | 2;
   /** Why the run was aborted (exit code 2). */
   abortReason?: string;
+  /** Why the verdict is incomplete (exit code 2): how many MUSTs could not be judged, the cause, the setting that helps. */
+  incompleteReason?: string;
   /** How much of the catalogue was judged. */
   coverage: Coverage;
   /** Every animal and message the run creates is named with this prefix (the API has no delete). */
@@ -151,7 +167,7 @@ export interface RunReport {
   requestCount: number;
   /** How many of those requests were retries. */
   retries: number;
-  /** Answers 429 Too Many Requests the run received (each was waited out and the request sent again). */
+  /** Rate-limit answers the run received: 429, and 503 with Retry-After (each was waited out and the request sent again). */
   rateLimited: number;
   /** Response time per operation, in ms. */
   latency: Record<string, LatencyStats>;
@@ -184,7 +200,7 @@ export interface SinceBaseline {
   compared: number;
   /** What differs from this run (versions, target, profile, ids, an aborted baseline), in words. */
   notes: string[];
-  /** A violation now (failed or error, not an expected failure), not in the baseline. */
+  /** A violation now (failed, not an expected failure), not in the baseline. */
   newlyFailing: BaselineChange[];
   /** A violation in the baseline, passed now. */
   recovered: BaselineChange[];

@@ -4,11 +4,11 @@
 // the ids match, and the notes say so.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config/settings.js';
-import { isViolation } from './report.js';
+import { countedViolations } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
 /** What a baseline must hold: the parts of a compliance report of any version that are compared. */
-export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements'> & {
+export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements' | 'abortReason'> & {
   sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'>;
 };
 
@@ -102,12 +102,16 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
     recovered: [],
     stillFailing: [],
   };
+  // failing: a counted violation (failed, not a listed deviation, not in an aborted run);
+  // a requirement that could not be judged is neither failing nor recovered
+  const failingNow = new Set(countedViolations(report));
+  const failingThen = new Set(countedViolations(baseline));
   for (const now of report.requirements) {
     const then = before.get(now.id);
     if (!then) continue;
     result.compared++;
-    const failsNow = isViolation(now);
-    const failedThen = isViolation(then);
+    const failsNow = failingNow.has(now);
+    const failedThen = failingThen.has(then);
     if (failsNow && failedThen) result.stillFailing.push(change(now, then, since.get(now.id) ?? baseline.startedAt));
     else if (failsNow) result.newlyFailing.push(change(now, then, report.startedAt));
     else if (failedThen && now.outcome === 'passed') result.recovered.push(change(now, then, since.get(now.id) ?? baseline.startedAt));

@@ -2,7 +2,7 @@
 // the shared fixtures, and a place for notes and evidence.
 import type { Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
-import type { CallOptions } from './request.js';
+import type { CallOptions, Service } from './request.js';
 
 export type { Auth, CallOptions } from './request.js';
 import type { Requirement } from '../model/types.js';
@@ -142,13 +142,17 @@ export class CheckContext {
   }
 
   /**
-   * Every answer one service gave the run so far, in the order sent, for the
-   * observer requirements; a 429 is left out (a rate limit is "not shown", and is
-   * often a gateway's answer, not the service's), as is a same-origin redirect the
-   * client followed (the hop after it is the answer).
+   * Every answer one service gave the run so far that counts (Session.answered), in the
+   * order sent, for the observer requirements; a 429 is left out (a rate limit is "not
+   * shown", and is often a gateway's answer, not the service's).
    */
-  observed(service: 'store' | 'quickstart'): Exchange[] {
+  observed(service: Service): Exchange[] {
     return this.session.answered(service).filter((ex) => ex.status !== 429);
+  }
+
+  /** 5xx answers of one service that a retry recovered from (--retries): not among observed(), but worth saying. */
+  recovered(service: Service): Exchange[] {
+    return this.session.recovered(service);
   }
 
   /** The fields the configuration sets besides the name (categoryId): see referenceValues. */

@@ -1,25 +1,49 @@
 // Turns requirement results into the run report: counts, coverage, per-area
-// verdicts, the run's verdict and exit code. Compliant means every MUST passed (or
-// was inconclusive or skipped); a MUST that failed or could not be carried out is
-// not, unless the known-deviations file lists it. --strict counts SHOULDs the same
-// way. A run (or area) that judged nothing is not-tested, never compliant: the
-// run's exit code is then 2, as for a run that could not be made, because it says
-// nothing about the server (1 would blame the server, 0 would let CI go green on nothing).
+// verdicts, the run's verdict and exit code. A requirement fails only on an answer
+// that shows the server breaking the description; what the run could not observe
+// (an error: no answer, a body cut at the size cap, the deadline) is never a
+// violation. So, first match wins:
+//   aborted        the run could not be made, or stopped (abortReason)
+//   non-compliant  a MUST failed (with --strict, a SHOULD too), unless the known-deviations file lists it
+//   incomplete     a MUST could not be judged (with --strict, a SHOULD too): incompleteReason says why
+//   not-tested     nothing was judged
+//   compliant      otherwise
+// Exit codes: compliant 0, non-compliant 1, the others 2: they say nothing final
+// about the server (1 would blame it, 0 would let CI go green on what was not seen).
 import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunReport, Verdict } from '../model/types.js';
 import { AREAS } from '../api/catalogue.js';
 import type { ReportBase } from './session.js';
 
-/** Failed or could not be carried out, and not listed as an expected failure. */
-export const isViolation = (r: RequirementResult) => (r.outcome === 'failed' || r.outcome === 'error') && r.expectedFailure === undefined;
+/** Failed (an answer showed the server breaking it), and not listed as an expected failure. */
+export const isViolation = (r: RequirementResult) => r.outcome === 'failed' && r.expectedFailure === undefined;
+
+/** Could not be judged (outcome error), and not listed as an expected failure. */
+export const isUnjudged = (r: RequirementResult) => r.outcome === 'error' && r.expectedFailure === undefined;
 
 /** Listed as an expected failure, yet passed: its line in the file can go. */
 export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
 
-/** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
-export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && (r.level === 'MUST' || strict);
+/** Whether a result of this level decides the verdict: a MUST, or with --strict any. */
+const decides = (r: RequirementResult, strict: boolean) => r.level === 'MUST' || strict;
 
-export function countResults(results: RequirementResult[]): Counts {
+/** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
+export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && decides(r, strict);
+
+/** Whether this result keeps the run from being compliant without blaming the server: an unjudged MUST (--strict: any). */
+export const leavesIncomplete = (r: RequirementResult, strict: boolean) => isUnjudged(r) && decides(r, strict);
+
+/**
+ * The violations a report counts: none in an aborted run. What failed before an abort
+ * stays in the results with its outcome and message, but the run that judged it was
+ * not carried out to the end, so no output counts it against the server.
+ */
+export const countedViolations = (report: Pick<RunReport, 'abortReason' | 'requirements'>) =>
+  report.abortReason !== undefined ? [] : report.requirements.filter(isViolation);
+
+/** The tally of results; an aborted run counts no violation (countedViolations). */
+export function countResults(results: RequirementResult[], aborted = false): Counts {
   const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  const violated = (level: RequirementResult['level']) => (aborted ? 0 : results.filter((r) => r.level === level && isViolation(r)).length);
   return {
     total: results.length,
     passed: count('passed'),
@@ -27,8 +51,8 @@ export function countResults(results: RequirementResult[]): Counts {
     error: count('error'),
     skipped: count('skipped'),
     inconclusive: count('inconclusive'),
-    mustViolations: results.filter((r) => r.level === 'MUST' && isViolation(r)).length,
-    shouldViolations: results.filter((r) => r.level === 'SHOULD' && isViolation(r)).length,
+    mustViolations: violated('MUST'),
+    shouldViolations: violated('SHOULD'),
   };
 }
 
@@ -44,14 +68,16 @@ export function formatDuration(ms: number): string {
 /** A verdict as words: "not tested" rather than its id. */
 export const verdictText = (v: Verdict) => (v === 'not-tested' ? 'not tested' : v);
 
-/** Judged: passed, failed or error (see Coverage); counts of skipped and inconclusive aside. */
+/** Judged: passed or failed (see Coverage); errors, skipped and inconclusive ones apart. */
 export function coverageOf(c: Counts): Coverage {
-  return { judged: c.passed + c.failed + c.error, total: c.total, skipped: c.skipped, inconclusive: c.inconclusive };
+  return { judged: c.passed + c.failed, total: c.total, error: c.error, skipped: c.skipped, inconclusive: c.inconclusive };
 }
 
-/** "3 of 45 requirements judged; 42 skipped": the wording every output gives the coverage. */
+/** "40 of 55 requirements judged; 3 could not be judged, 12 skipped": the wording every output gives the coverage. */
 export function coverageText(c: Coverage): string {
-  const rest = [c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`].filter(Boolean);
+  const rest = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`].filter(
+    Boolean,
+  );
   return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
 
@@ -66,9 +92,31 @@ export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage'>)
   return undefined;
 }
 
-function verdictOf(counts: Counts, strict: boolean): Verdict {
-  if (coverageOf(counts).judged === 0) return 'not-tested';
-  return counts.mustViolations > 0 || (strict && counts.shouldViolations > 0) ? 'non-compliant' : 'compliant';
+/** The verdict over results of a run that was not aborted (the order is the file's header). */
+function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
+  if (results.some((r) => countsAgainstVerdict(r, strict))) return 'non-compliant';
+  if (results.some((r) => leavesIncomplete(r, strict))) return 'incomplete';
+  return results.some((r) => r.outcome === 'passed' || r.outcome === 'failed') ? 'compliant' : 'not-tested';
+}
+
+/**
+ * The one line of an incomplete run: how many requirements could not be judged and
+ * the most common cause with the setting that helps, e.g. "3 MUST requirements could
+ * not be judged: a response body was cut off at 16 MiB; try --max-body 64MiB".
+ */
+function incompleteReasonOf(results: RequirementResult[], strict: boolean): string {
+  const unjudged = results.filter((r) => leavesIncomplete(r, strict));
+  const must = unjudged.filter((r) => r.level === 'MUST').length;
+  const should = unjudged.length - must;
+  const who = should === 0 ? `${must} MUST requirement${must === 1 ? '' : 's'}` : `${must} MUST and ${should} SHOULD requirements`;
+  const byCause = new Map<string, number>();
+  for (const r of unjudged) {
+    const cause = r.cause ?? r.message ?? 'no reason given';
+    byCause.set(cause, (byCause.get(cause) ?? 0) + 1);
+  }
+  const [cause, n] = [...byCause].sort((a, b) => b[1] - a[1])[0];
+  const others = unjudged.length - n;
+  return `${who} could not be judged: ${cause}${others ? ` (${others} for other causes: see the report)` : ''}`;
 }
 
 /** The result of a requirement the run does not carry out. */
@@ -88,17 +136,26 @@ export function skippedResult(r: Requirement, message: string): RequirementResul
   };
 }
 
+/** The report over a run's figures and results; what base may hold of a report (the Vitest view passes one) is computed anew. */
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
+  const { incompleteReason: _computedBelow, ...figures } = base as ReportBase & Partial<RunReport>;
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
   const requirements = [...results].sort((a, b) => order(a) - order(b));
-  const counts = countResults(requirements);
+  const aborted = figures.abortReason !== undefined;
+  const counts = countResults(requirements, aborted);
   const areas: AreaReport[] = AREAS.map((area) => requirements.filter((r) => r.area === area))
     .filter((list) => list.length > 0)
-    .map((list) => {
-      const areaCounts = countResults(list);
-      return { area: list[0].area, verdict: base.abortReason ? 'aborted' : verdictOf(areaCounts, base.strict), counts: areaCounts };
-    });
-  const verdict: Verdict = base.abortReason ? 'aborted' : verdictOf(counts, base.strict);
+    .map((list) => ({ area: list[0].area, verdict: aborted ? 'aborted' : verdictOf(list, figures.strict), counts: countResults(list, aborted) }));
+  const verdict: Verdict = aborted ? 'aborted' : verdictOf(requirements, figures.strict);
   const exitCode = verdict === 'compliant' ? 0 : verdict === 'non-compliant' ? 1 : 2;
-  return { ...base, verdict, exitCode, coverage: coverageOf(counts), counts, areas, requirements };
+  return {
+    ...figures,
+    verdict,
+    exitCode,
+    ...(verdict === 'incomplete' && { incompleteReason: incompleteReasonOf(requirements, figures.strict) }),
+    coverage: coverageOf(counts),
+    counts,
+    areas,
+    requirements,
+  };
 }

@@ -1,7 +1,7 @@
 // How a check's call becomes an HTTP request: the one place a request is assembled.
 // Pure (no I/O), so that what is sent can be read and tested apart from sending it.
 import { stringifyJson } from '../model/json.js';
-import type { Target } from '../model/types.js';
+import type { Service, Target } from '../model/types.js';
 import type { HttpRequest } from '../http/exchange.js';
 
 /** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
@@ -21,7 +21,7 @@ export interface CallOptions {
   headers?: Record<string, string | null>;
 }
 
-export type Service = 'store' | 'quickstart';
+export type { Service } from '../model/types.js';
 
 /** The quickstart service's key: its own, or the animal store's. */
 export const quickstartKey = (target: Target) => target.quickstartApiKey ?? target.apiKey;
@@ -49,7 +49,7 @@ export function buildRequest(target: Target, service: Service, method: string, p
     if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   }
   const url = base + path + (query ? `?${query}` : '');
-  return { ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }) };
+  return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }) };
 }
 
 /** An operation's path with its parameters filled in, each percent-encoded. */

@@ -61,6 +61,7 @@ export async function judge(session: Session, requirement: Requirement, check: C
   let outcome: Outcome = 'passed';
   let message: string | undefined;
   let cited: Cited[] = [];
+  let cause: string | undefined;
   try {
     if (!check) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
     const skip = session.skipReason(requirement);
@@ -70,6 +71,7 @@ export async function judge(session: Session, requirement: Requirement, check: C
     outcome = err instanceof Violation ? 'failed' : err instanceof Inconclusive ? 'inconclusive' : err instanceof Skip ? 'skipped' : 'error';
     message = (err as Error).message;
     if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;
+    if (outcome === 'error') cause = session.causeOf(err);
     if (outcome === 'error' && session.deadlinePassed) message = `run deadline passed: ${message}`;
     if (outcome === 'error' && !(err instanceof CheckError)) message = `check crashed: ${(err as Error).stack ?? message}`;
   }
@@ -84,6 +86,7 @@ export async function judge(session: Session, requirement: Requirement, check: C
     source: requirement.source,
     outcome,
     ...(message !== undefined && { message: redactor.redact(message) }),
+    ...(cause !== undefined && { cause: redactor.redact(cause) }),
     notes: ctx.notes.map((n) => redactor.redact(n)),
     durationMs: Math.round(performance.now() - started),
     evidence: evidence.map((e) => e.record()),
@@ -109,9 +112,11 @@ export function startRun(options: RunOptions): ConformanceRun {
     known.push(r);
     if (!crashed) options.onResult?.(r);
   };
-  // a check cut short by an interruption has not judged its requirement: its result is dropped
+  // the run was interrupted, or the target stopped answering: every check still running was cut short
+  const cutShort = () => Boolean(options.signal?.aborted || session.stopped.aborted);
+  // a check cut short has not judged its requirement: its result (and its progress line) is dropped
   const recordUnlessStopped = (r: RequirementResult) => {
-    if (!options.signal?.aborted) record(r);
+    if (!cutShort()) record(r);
   };
   const runEach = (requirements: Requirement[]) => Promise.all(requirements.map((r) => judge(session, r, checks.get(r.id)).then(recordUnlessStopped)));
 
@@ -123,12 +128,12 @@ export function startRun(options: RunOptions): ConformanceRun {
       await runEach(selected.filter((r) => !r.observer));
       await runEach(selected.filter((r) => r.observer));
     })();
-    const stopped = whenAborted(options.signal);
-    // either may settle when nobody waits for it any more (the run over, or interrupted)
-    for (const p of [work, stopped]) p.catch(() => undefined);
+    const stopped = [whenAborted(options.signal), whenAborted(session.stopped)];
+    // any may settle when nobody waits for it any more (the run over, or cut short)
+    for (const p of [work, ...stopped]) p.catch(() => undefined);
     let abortReason: string | undefined;
     try {
-      await Promise.race([work, stopped]);
+      await Promise.race([work, ...stopped]);
     } catch (err) {
       if (!(err instanceof RunAborted)) {
         // a crash of the runner itself (or of onResult): every result still waiting fails
@@ -138,8 +143,8 @@ export function startRun(options: RunOptions): ConformanceRun {
         throw err;
       }
       abortReason = session.redactor.redact(err.message);
-      // an unreachable target or a rejected key: nothing was run; an interruption: what finished stands
-      const message = options.signal?.aborted ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
+      // an unreachable target or a rejected key: nothing was run; cut short: what finished stands
+      const message = cutShort() ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
       for (const r of catalogue) record(skippedResult(r, message));
     } finally {
       await session.close();

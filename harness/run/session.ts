@@ -4,7 +4,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { MAX_SEED } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
-import { ExchangeFailed, type Exchange } from '../http/exchange.js';
+import { ExchangeFailed, isRateLimit, type Exchange, type HttpRequest } from '../http/exchange.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import { Fixtures } from './fixtures.js';
 import type { PetValues } from '../api/bodies.js';
@@ -14,15 +14,18 @@ import type { Requirement, RunReport, Target } from '../model/types.js';
 import type { RunConfig } from '../config/settings.js';
 import { latencyByOperation } from '../http/latency.js';
 import { TOOL } from '../model/tool.js';
-import { DEFAULT_CONSISTENCY_WINDOW_MS } from '../config/settings.js';
+import { DEFAULT_CONSISTENCY_WINDOW_MS, DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
+import { CheckError } from '../model/outcome.js';
+import { durationSetting, formatSeconds, formatSize, sizeSetting } from '../model/units.js';
 
-export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
+export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 /** The settings a session reads, by their RunConfig names (harness/config/settings.ts documents each). */
 const SESSION_SETTINGS = [
   'profile',
   'timeoutMs',
   'deadlineMs',
+  'maxBodyBytes',
   'concurrency',
   'now',
   'strict',
@@ -42,7 +45,6 @@ type Needed = 'profile' | 'timeoutMs' | 'deadlineMs' | 'concurrency' | 'now';
 export type SessionOptions = Pick<RunConfig, Needed> &
   Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
     target: Target;
-    maxBodyBytes?: number;
     /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
     signal?: AbortSignal;
   };
@@ -81,6 +83,15 @@ export function keysOf(target: Target): Array<{ value: string; label: string }> 
 /** The run cannot be made (target unreachable or too slow, key rejected, rate limited past the deadline): exit code 2. */
 export class RunAborted extends Error {}
 
+/**
+ * Answers to the preflight's list, with the key, that say the address is not the API's
+ * (its documented answers are 200, and 401 for a rejected key): 404 no such route, 405
+ * the path without the method, 410 an API that is gone, 501 a server that does not
+ * implement the method there, 403 a firewall or another service refusing everything.
+ * Judging the checks against it would report dozens of failures that only say that.
+ */
+const NOT_THE_API = [403, 404, 405, 410, 501];
+
 export class Session {
   readonly client: HttpClient;
   readonly redactor: Redactor;
@@ -88,9 +99,11 @@ export class Session {
   /** Names everything the run creates, so its data is recognisable in the store. */
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly startedAt = new Date();
-  /** Seed of the generated animals (--seed), drawn when not given so that the run can be replayed. */
+  /** Seed of every value the run draws at random (--seed), drawn when not given so that the run can be replayed. */
   readonly seed: number;
   private readonly deadline = new AbortController();
+  /** Aborted, with the reason, when the target stopped answering (client.ts): the run stops. */
+  private readonly halt = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -100,13 +113,15 @@ export class Session {
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       concurrency: options.concurrency,
       retries: options.retries ?? 0,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
       rate: options.rate,
+      probeFor: (silent) => this.livenessProbe(silent),
+      onStop: (reason) => this.halt.abort(reason),
     });
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
@@ -130,6 +145,23 @@ export class Session {
     return this.deadline.signal.aborted;
   }
 
+  /** Aborted, with the reason as a sentence, when the target stopped answering. */
+  get stopped(): AbortSignal {
+    return this.halt.signal;
+  }
+
+  /**
+   * The request that tells a target that stopped answering from one that leaves one
+   * kind of request unanswered: the preflight's (listPets with the key, no query), or,
+   * when that very request went unanswered, listPets with the smallest limit.
+   */
+  private livenessProbe(silent: HttpRequest): HttpRequest {
+    const list = this.specs.store.operation('listPets');
+    const preflight = buildRequest(this.options.target, 'store', list.method, list.path, {}, list.id);
+    if (silent.method !== preflight.method || silent.url !== preflight.url) return preflight;
+    return buildRequest(this.options.target, 'store', list.method, list.path, { query: { limit: this.specs.store.limit.min } }, list.id);
+  }
+
   /** The quickstart service's key: its own, or the animal store's. */
   get quickstartApiKey(): string {
     return quickstartKey(this.options.target);
@@ -140,12 +172,45 @@ export class Session {
   }
 
   /**
-   * Every exchange with one service that got a response, in the order sent; a
-   * same-origin redirect the client followed is not an answer, the hop after it is.
+   * Every answer of one service that counts, in the order sent: a same-origin redirect
+   * the client followed is not one (the hop after it is), nor an answer another attempt
+   * was sent in place of (a rate limit, a retry). By the service each request was built
+   * for, never by URL: a quickstart service at the store's origin root, or under a
+   * sibling path (/v1-quickstart), shares the store's URL prefix.
    */
-  answered(service: 'store' | 'quickstart'): Exchange[] {
-    const base = service === 'store' ? this.options.target.baseUrl : this.options.target.quickstartBaseUrl;
-    return base ? this.client.exchanges.filter((ex) => ex.status > 0 && !ex.followed && ex.request.url.startsWith(base)) : [];
+  answered(service: Service): Exchange[] {
+    return this.client.exchanges.filter((ex) => ex.request.service === service && ex.status > 0 && !ex.followed && !ex.superseded);
+  }
+
+  /** 5xx answers of one service that a later attempt of the same request recovered from (--retries): not judged, but said. */
+  recovered(service: Service): Exchange[] {
+    return this.client.exchanges.filter((ex) => {
+      const final = ex.final;
+      return ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && final.status > 0 && final.status < 500;
+    });
+  }
+
+  /**
+   * Why a check could not judge its requirement, in one line with the setting that
+   * helps: the cause of an error result (incompleteReason is built from these).
+   */
+  causeOf(err: unknown): string {
+    const { deadlineMs, timeoutMs, concurrency } = this.options;
+    if (this.deadlinePassed) return `the run deadline (${formatSeconds(deadlineMs)}) passed first; try a longer --deadline`;
+    if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
+    const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
+    const resent = failed && failed.attempt > 1 ? ', also when sent again alone' : '';
+    const maxBody = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    switch (failed?.failure) {
+      case 'body-cap':
+        return `a response body was cut off at ${formatSize(maxBody)}; try --max-body ${sizeSetting(maxBody * 4)}`;
+      case 'timeout':
+        return `no answer within ${formatSeconds(timeoutMs)}${resent}; try --timeout ${durationSetting(timeoutMs * 3)} or --concurrency ${Math.max(1, Math.floor(concurrency / 4))}`;
+      case 'connection':
+        return `no answer (${failed.error})${resent}; try --retries 2`;
+      default:
+        return err.message;
+    }
   }
 
   /** Calls an operation of either service by its operationId, built from the spec. */
@@ -167,32 +232,36 @@ export class Session {
   }
 
   /**
-   * Checks that each service answers and accepts its key: an authenticated list of
-   * the animal store; for the quickstart service, a message without its required
-   * field (which a conforming server refuses with 400, so nothing is queued).
-   * Throws RunAborted when nothing answers, a configured key itself is rejected, or
-   * the quickstart address has no POST /messages, instead of reporting dozens of
-   * failures that only say that.
+   * Checks that each service answers and accepts its key, before anything is judged:
+   * an authenticated list of the animal store; for the quickstart service, a message
+   * without its required field (which a conforming server refuses with 400, so nothing
+   * is queued). Throws RunAborted when nothing answers, a configured key itself is
+   * rejected, or the address is not the service's (NOT_THE_API), instead of reporting
+   * dozens of failures that only say that. A 200 that breaks the rules is judged.
    */
   async preflight(): Promise<void> {
-    const { quickstartBaseUrl } = this.options.target;
+    const { environment, quickstartBaseUrl } = this.options.target;
     await Promise.all([
-      this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET'),
+      this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET', {
+        setting: environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL',
+        service: 'the Animal Store API',
+      }),
       quickstartBaseUrl &&
-        this.expectAnswer(
-          this.fixtures.messagePreflight(),
-          'quickstart service',
-          'QUICKSTART_API_KEY',
-          (ex) =>
-            // the key was accepted, yet the one documented route is missing: the address is
-            // wrong (ends in /v1, or is the animal store's), not the service
-            `the quickstart service at ${quickstartBaseUrl} answered POST /messages with ${ex.status}: QUICKSTART_BASE_URL looks wrong ` +
-            "(it is the service's base address, without /v1; POST /messages is appended)",
-        ),
+        this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY', {
+          setting: 'QUICKSTART_BASE_URL',
+          service: 'the quickstart message service',
+          // the usual mistake: the address ends in /v1, or is the animal store's
+          hint: "it is the service's base address, without /v1; POST /messages is appended",
+        }),
     ]);
   }
 
-  private async expectAnswer(exchange: Promise<Exchange>, what: string, settings: string, wrongAddress?: (ex: Exchange) => string): Promise<void> {
+  private async expectAnswer(
+    exchange: Promise<Exchange>,
+    what: string,
+    keySettings: string,
+    address: { setting: string; service: string; hint?: string },
+  ): Promise<void> {
     let ex: Exchange;
     try {
       ex = await exchange;
@@ -200,7 +269,7 @@ export class Session {
       const limited = this.rateLimitAbort();
       if (limited) throw limited;
       const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
-      if (failed?.timedOut) {
+      if (failed?.failure === 'timeout') {
         const { timeoutMs } = this.options;
         throw new RunAborted(`the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`);
       }
@@ -209,8 +278,12 @@ export class Session {
       if (failed && failed.status > 0) return;
       throw new RunAborted(`${what} unreachable: ${(err as Error).message}`);
     }
-    if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${settings})`);
-    if (wrongAddress && (ex.status === 404 || ex.status === 405)) throw new RunAborted(wrongAddress(ex));
+    if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${keySettings})`);
+    if (NOT_THE_API.includes(ex.status)) {
+      const answer = `${ex.status} ${ex.mediaType || '(no Content-Type)'}`;
+      const hint = address.hint ? ` (${address.hint})` : '';
+      throw new RunAborted(`${address.setting} does not look like ${address.service}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`);
+    }
   }
 
   /**
@@ -221,11 +294,13 @@ export class Session {
   rateLimitAbort(): RunAborted | undefined {
     if (!this.client.rateLimitedAtDeadline) return undefined;
     const limited = this.client.rateLimitedCount;
-    const others = this.client.exchanges.filter((ex) => ex.status > 0 && ex.status !== 429).length;
+    const others = this.client.exchanges.filter((ex) => ex.status > 0 && !isRateLimit(ex)).length;
     // the pace the server did accept, as the rate to try
     const seconds = (Date.now() - this.startedAt.getTime()) / 1000;
     const rate = Math.max(1, Math.floor(others / Math.max(seconds, 1)));
-    return new RunAborted(`the server rate-limited the run (${limited} answers 429) until the deadline passed; try --rate ${rate} or a longer --deadline`);
+    const with503 = this.client.exchanges.some((ex) => isRateLimit(ex) && ex.status === 503);
+    const answers = `${limited} answers 429${with503 ? ' or 503 with Retry-After' : ''}`;
+    return new RunAborted(`the server rate-limited the run (${answers}) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
   /** Why a requirement is not run against this target, if it is not: its profile, or a service not configured. */

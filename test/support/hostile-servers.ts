@@ -183,6 +183,14 @@ export function hangsAfterPreflight(): Promise<HostileServer> {
   ); // left open until the client gives up or close()
 }
 
+/** A firewall (or a gateway in front of another service) that answers 403 with an HTML page to everything. */
+export function forbidsEverything(): Promise<HostileServer> {
+  return httpServer((req, res) => {
+    req.resume();
+    res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body><h1>403 Forbidden</h1><p>Request blocked.</p></body></html>');
+  });
+}
+
 /** 8. Nothing listens: a port that was free a moment ago. */
 export async function closedPort(): Promise<HostileServer> {
   const { port, close } = await listen(createNetServer());
