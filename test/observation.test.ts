@@ -53,22 +53,23 @@ describe.concurrent('what the run could not observe is never a violation', () =>
   });
 
   it('a server that never answers one kind of valid request (getPet), but everything else: non-compliant on that requirement', async () => {
-    const report = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 500, concurrency: 32 });
+    // a timeout with room for a loaded machine: a probe starved of CPU past it would end the run as "stopped answering"
+    const report = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 1000, concurrency: 32 });
     expect([report.verdict, report.exitCode]).toEqual(['non-compliant', 1]);
     const getOk = result(report, 'GET-OK');
     expect(getOk.outcome).toBe('failed');
     expect(getOk.message).toMatch(
-      /GET \/v1\/pets\/\d+ -> no answer within 0\.5 s, like GET \/v1\/pets\/\S+ before it \(no answer within 0\.5 s, also when sent again alone\), while GET \/v1\/pets was answered \(200\) in \d+ ms/,
+      /GET \/v1\/pets\/\d+ -> no answer within 1 s, like GET \/v1\/pets\/\S+ before it \(no answer within 1 s, also when sent again alone\), while GET \/v1\/pets was answered \(200\) in \d+ ms/,
     );
     // judged once: later getPets got no resend and no probe, so the run took a few timeouts, not one each
-    expect(report.durationMs).toBeLessThan(10_000);
+    expect(report.durationMs).toBeLessThan(20_000);
     // the rest of the store was judged as usual
     expect(result(report, 'LIST-OK').outcome).toBe('passed');
     expect(result(report, 'CREATE-OK').outcome).toBe('passed');
     expect(report.requirements.filter((r) => r.outcome === 'error')).toEqual([]);
     // the error-body checks, run alone, provoke a 404 through getPet: they judge the other answers, not the silence
     const observers = ['ERR-BODY-SHAPE', 'MEDIA-JSON', 'STORE-NO-5XX'];
-    const alone = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 500, concurrency: 32, selected: new Set(observers) });
+    const alone = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 1000, concurrency: 32, selected: new Set(observers) });
     for (const id of observers) expect(result(alone, id).outcome, id).toBe('passed');
   });
 
