@@ -182,7 +182,7 @@ export const CREATE_CHECKS: Check[] = [
     const { trips, examples } = await roundTrips(ctx);
     const references = ctx.referenceValues;
     const refused = trips.filter((t) => t.kind === 'refused');
-    const judged = refused.filter((t) => refusalCounts(t, references));
+    const judged = refused.filter((t) => refusalCounts(t, references, trips));
     const excused = refused.filter((t) => !judged.includes(t));
     if (excused.length) {
       ctx.note(

@@ -7,7 +7,7 @@ import { eachProbe, expectSchema } from '../harness/run/expect.js';
 import { integerText } from '../harness/model/json.js';
 import { Violation, fail } from '../harness/model/outcome.js';
 import { isRemoved } from '../harness/api/spec.js';
-import { ACCEPT_SPELLINGS, contentTypeSpellings, integerSpellings, pathSpellings } from '../harness/api/input-space.js';
+import { ACCEPT_SPELLINGS, bodySpellingsOf, integerSpellings, pathSpellings } from '../harness/api/input-space.js';
 import type { Exchange } from '../harness/http/exchange.js';
 
 /** A probe: how it is sent (options: its spelling; none: the suite's own), and what a 2xx answer must be. */
@@ -98,16 +98,15 @@ export const HTTP_CHECKS: Check[] = [
               judge: (ex, what) => expectAnimal(ctx, ex, id, what),
             },
           ];
-    const writes = (ctx.profile === 'certify' && createPet.mediaType ? contentTypeSpellings(createPet.mediaType) : []).map(
-      ({ label, contentType }, i): Probe => ({
-        what: `createPet of a valid NewPet with ${label}`,
-        send: async (spelled) => {
-          await ctx.fixtures.pages(); // made after the pages the list checks judge, as the round trips are
-          return ctx.call('createPet', { json: ctx.newPet(`content-type-${i + 1}`), ...spelledAs(spelled, { contentType }) });
-        },
-        judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
-      }),
-    );
+    const bodySpellings = ctx.profile === 'certify' && createPet.mediaType ? bodySpellingsOf(createPet.mediaType) : [];
+    const writes = bodySpellings.map(({ label, options }, i): Probe => ({
+      what: `createPet of a valid NewPet with ${label}`,
+      send: async (spelled) => {
+        await ctx.fixtures.pages(); // made after the pages the list checks judge, as the round trips are
+        return ctx.call('createPet', { json: ctx.newPet(`spelling-${i + 1}`), ...spelledAs(spelled, options) });
+      },
+      judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
+    }));
     await eachProbe([...reads, ...fetch, ...writes], async (probe) => {
       const ex = await probe.send(true);
       if (ex.succeeded) return judgeAgainstOwn(probe, ex);

@@ -8,7 +8,7 @@ import { Inconclusive, fail } from '../harness/model/outcome.js';
 import { showJson } from '../harness/model/json.js';
 import { formatDuration } from '../harness/run/report.js';
 import type { NearMissKind } from '../harness/http/redact.js';
-import { contentTypeSpellings, pathSpellings } from '../harness/api/input-space.js';
+import { bodySpellingsOf, pathSpellings } from '../harness/api/input-space.js';
 
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {
@@ -33,6 +33,9 @@ const ISO_DATE_TIME = new RegExp(
     '(Z|[+-]\\d{2}(?::?\\d{2})?)?$',
   'i',
 );
+
+/** The end of a timestamp that says it is UTC: Z, or a zero offset. */
+const UTC_DESIGNATOR = /(Z|[+-]00(:?00)?)$/i;
 
 /** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
 function utcInstant(value: unknown): number | undefined {
@@ -81,7 +84,14 @@ export const QUICKSTART_CHECKS: Check[] = [
     const { exchange, body } = await sentMessage(ctx);
     const createdAt = body?.createdAt;
     if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
-    if (!/(Z|[+-]00(:?00)?)$/i.test(createdAt)) ctx.note(`createdAt ${createdAt} has no zone designator: read as UTC, as the description says it is`);
+  }),
+
+  // SHOULD: without a designator ISO 8601 reads the time as local; the description says it is UTC
+  check('QS-CREATED-AT-ZONE', async (ctx) => {
+    const { exchange, body } = await sentMessage(ctx);
+    const createdAt = body?.createdAt;
+    if (utcInstant(createdAt) === undefined) throw new Inconclusive('createdAt is not a UTC timestamp (see QS-CREATED-AT-UTC)', [exchange]);
+    if (!UTC_DESIGNATOR.test(createdAt)) fail(`createdAt ${createdAt} has no zone designator: ISO 8601 reads it as local time`, exchange);
   }),
 
   /**
@@ -153,8 +163,8 @@ export const QUICKSTART_CHECKS: Check[] = [
   // application/json with a charset, or in another case, is application/json: the header
   // is there, and none of the causes of 400 holds
   check('QS-VALID-SPELLINGS', (ctx) =>
-    eachProbe(contentTypeSpellings(ctx.quickstartSpec.operation('sendMessage').mediaType!), async ({ label, contentType }) => {
-      const ex = await ctx.sendMessage({ json: validMessage(ctx), contentType });
+    eachProbe(bodySpellingsOf(ctx.quickstartSpec.operation('sendMessage').mediaType!), async ({ label, options }) => {
+      const ex = await ctx.sendMessage({ json: validMessage(ctx), ...options });
       if (!ex.succeeded) fail(`a valid message with ${label}: expected a 2xx status, got ${ex.summary}`, ex);
     }),
   ),

@@ -102,6 +102,18 @@ export const FAULTS = {
     breaks: 'every request whose Accept is not exactly application/json (*/*, none at all) gets 406, once the key has passed',
     expect: ['HTTP-VALID-SPELLINGS'],
   },
+  'accept-list-unparsed': {
+    breaks: 'an Accept list is split on commas without trimming, so text/plain, application/json gets 406 (*/* and none are served)',
+    expect: ['HTTP-VALID-SPELLINGS'],
+  },
+  'chunked-body-ignored': {
+    breaks: 'a request body sent chunked (no Content-Length) is read as empty: a valid NewPet or message sent so gets 400',
+    expect: ['HTTP-VALID-SPELLINGS', 'QS-VALID-SPELLINGS'],
+  },
+  'zero-category-refused': {
+    breaks: 'categoryId 0 is refused as missing (a truth test), while other categoryIds the run does not configure are taken',
+    expect: ['CREATE-VALID-ACCEPTED'],
+  },
   'trailing-slash-envelope': {
     breaks: 'GET /pets/ with the key is a legacy route that answers 200 with the page wrapped as {"data": [...]}',
     expect: ['HTTP-PATH-SPELLINGS'],

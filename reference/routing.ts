@@ -157,6 +157,11 @@ function storeRefusal(req: IncomingMessage, operation: string | undefined, s: Sw
   if (s.has('accept-exact') && req.headers.accept !== 'application/json') {
     return { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' };
   }
+  // an Accept list split on commas but not trimmed: " application/json" matches nothing
+  const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);
+  if (s.has('accept-list-unparsed') && accepted && !accepted.some((type) => ['application/json', 'application/*', '*/*'].includes(type))) {
+    return { status: 406, code: 'not_acceptable', message: 'None of the accepted types can be produced' };
+  }
   if (operation === 'createPet' && s.has('content-type-exact') && req.headers['content-type'] !== 'application/json') {
     return { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' };
   }

@@ -457,6 +457,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     // integers arrive as bigints (parseJson)
     const categoryId = fields.categoryId as bigint;
     if (variant('known-categories-only') && (categoryId < 1n || categoryId > KNOWN_CATEGORIES)) return invalid(`No category with id ${categoryId}`);
+    // a presence check written as a truth test: 0 is "missing"
+    if (has('zero-category-refused') && categoryId === 0n) return invalid('categoryId is required');
     if (has('long-name-500') && name !== undefined && name.length > 1000) return crash('value too long for type character varying(1000)');
     if (has('emoji-refused-422') && name !== undefined && /[\u{10000}-\u{10FFFF}]/u.test(name)) {
       return { status: 422, code: 'unprocessable_entity', message: 'name holds characters outside the Basic Multilingual Plane' };
@@ -595,7 +597,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   async function handleStore(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.on('finish', () => storeAnswered++);
-    const { text, tooLarge } = await readBody(req);
+    const { text, tooLarge } = await readBody(req, has('chunked-body-ignored'));
     // killed: the request is never answered, its connection drops, and the ports close
     if (opts.killedAfter !== undefined && storeAnswered >= opts.killedAfter) {
       req.socket.destroy();
@@ -674,9 +676,10 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (has('qs-local-no-zone')) return hoursAhead(2).replace('Z', '');
     if (has('qs-clock-ahead')) return hoursAhead(3);
     const iso = now.toISOString();
+    if (variant('created-at-no-zone')) return iso.replace('Z', '');
     // ISO 8601's basic form with a decimal comma and an hour-only zero offset: 20261123T124326,821+00
     if (variant('created-at-basic')) return `${iso.replace(/[-:]/g, '').replace('.', ',').replace('Z', '')}+00`;
-    return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : variant('created-at-no-zone') ? iso.replace('Z', '') : iso;
+    return variant('quickstart-plus-zero') ? iso.replace('Z', '+00:00') : iso;
   }
 
   function sendMessage(req: IncomingMessage, text: string): [number, Json] | Problem {
@@ -717,7 +720,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   /** The quickstart service, its paths under `prefix` (on the store's port: see quickstartOnStorePort). */
   async function handleQuickstart(req: IncomingMessage, res: ServerResponse, prefix = ''): Promise<void> {
-    const { text, tooLarge } = await readBody(req);
+    const { text, tooLarge } = await readBody(req, has('chunked-body-ignored'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     url.pathname = url.pathname.slice(prefix.length);
     const route = routeQuickstart(req, url, switches);
@@ -791,9 +794,16 @@ function stop(server: Server): Promise<void> {
   });
 }
 
-/** The whole body, at most MAX_BODY_BYTES of it kept; the rest is drained. */
-function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+/**
+ * The whole body, at most MAX_BODY_BYTES of it kept; the rest is drained. `lengthOnly`:
+ * a server that reads only a body with a Content-Length takes a chunked one for empty.
+ */
+function readBody(req: IncomingMessage, lengthOnly = false): Promise<{ text: string; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
+    if (lengthOnly && req.headers['content-length'] === undefined) {
+      req.resume();
+      return req.on('end', () => resolve({ text: '', tooLarge: false }));
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {

@@ -91,6 +91,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'validate-before-auth': { shouldFail: ['AUTH-BEFORE-VALIDATION'] },
   'lookup-before-auth': { shouldFail: ['AUTH-BEFORE-LOOKUP'] },
   'name-limit-255': { shouldFail: ['CREATE-VALID-ACCEPTED'] },
+  'created-at-no-zone': { shouldFail: ['QS-CREATED-AT-ZONE'] },
   'orders-501': { shouldFail: ['ORDERS-EXISTS'] },
   'access-token-query': { shouldFail: ['AUTH-NO-QUERY-TOKEN'] },
   'jwt-key': { apiKey: JWT_KEY },

@@ -40,6 +40,7 @@ describe('requirement catalogue', () => {
       'CREATE-VIEWS-AGREE',
       'QS-CREATED-AT-CLOCK',
       'QS-CREATED-AT-UTC',
+      'QS-CREATED-AT-ZONE',
       'QS-ECHO',
       'QS-OK',
       'QS-VALID-SPELLINGS',

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ACCEPT_SPELLINGS,
+  bodySpellingsOf,
   contentTypeSpellings,
   credentialClasses,
   enumProbes,
@@ -53,7 +54,12 @@ describe('the input space', () => {
   });
 
   it('spells headers as other clients do, and takes the media type and the enumeration from the spec', () => {
-    expect(ACCEPT_SPELLINGS.map((a) => a.accept)).toEqual(['*/*', null, 'application/*']);
+    expect(ACCEPT_SPELLINGS.map((a) => a.accept)).toEqual(['*/*', null, 'application/*', 'text/plain, application/json']);
+    expect(bodySpellingsOf('application/json').map((b) => b.options)).toEqual([
+      { contentType: 'application/json; charset=utf-8' },
+      { contentType: 'Application/Json' },
+      { chunked: true },
+    ]);
     expect(contentTypeSpellings(spec.operation('createPet').mediaType!).map((c) => c.contentType)).toEqual([
       'application/json; charset=utf-8',
       'Application/Json',

@@ -8,7 +8,7 @@
 //   path          pathSpellings, integerSpellings (a path parameter)    the operation's path; HTTP (RFC 3986, RFC 9110)
 //   method        undocumentedMethods                                   the spec's paths; HTTP (RFC 9110 9.3)
 //   credentials   credentialClasses (nearMisses among them)             HTTP (RFC 9110 11, RFC 6750)
-//   headers       ACCEPT_SPELLINGS, contentTypeSpellings                HTTP (RFC 9110 8.3, 12.5.1)
+//   headers       ACCEPT_SPELLINGS, contentTypeSpellings, BODY_FRAMINGS HTTP (RFC 9110 8.3, 12.5.1; RFC 9112 7.1)
 //   query         integerProbes (interior values drawn by the run),     each parameter's schema
 //                 enumProbes
 //   body          edgeValues (edge-values.ts), negativeNewPets and      NewPet's schema; JSON and Unicode
@@ -131,14 +131,31 @@ export function credentialClasses(key: string, variable: string): CredentialClas
 
 /**
  * Accept headers a valid client sends besides the suite's own (application/json): any
- * type (curl's default), none at all (RFC 9110 12.5.1: then any type is acceptable), and
- * a type range. Each allows application/json, so each must get it.
+ * type (curl's default), none at all (RFC 9110 12.5.1: then any type is acceptable), a
+ * type range, and a list with another type first (its elements separated by a comma and
+ * a space). Each allows application/json, so each must get it.
  */
 export const ACCEPT_SPELLINGS: Array<{ label: string; accept: string | null }> = [
   { label: 'Accept: */*', accept: '*/*' },
   { label: 'no Accept header', accept: null },
   { label: 'Accept: application/*', accept: 'application/*' },
+  { label: 'Accept: a list (text/plain, application/json)', accept: 'text/plain, application/json' },
 ];
+
+/**
+ * How a request body is framed: with a Content-Length (the suite's own) or chunked
+ * (RFC 9112 7.1: a client streaming a body does not know its length beforehand). Both
+ * are HTTP/1.1's, so both carry the same body.
+ */
+export const BODY_FRAMINGS: Array<{ label: string; chunked: boolean }> = [{ label: 'the body sent chunked (Transfer-Encoding: chunked)', chunked: true }];
+
+/** Every other spelling of a request that carries a body of this media type: its Content-Type, then its framing. */
+export function bodySpellingsOf(mediaType: string): Array<{ label: string; options: { contentType?: string; chunked?: boolean } }> {
+  return [
+    ...contentTypeSpellings(mediaType).map(({ label, contentType }) => ({ label, options: { contentType } })),
+    ...BODY_FRAMINGS.map(({ label, chunked }) => ({ label, options: { chunked } })),
+  ];
+}
 
 /**
  * The same media type as a request body's Content-Type other clients write it: with a

@@ -4,6 +4,7 @@
 // requests in flight that shrinks when the server rate-limits or goes silent, a
 // request observed again before its silence is blamed on the server (reobserve), and a
 // transcript of every exchange (exchange.ts).
+import { Readable } from 'node:stream';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
@@ -394,7 +395,8 @@ export class HttpClient {
         request(ex.request.url, {
           method: ex.request.method as any,
           headers: ex.request.headers,
-          body: ex.request.body,
+          // a body of unknown length (a stream) is sent chunked; undici refuses the header itself
+          body: ex.request.chunked && ex.request.body !== undefined ? Readable.from([Buffer.from(ex.request.body)]) : ex.request.body,
           signal: controller.signal,
           dispatcher: this.dispatcher,
         }),

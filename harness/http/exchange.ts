@@ -15,6 +15,8 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Send the body chunked (Transfer-Encoding: chunked, RFC 9112 7.1) instead of with a Content-Length. */
+  chunked?: boolean;
 }
 
 const NOT_PARSED = Symbol('not parsed');
@@ -161,6 +163,7 @@ export function curlCommand(req: HttpRequest): string {
   if (req.body !== undefined) {
     // curl adds a form Content-Type to a body unless told not to
     if (!headers.some(([k]) => k.toLowerCase() === 'content-type')) parts.push('-H', quote('Content-Type:'));
+    if (req.chunked) parts.push('-H', quote('Transfer-Encoding: chunked'));
     parts.push('--data-raw', quote(req.body));
   }
   return parts.join(' ');

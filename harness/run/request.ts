@@ -15,6 +15,8 @@ export interface CallOptions {
   /** A JSON value to send (serialised), or raw text to send as is. */
   json?: unknown;
   raw?: string;
+  /** Send the body chunked, as a client streaming it does (no Content-Length). */
+  chunked?: boolean;
   /** Content-Type of a body: application/json unless given; null sends none. */
   contentType?: string | null;
   /** Further request headers (a probe that carries the key somewhere else); null leaves a header out (no Accept at all). */
@@ -49,7 +51,7 @@ export function buildRequest(target: Target, service: Service, method: string, p
     if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   }
   const url = base + path + (query ? `?${query}` : '');
-  return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }) };
+  return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }), ...(options.chunked && { chunked: true }) };
 }
 
 /** An operation's path with its parameters filled in, each percent-encoded. */

@@ -149,9 +149,22 @@ export function referenceValues(session: Session): Record<string, unknown> {
 
 /**
  * A refusal is judged (CREATE-VALID-ACCEPTED) only when it cannot be the server not
- * knowing a referenced record: every reference field carries the configured value.
+ * knowing a referenced record: every reference field carries the configured value, or
+ * the store took (a 2xx, among `trips`, or the configured value) integers on both sides
+ * of the one it refused, which no range of known records explains (refusing 0 while
+ * taking -1 and 1 is a truth test, not an unknown category; refusing 0 and -1 while
+ * taking larger ones is a range of positive ids).
  */
-export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>): boolean {
-  if (trip.field !== undefined) return !(trip.field in references);
-  return Object.entries(references).every(([k, v]) => !(k in trip.sent) || trip.sent[k] === v);
+export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>, trips: RoundTrip[] = []): boolean {
+  const unconfigured = (field: string) => field in trip.sent && !sameJson(trip.sent[field], references[field]);
+  const takenAround = (field: string) => {
+    const refused = trip.sent[field];
+    if (!isInteger(refused)) return false;
+    const n = BigInt(integerText(refused));
+    const taken = [references[field], ...trips.filter((t) => t !== trip && ['exact', 'changed', 'lost'].includes(t.kind)).map((t) => t.sent[field])]
+      .filter(isInteger)
+      .map((v) => BigInt(integerText(v)));
+    return taken.some((v) => v < n) && taken.some((v) => v > n);
+  };
+  return Object.keys(references).filter(unconfigured).every(takenAround);
 }
