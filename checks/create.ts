@@ -10,8 +10,8 @@ import type { CheckContext } from '../harness/run/context.js';
 import { unlikelyId, type CreatedPet } from '../harness/run/fixtures.js';
 import type { Examples } from '../harness/run/examples.js';
 import { brief, isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
-import { newPetErrors, newPetProperties } from '../harness/api/bodies.js';
-import { parseJson } from '../harness/model/json.js';
+import { newPetProperties } from '../harness/api/bodies.js';
+import { animalsShown } from '../harness/run/animals.js';
 import type { Exchange } from '../harness/http/exchange.js';
 
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
@@ -69,50 +69,14 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
-/** An animal the run created: the NewPet fields it was sent with, and its creation. */
-interface Modelled {
-  sent: Record<string, unknown>;
-  created: Exchange;
-}
-
-/**
- * The run's animals, from the run itself: every createPet of a valid NewPet answered 2xx
- * with an integer id, with the NewPet fields of the body sent (an id sent on purpose is
- * not one). An invalid body the server took is the invalid-body checks' to judge, and an
- * id two creations share CREATE-ID-UNIQUE's: both are left out.
- */
-function modelOfRun(ctx: CheckContext, observed: Exchange[]): Map<string, Modelled> {
-  const fields = Object.keys(newPetProperties(ctx.spec));
-  const model = new Map<string, Modelled>();
-  const shared = new Set<string>();
-  for (const ex of observed.filter((e) => e.request.operation === 'createPet' && e.succeeded)) {
-    const id = (ex.json as any)?.id;
-    let body: unknown;
-    try {
-      body = parseJson(ex.request.body ?? '');
-    } catch {
-      continue;
-    }
-    if (!isInteger(id) || !body || typeof body !== 'object' || Array.isArray(body)) continue;
-    const key = integerText(id);
-    if (model.has(key)) shared.add(key);
-    const sent = Object.fromEntries(fields.filter((f) => f in (body as object)).map((f) => [f, (body as Record<string, unknown>)[f]]));
-    if (newPetErrors(ctx.spec, sent).length) continue;
-    model.set(key, { sent, created: ex });
-  }
-  for (const id of shared) model.delete(id);
-  return model;
-}
-
-/** Every animal a 2xx body shows: the items of a list, or the object itself. */
-function shownIn(ex: Exchange): Array<Record<string, unknown>> {
-  const body = ex.json;
-  const all = Array.isArray(body) ? body : [body];
-  return all.filter((p): p is Record<string, unknown> => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger((p as any).id));
-}
-
-/** null and absent are the same value of an optional field. */
+/** null and absent are the same value of an optional field: none. */
 const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
+
+/** The ids the run sent a write other than createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
+function writtenTo(observed: Exchange[]): Set<string> {
+  const writes = observed.filter((ex) => !ex.request.operation && !['GET', 'HEAD', 'OPTIONS'].includes(ex.request.method));
+  return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
+}
 
 export const CREATE_CHECKS: Check[] = [
   ...INVALID_BODY_IDS.map((id) => check(id, (ctx) => rejects(ctx, id))),
@@ -222,32 +186,46 @@ export const CREATE_CHECKS: Check[] = [
   }),
 
   // Every view of every animal the run made, judged after every other check: the fields
-  // sent as sent, and the ones not sent (status, whose default is not stated) the same in
-  // every view as in the 201 body
+  // sent as sent, and the ones not sent (status, whose default is not stated) never two
+  // different values: a view may leave one out (a 201 that echoes the request while reads
+  // fill in a default)
   check('CREATE-VIEWS-AGREE', async (ctx) => {
     const observed = ctx.observed('store');
-    const model = modelOfRun(ctx, observed);
-    if (model.size === 0) throw new Inconclusive('the run created no animal with an integer id (see CREATE-OK)');
+    const excluded = writtenTo(observed);
+    const made = ctx.fixtures.runAnimals().filter((a) => a.sent && !excluded.has(a.id));
+    // an id two creations share is CREATE-ID-UNIQUE's to judge
+    const counts = new Map<string, number>();
+    for (const a of ctx.fixtures.runAnimals()) counts.set(a.id, (counts.get(a.id) ?? 0) + 1);
+    const model = new Map(made.filter((a) => counts.get(a.id) === 1).map((a) => [a.id, a]));
+    if (model.size === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     const fields = Object.keys(newPetProperties(ctx.spec));
     const offenders: Array<{ ex: Exchange; why: string }> = [];
     let views = 0;
-    for (const ex of observed.filter((e) => e.succeeded)) {
-      for (const pet of shownIn(ex)) {
-        const id = integerText(pet.id as number | bigint);
+    // the values each view showed of the fields not sent, by animal: the first one seen stands
+    const shown = new Map<string, { value: unknown; ex: Exchange }>();
+    for (const a of model.values())
+      for (const field of fields)
+        if (!(field in a.sent!) && valueOf(a.pet, field) !== undefined) shown.set(`${a.id} ${field}`, { value: valueOf(a.pet, field), ex: a.created });
+    for (const ex of observed) {
+      for (const pet of animalsShown(ex)) {
+        const id = integerText(pet.id);
         const animal = model.get(id);
         if (!animal) continue;
         views++;
-        const created = animal.created.json as Record<string, unknown>;
         for (const field of fields) {
-          const sent = field in animal.sent;
-          const expected = sent ? animal.sent[field] : valueOf(created, field);
-          const shown = valueOf(pet, field);
-          if (sameJson(shown, expected)) continue;
-          const why = sent
-            ? `${field} is ${brief(shown)}, sent as ${brief(expected)}`
-            : `${field} (not sent) is ${brief(shown)} here, ${brief(expected)} in ${animal.created.summary}`;
-          offenders.push({ ex, why: `animal ${id}: ${why}` });
-          break;
+          const value = valueOf(pet, field);
+          if (field in animal.sent!) {
+            if (sameJson(value, animal.sent![field])) continue;
+            offenders.push({ ex, why: `animal ${id}: ${field} is ${brief(value)}, sent as ${brief(animal.sent![field])}` });
+            break;
+          }
+          if (value === undefined) continue;
+          const before = shown.get(`${id} ${field}`);
+          if (!before) shown.set(`${id} ${field}`, { value, ex });
+          else if (!sameJson(before.value, value)) {
+            offenders.push({ ex, why: `animal ${id}: ${field} (not sent) is ${brief(value)} here, ${brief(before.value)} in ${before.ex.summary}` });
+            break;
+          }
         }
       }
     }

@@ -6,12 +6,11 @@ import { check, type Check } from '../harness/run/check.js';
 import type { CheckContext } from '../harness/run/context.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import { Inconclusive, fail } from '../harness/model/outcome.js';
-import { expectNoServerErrors } from '../harness/run/expect.js';
+import { carriesApiBody, expectNoServerErrors } from '../harness/run/expect.js';
 
 async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
   await ctx.fixtures.errorResponses();
-  // the answer to HEAD carries no content (RFC 9110 9.3.2), so it has no Error body to judge
-  return ctx.observed('store').filter((ex) => ex.status >= 400 && ex.request.method !== 'HEAD');
+  return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex));
 }
 
 function reportOffenders(offenders: Array<{ ex: Exchange; why: string }>, total: number, what: string): void {

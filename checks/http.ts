@@ -7,7 +7,7 @@ import { eachProbe, expectSchema } from '../harness/run/expect.js';
 import { integerText } from '../harness/model/json.js';
 import { Violation, fail } from '../harness/model/outcome.js';
 import { isRemoved } from '../harness/api/spec.js';
-import { ACCEPT_SPELLINGS, bodySpellingsOf, integerSpellings, pathSpellings } from '../harness/api/input-space.js';
+import { READ_HEADER_SPELLINGS, bodySpellingsOf, itemSpellings, pathSpellings } from '../harness/api/input-space.js';
 import type { Exchange } from '../harness/http/exchange.js';
 
 /** A probe: how it is sent (options: its spelling; none: the suite's own), and what a 2xx answer must be. */
@@ -15,6 +15,8 @@ interface Probe {
   what: string;
   send: (spelled: boolean) => Promise<Exchange>;
   judge: (ex: Exchange, what: string) => void;
+  /** It spells how the body is framed (chunked). */
+  framing?: boolean;
 }
 
 /** The animal the getPet probes use, while getPet lives. */
@@ -53,16 +55,12 @@ export const HTTP_CHECKS: Check[] = [
   // another spelling either way. A 2xx with anything else is another resource.
   check('HTTP-PATH-SPELLINGS', async (ctx) => {
     const id = await liveAnimal(ctx);
-    const list = ctx.sample(pathSpellings('/pets'), 2).map((s): Probe => ({
+    const list = ctx.sample(pathSpellings(ctx.spec.operation('listPets').path), 2).map((s): Probe => ({
       what: `GET ${s.path} (${s.label}) with the key`,
       send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('listPets')),
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
     }));
-    const itemSpellings =
-      id === undefined
-        ? []
-        : [...integerSpellings(id).map((s) => ({ label: `its id with ${s.label}`, path: `/pets/${s.value}` })), ...pathSpellings(`/pets/${id}`)];
-    const item = ctx.sample(itemSpellings, 1).map((s): Probe => ({
+    const item = ctx.sample(id === undefined ? [] : itemSpellings(ctx.spec.operation('getPet').path, id), 1).map((s): Probe => ({
       what: `GET ${s.path} (${s.label}) with the key`,
       send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('getPet', { params: { petId: id! } })),
       judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
@@ -83,21 +81,17 @@ export const HTTP_CHECKS: Check[] = [
     const id = ctx.profile === 'certify' ? await liveAnimal(ctx) : undefined;
     const createPet = ctx.spec.operation('createPet');
     const spelledAs = (spelled: boolean, options: CallOptions) => (spelled ? options : {});
-    const reads = ctx.sample(ACCEPT_SPELLINGS, 2).map(({ label, accept }): Probe => ({
+    const reads = ctx.sample(READ_HEADER_SPELLINGS, 2).map(({ label, headers }): Probe => ({
       what: `listPets with ${label}`,
-      send: (spelled) => ctx.call('listPets', spelledAs(spelled, { headers: { accept } })),
+      send: (spelled) => ctx.call('listPets', spelledAs(spelled, { headers })),
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
     }));
-    const fetch: Probe[] =
-      id === undefined
-        ? []
-        : [
-            {
-              what: `getPet ${id} with Accept: */*`,
-              send: (spelled) => ctx.call('getPet', { params: { petId: id }, ...spelledAs(spelled, { headers: { accept: '*/*' } }) }),
-              judge: (ex, what) => expectAnimal(ctx, ex, id, what),
-            },
-          ];
+    // and to getPet, whose answer is small (a proxy may leave small bodies uncompressed, and say otherwise)
+    const fetch = (id === undefined ? [] : READ_HEADER_SPELLINGS.slice(0, 2)).map(({ label, headers }): Probe => ({
+      what: `getPet ${id} with ${label}`,
+      send: (spelled) => ctx.call('getPet', { params: { petId: id! }, ...spelledAs(spelled, { headers }) }),
+      judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
+    }));
     const bodySpellings = ctx.profile === 'certify' && createPet.mediaType ? bodySpellingsOf(createPet.mediaType) : [];
     const writes = bodySpellings.map(({ label, options }, i): Probe => ({
       what: `createPet of a valid NewPet with ${label}`,
@@ -106,10 +100,13 @@ export const HTTP_CHECKS: Check[] = [
         return ctx.call('createPet', { json: ctx.newPet(`spelling-${i + 1}`), ...spelledAs(spelled, options) });
       },
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
+      framing: options.chunked,
     }));
     await eachProbe([...reads, ...fetch, ...writes], async (probe) => {
       const ex = await probe.send(true);
       if (ex.succeeded) return judgeAgainstOwn(probe, ex);
+      // a 5xx is STORE-NO-5XX's; 411 is HTTP's own answer to a body without a length (RFC 9110 15.5.12)
+      if (ex.status >= 500 || (probe.framing && ex.status === 411)) return;
       const own = await probe.send(false);
       if (own.status !== ex.status) fail(`${probe.what}: ${ex.summary}, where the suite's own spelling gets ${own.summary}`, ex, own);
     });

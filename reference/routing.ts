@@ -100,6 +100,8 @@ const PREFLIGHT: Early = {
   },
 };
 
+const FRAMEWORK_OPTIONS: Early = { status: 200, headers: { allow: 'GET,HEAD,POST' }, text: 'GET,HEAD,POST' };
+
 const redirect = (status: number, location: string): Early => ({ status, headers: { location }, text: `Redirecting to ${location}` });
 
 function decoded(segment: string): string {
@@ -114,6 +116,8 @@ export function routeStore(req: IncomingMessage, url: URL, s: Switches): Routed 
   let method = req.method ?? 'GET';
   // a browser sends no credential on a preflight: the CORS layer answers it first
   if (method === 'OPTIONS' && s.variant('cors-preflight')) return PREFLIGHT;
+  // Express answers OPTIONS itself, before any middleware: the route's methods, as text
+  if (method === 'OPTIONS' && s.variant('options-framework-default')) return FRAMEWORK_OPTIONS;
   let path = url.pathname;
   // servlet containers drop path parameters (;jsessionid=...) before routing
   if (s.variant('matrix-params-stripped')) path = path.replace(/;[^/]*/g, '');
@@ -156,6 +160,10 @@ export function routeStore(req: IncomingMessage, url: URL, s: Switches): Routed 
 function storeRefusal(req: IncomingMessage, operation: string | undefined, s: Switches): Problem | undefined {
   if (s.has('accept-exact') && req.headers.accept !== 'application/json') {
     return { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' };
+  }
+  // a JSON body parser that runs for every method: a GET that names a JSON body it lacks is refused
+  if (s.has('get-body-parsed') && req.method === 'GET' && req.headers['content-type'] === 'application/json') {
+    return { status: 400, code: 'invalid_request', message: 'The body is not valid JSON' };
   }
   // an Accept list split on commas but not trimmed: " application/json" matches nothing
   const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);

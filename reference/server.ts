@@ -8,11 +8,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
-import { sameUuid, verifiesAsJwt } from './keys.js';
+import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { isEarly, methodsOf, routeQuickstart, routeStore, sendEarly, type Routed, type Switches } from './routing.js';
 import { escapeNonAscii, forValidation, isObject, isProblem, mediaType, parseJson, toJson, type Fields, type Json, type Problem } from './wire.js';
 
@@ -56,6 +57,8 @@ export interface ReferenceOptions {
   neverAnswers?: string;
   /** After answering this many animal-store requests the server is gone, as a killed process: both ports closed, every connection dropped. */
   killedAfter?: number;
+  /** After answering this many quickstart requests its port is gone (the animal store goes on). */
+  quickstartKilledAfter?: number;
   /** One animal-store GET in this many answers 500 (a flaky backend): a retry (--retries) gets a right answer. */
   failsEvery?: number;
 }
@@ -135,6 +138,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   /** Animal-store requests received, and answered, for the options that act on every so many. */
   let storeArrivals = 0;
   let storeAnswered = 0;
+  let quickstartAnswered = 0;
   const shedding = opts.loadShedding ?? (variant('load-shedding') ? { every: SHED_EVERY, retryAfterSeconds: 0 } : undefined);
   /** One request at a time (oneAtATimeMs): each waits for the one before it. */
   let worker: Promise<void> = Promise.resolve();
@@ -148,6 +152,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     if (body === undefined) return void res.writeHead(status, headers).end(); // 204
     const text = variant('escaped-non-ascii') ? escapeNonAscii(toJson(body)) : toJson(body);
     const type = has('wrong-content-type') && status < 400 ? 'text/plain' : variant('charset') ? 'application/json; charset=utf-8' : 'application/json';
+    // gzip: compressed when the client accepts it; gzip-label-uncompressed: a proxy that labels
+    // every answer gzip but compresses only large ones
+    const gzipAccepted = /\bgzip\b/.test(res.req?.headers['accept-encoding'] ?? '');
+    if (gzipAccepted && (variant('gzip') || has('gzip-label-uncompressed'))) {
+      const content = has('gzip-label-uncompressed') ? Buffer.from(text) : gzipSync(text);
+      res.writeHead(status, { ...headers, 'content-type': type, 'content-encoding': 'gzip', 'content-length': content.length, vary: 'Accept-Encoding' });
+      return void res.end(content);
+    }
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
@@ -187,7 +199,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   // ---------------------------------------------------------------- authentication
 
   /** Whether a token is the key: the same text, or with a key-format variant the same value as the server reads it. */
-  const isKey = (token: string, key: string) => (variant('jwt-key') ? verifiesAsJwt(token) : variant('uuid-key') ? sameUuid(token, key) : token === key);
+  const isKey = (token: string, key: string) =>
+    variant('jwt-key') ? verifiesAsJwt(token) : variant('uuid-key') ? sameUuid(token, key) : variant('base64-key') ? sameBase64(token, key) : token === key;
 
   /**
    * What an Authorization header amounts to. RFC 9110: the scheme is
@@ -300,6 +313,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       ...(variant('null-status') && { status: null }), // overwritten by a stored status
       ...pet.fields,
       ...(variant('extra-fields') && { createdAt: pet.createdAt, tags: [] }),
+      // a signed URL: a field that differs on every read
+      ...(variant('signed-photo-url') && { photoUrl: `https://cdn.example/pets/${pet.id}.jpg?signature=${randomUUID()}` }),
     };
   }
 
@@ -334,25 +349,31 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   }
 
   function listPets(url: URL): [number, Json] | Problem {
-    const limit = pageSize(url.searchParams.get('limit'), url.searchParams.has('status'));
+    // repeated-params-joined: a repeated query parameter is one value, joined with commas (Spring, ASP.NET)
+    const query = variant('repeated-params-joined')
+      ? new URLSearchParams([...new Set(url.searchParams.keys())].map((k): [string, string] => [k, url.searchParams.getAll(k).join(',')]))
+      : url.searchParams;
+    const limit = pageSize(query.get('limit'), query.has('status'));
     if (isProblem(limit)) return limit;
     // lagging-list: the list and its status filter see a write late; getPet reads the store itself
     let items = pets.filter((p) => readable(p, variant('lagging-list')));
-    const status = url.searchParams.get('status');
+    const status = query.get('status');
     if (status !== null && !statuses.includes(status)) {
       if (has('unknown-status-500')) return crash(`no such status: ${status}`);
       if (variant('unknown-status-empty')) items = [];
       else if (!variant('unknown-status-ignored')) return badParameter(`status must be one of ${statuses.join(', ')}`);
     } else if (status !== null && !has('status-filter-ignored')) {
-      const others = items.filter((p) => p.fields.status !== status);
-      items = items.filter((p) => p.fields.status === status);
+      // defaults-disagree: the list's queries read a missing status as the first one (COALESCE)
+      const statusOf = (p: Pet) => p.fields.status ?? (has('defaults-disagree') ? statuses[0] : undefined);
+      const others = items.filter((p) => statusOf(p) !== status);
+      items = items.filter((p) => statusOf(p) === status);
       if (has('status-filter-incomplete')) items.pop(); // the most recent one
       if (has('status-filter-mixed') && others.length) items.unshift(others[0]);
     }
     if (variant('newest-first')) items.reverse();
     const count = has('limit-ignored')
       ? items.length
-      : has('default-limit-unfiltered-only') && status !== null && !url.searchParams.has('limit')
+      : has('default-limit-unfiltered-only') && status !== null && !query.has('limit')
         ? items.length
         : has('limit-off-by-one')
           ? limit + 1
@@ -433,7 +454,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
       fields.status = statuses[(statuses.indexOf(fields.status) + 1) % statuses.length];
     }
     // the default when status is omitted is not stated: by default none is stored
-    if (variant('default-status') && !('status' in fields)) fields.status = statuses[0];
+    const echoed = { ...fields }; // what a 201 that echoes the request shows
+    if ((variant('default-status') || variant('status-default-on-read')) && !('status' in fields)) fields.status = statuses[0];
     // a create that looks the animal up first: the same NewPet again is the animal stored before
     const twin =
       has('duplicate-body-deduplicated') && pets.find((p) => ['name', 'categoryId', 'status'].every((k) => toJson(p.fields[k]) === toJson(fields[k])));
@@ -441,7 +463,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const pet: Pet = has('not-persisted')
       ? { id: newId(), fields, createdAt: new Date().toISOString(), storedAt: performance.now() }
       : addPet(fields, honouredId(text));
-    return [has('created-200') ? 200 : 201, petJson(pet)];
+    // status-default-on-read: the 201 echoes the request and the id; reads show the default the database filled in
+    const answer = variant('status-default-on-read') ? petJson({ ...pet, fields: echoed }) : petJson(pet);
+    return [has('created-200') ? 200 : 201, answer];
   }
 
   // ---------------------------------------------------------------- valid values: edge values, an id sent
@@ -497,7 +521,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     const listed = { ...pet };
     if (has('list-names-ascii') && typeof listed.name === 'string') listed.name = listed.name.replace(/[^\u0000-\u007F]/gu, '?');
     // a default the list's query fills in (COALESCE), which the 201 body and getPet do not
-    if (has('list-default-status') && listed.status === undefined) listed.status = statuses[0];
+    if ((has('list-default-status') || has('defaults-disagree')) && listed.status === undefined) listed.status = statuses[0];
     return listed;
   }
 
@@ -517,6 +541,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
     const id = BigInt(petId) + (has('get-wrong-animal') ? 1n : 0n);
     const pet = has('get-always-404') ? undefined : pets.find((p) => p.id === id && readable(p));
+    // defaults-disagree: getPet's serialiser fills in another default than the list's queries
+    if (pet && has('defaults-disagree') && pet.fields.status === undefined) return [200, petJson({ ...pet, fields: { ...pet.fields, status: statuses[1] } })];
     if (pet) return [200, petJson(pet)];
     if (has('get-nonexistent-200') && pets.length) return [200, petJson(pets[pets.length - 1])];
     return notFound(`No animal with id ${petId}`);
@@ -720,7 +746,12 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
   /** The quickstart service, its paths under `prefix` (on the store's port: see quickstartOnStorePort). */
   async function handleQuickstart(req: IncomingMessage, res: ServerResponse, prefix = ''): Promise<void> {
+    res.on('finish', () => quickstartAnswered++);
     const { text, tooLarge } = await readBody(req, has('chunked-body-ignored'));
+    if (opts.quickstartKilledAfter !== undefined && quickstartAnswered >= opts.quickstartKilledAfter) {
+      req.socket.destroy();
+      return void stop(quickstart);
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     url.pathname = url.pathname.slice(prefix.length);
     const route = routeQuickstart(req, url, switches);

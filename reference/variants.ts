@@ -3,7 +3,7 @@
 // with no requirement failed but the SHOULDs its entry names (VARIANT_SPECS) and on
 // the date it gives (a variant that only makes sense after getPet's removal).
 
-import { JWT_KEY, UUID_KEY } from './keys.js';
+import { BASE64_KEY, JWT_KEY, UUID_KEY } from './keys.js';
 
 export const VARIANTS = {
   'clamp-limit': 'an out-of-range limit is clamped (0 -> 1, 101 -> 100) instead of 400',
@@ -57,6 +57,13 @@ export const VARIANTS = {
   'jwt-key': 'the key is an HS256 JWT, verified as a JWT library does: the signature as decoded (the unused bits of its last character dropped)',
   'uuid-key': 'the key is a UUID, compared as a UUID (any case, hyphens optional)',
   'lagging-reads': 'getPet and the list read from a replica: an animal shows 1.5 s after it was created',
+  gzip: 'answers are gzip-compressed when the client accepts gzip (Content-Encoding: gzip, Vary: Accept-Encoding)',
+  'base64-key': 'the key is 16 random bytes in padded base64, compared as the bytes a lenient decoder reads',
+  'status-default-on-read': 'an animal created without status is stored as "available", but the 201 echoes the request (no status): reads show the default',
+  'signed-photo-url': 'a Pet also carries a photoUrl with a signature that differs on every read',
+  'options-framework-default':
+    "OPTIONS on any path is answered by the framework before any middleware: 200 with Allow and the methods as text (Express's default)",
+  'repeated-params-joined': 'a repeated query parameter is read as one value, its values joined with commas (Spring, ASP.NET): limit=2&limit=7 is "2,7"',
   // routers and frameworks (reference/routing.ts)
   'head-as-get': 'HEAD on a GET route is answered as GET without the body, behind the same key check (401 without a key)',
   'cors-preflight':
@@ -96,6 +103,7 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'access-token-query': { shouldFail: ['AUTH-NO-QUERY-TOKEN'] },
   'jwt-key': { apiKey: JWT_KEY },
   'uuid-key': { apiKey: UUID_KEY },
+  'base64-key': { apiKey: BASE64_KEY },
 };
 
 export type VariantName = keyof typeof VARIANTS;

@@ -129,6 +129,14 @@ describe.concurrent('exit 2 with one clear line', () => {
     expect(stderr).not.toMatch(/ECONNREFUSED|ERROR|FAIL/);
   });
 
+  // the liveness probe goes to the service that fell silent: the store answering says nothing of the quickstart service
+  it('the quickstart service killed mid-run while the store answers: the run stops, no quickstart requirement fails', async () => {
+    const report = await certifyReference({ quickstartKilledAfter: 2 }, { timeoutMs: 1000 });
+    expect([report.verdict, report.exitCode]).toEqual(['aborted', 2]);
+    expect(report.abortReason).toMatch(/stopped answering.*POST \/messages/);
+    expect(report.requirements.filter((r) => r.area === 'quickstart' && r.outcome === 'failed').map((r) => r.id)).toEqual([]);
+  });
+
   it('a target killed mid-run: what was judged stands, the rest was not carried out, nothing counts as violated', async () => {
     const { code, stdout, stderr, report, metrics } = await cliAgainst({ killedAfter: 60 });
     expect(code, stdout + stderr).toBe(2);
@@ -163,7 +171,7 @@ describe.concurrent('exit 2 with one clear line', () => {
       expect(code).toBe(2);
       expect(stdout.trim().split('\n')).toHaveLength(1);
       expect(stdout).toMatch(
-        /^The run could not be made: BASE_URL does not look like the Animal Store API: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key -> 403 text\/html \(exit code 2/,
+        /^The run could not be made: BASE_URL does not look like the Animal Store API, or API_KEY has no access to it: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key -> 403 text\/html \(exit code 2/,
       );
     } finally {
       await firewall.close();

@@ -8,7 +8,8 @@
 //   path          pathSpellings, integerSpellings (a path parameter)    the operation's path; HTTP (RFC 3986, RFC 9110)
 //   method        undocumentedMethods                                   the spec's paths; HTTP (RFC 9110 9.3)
 //   credentials   credentialClasses (nearMisses among them)             HTTP (RFC 9110 11, RFC 6750)
-//   headers       ACCEPT_SPELLINGS, contentTypeSpellings, BODY_FRAMINGS HTTP (RFC 9110 8.3, 12.5.1; RFC 9112 7.1)
+//   headers       READ_HEADER_SPELLINGS, contentTypeSpellings,          HTTP (RFC 9110 8.3, 12.5; RFC 9112 7.1)
+//                 BODY_FRAMINGS
 //   query         integerProbes (interior values drawn by the run),     each parameter's schema
 //                 enumProbes
 //   body          edgeValues (edge-values.ts), negativeNewPets and      NewPet's schema; JSON and Unicode
@@ -63,6 +64,15 @@ export function integerSpellings(value: string): Array<{ label: string; value: s
     { label: 'a leading zero', value: `0${value}` },
     { label: 'a plus sign', value: `+${value}` },
   ];
+}
+
+/**
+ * The spellings of an animal's path (`/pets/{petId}` with the id filled in): its id with a
+ * leading zero or a plus sign, then every path spelling of the path itself.
+ */
+export function itemSpellings(template: string, id: string): Spelling[] {
+  const at = (value: string) => template.replace(/\{\w+\}/, value);
+  return [...integerSpellings(id).map((s) => ({ label: `its id with ${s.label}`, path: at(s.value) })), ...pathSpellings(at(id))];
 }
 
 /** The methods HTTP defines that may reach an API's route (RFC 9110 9.3; TRACE and CONNECT are stopped by proxies). */
@@ -130,16 +140,24 @@ export function credentialClasses(key: string, variable: string): CredentialClas
 }
 
 /**
- * Accept headers a valid client sends besides the suite's own (application/json): any
- * type (curl's default), none at all (RFC 9110 12.5.1: then any type is acceptable), a
- * type range, and a list with another type first (its elements separated by a comma and
- * a space). Each allows application/json, so each must get it.
+ * Request headers a valid client sends besides the suite's own (Accept: application/json,
+ * Accept-Encoding: identity, no Content-Type without a body), each allowed by HTTP:
+ * - Accept: any type (curl's default), none at all (RFC 9110 12.5.1: then any type is
+ *   acceptable), a type range, and a list with another type first (its elements
+ *   separated by a comma and a space); each allows application/json, so each must get it;
+ * - Accept-Encoding: gzip, as browsers and most client libraries send it (RFC 9110
+ *   12.5.3): the answer may be compressed, and must then be what its Content-Encoding says;
+ * - Content-Type: application/json on a request without a body, as clients that set it on
+ *   every request send it: it describes no content, and changes nothing.
+ * In the order a sample takes them (health sends the first two).
  */
-export const ACCEPT_SPELLINGS: Array<{ label: string; accept: string | null }> = [
-  { label: 'Accept: */*', accept: '*/*' },
-  { label: 'no Accept header', accept: null },
-  { label: 'Accept: application/*', accept: 'application/*' },
-  { label: 'Accept: a list (text/plain, application/json)', accept: 'text/plain, application/json' },
+export const READ_HEADER_SPELLINGS: Array<{ label: string; headers: Record<string, string | null> }> = [
+  { label: 'Accept: */*', headers: { accept: '*/*' } },
+  { label: 'Accept-Encoding: gzip', headers: { 'accept-encoding': 'gzip' } },
+  { label: 'no Accept header', headers: { accept: null } },
+  { label: 'Accept: application/*', headers: { accept: 'application/*' } },
+  { label: 'Accept: a list (text/plain, application/json)', headers: { accept: 'text/plain, application/json' } },
+  { label: 'Content-Type: application/json and no body', headers: { 'content-type': 'application/json' } },
 ];
 
 /**

@@ -5,6 +5,7 @@
 // request observed again before its silence is blamed on the server (reobserve), and a
 // transcript of every exchange (exchange.ts).
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
@@ -422,7 +423,7 @@ export class HttpClient {
         }
         chunks.push(chunk);
       }
-      ex.text = Buffer.concat(chunks).toString('utf8');
+      ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
       if (ex.truncated) {
         ex.failure = 'body-cap';
         ex.error = `response body larger than ${formatSize(maxBodyBytes)} (cut off: --max-body)`;
@@ -527,13 +528,43 @@ class Hanging {
 
   /** The violation of the first request found hanging. */
   violation(): Violation {
-    return new Violation(`${this.first.target} -> ${this.silence}, also when sent again alone, ${this.meanwhile}`, [this.first, this.probe]);
+    // a route only slower than the timeout looks the same from here: the message says which setting tells them apart
+    return new Violation(`${this.first.target} -> ${this.silence}, also when sent again alone, ${this.meanwhile}${SLOWER}`, [this.first, this.probe]);
   }
 
   /** Throws at once for a later silent request of the kind (silence: what it got): no resend, no probe. */
   judge(ex: Exchange, silence: string): never {
     const before = `${this.first.target} before it (${this.silence}, also when sent again alone)`;
-    throw new Violation(`${ex.target} -> ${silence}, like ${before}, ${this.meanwhile}`, [ex, this.first, this.probe]);
+    throw new Violation(`${ex.target} -> ${silence}, like ${before}, ${this.meanwhile}${SLOWER}`, [ex, this.first, this.probe]);
+  }
+}
+
+/** What a hanging kind's message says last: a route that is only slow is judged with a longer timeout. */
+const SLOWER = ' (if it is only slower than the timeout, a longer --timeout judges it)';
+
+const DECODERS: Record<string, (body: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * A body as text, decoded from the content coding the request accepted (a probe that
+ * sends Accept-Encoding: gzip) and the answer names; at most maxBytes of it, so that a
+ * small compressed body cannot fill the memory. A body that is not what its
+ * Content-Encoding says is kept as it came, and said (Exchange.undecodable).
+ */
+function decoded(ex: Exchange, body: Buffer, maxBytes: number): string {
+  const coding = (ex.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const accepted = (ex.request.headers?.['accept-encoding'] ?? '').toLowerCase();
+  const decode = DECODERS[coding];
+  if (!decode || !accepted.split(',').some((c) => c.split(';')[0].trim() === coding)) return body.toString('utf8');
+  try {
+    return decode(body, { maxOutputLength: maxBytes }).toString('utf8');
+  } catch (err) {
+    ex.undecodable = `the body is not ${coding} data, as its Content-Encoding says (${(err as Error).message})`;
+    return body.toString('utf8');
   }
 }
 

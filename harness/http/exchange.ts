@@ -83,6 +83,9 @@ export class Exchange {
     return this.failure === 'timeout' || this.failure === 'connection';
   }
 
+  /** Set when the body is not what its Content-Encoding says (a coding the request accepted): why it could not be decoded. */
+  undecodable?: string;
+
   /** "GET /v1/pets?limit=1", for messages. */
   get target(): string {
     const url = new URL(this.request.url);
@@ -95,7 +98,7 @@ export class Exchange {
    * answer, and parsing a megabyte of a hostile body cost seconds of the run's CPU.
    */
   get json(): unknown {
-    if (this.truncated || this.error !== undefined) return undefined;
+    if (this.truncated || this.error !== undefined || this.undecodable !== undefined) return undefined;
     if (this.parsed === NOT_PARSED) {
       try {
         this.parsed = parseJson(this.text);

@@ -75,14 +75,17 @@ export interface NearMiss extends Secret {
  * label is a bash expression of the key's variable that expands to the same value, so
  * reports and curl lines never hold the key and still reproduce the request:
  * - changed: one significant character changed to another of its kind (nearMiss): a check of the key's form only;
- * - extended: one more character of the kind of the last (${VAR}c): startsWith(key);
- * - shortened: the last character dropped (${VAR%?}): a comparison over the token's length;
+ * - extended: two more characters of the kind of the last (${VAR}cc): startsWith(key);
+ * - shortened: the last two characters dropped (${VAR%??}): a comparison over the token's length;
+ *   two, not one, because a base64 or hex decoder drops a trailing partial byte, and
+ *   before a base64 key's padding (=), which carries nothing;
  * - case-changed, where the key has letters and its format makes case significant (not a
  *   UUID or hex key, which a server may compare as the value they name): upper-cased, or
  *   lower-cased if it already is (${VAR^^}, ${VAR,,}; ASCII letters only, as bash does in
  *   the C locale): a comparison that ignores case;
  * - prefixed: one character before the key (x${VAR}): header.includes(key), an unanchored pattern;
- * - second-word: the key, a space and the key again (${VAR} ${VAR}): split(' ')[1] or the
+ * - second-word, but for a padded base64 key or a hex or UUID one (a decoder may stop at
+ *   the padding, or at the space, and read the first word alone): the key, a space and the key again (${VAR} ${VAR}): split(' ')[1] or the
  *   last word. RFC 9110 credentials are `auth-scheme 1*SP token68` and a token68 holds no
  *   space, so this is not the key. Whitespace that a correct server accepts or never sees
  *   is not sent: several spaces after Bearer are valid (1*SP), and leading or trailing
@@ -94,7 +97,11 @@ export interface NearMiss extends Secret {
 export function nearMisses(key: string, variable: string): NearMiss[] {
   const name = variable.slice(1);
   const format = keyFormat(key);
-  const last = otherOfKind(key.slice(-1), !caseSignificant(format));
+  // base64 padding carries nothing, and a decoder stops at it: characters go in and out before it
+  const end = key.replace(/=+$/, '').length;
+  const padded = end < key.length;
+  const [data, padding] = [key.slice(0, end), key.slice(end)];
+  const two = otherOfKind(data.slice(-1), !caseSignificant(format)).repeat(2);
   const first = otherOfKind(key.slice(0, 1));
   const upper = key.replace(/[a-z]+/g, (s) => s.toUpperCase());
   const lower = key.replace(/[A-Z]+/g, (s) => s.toLowerCase());
@@ -107,11 +114,26 @@ export function nearMisses(key: string, variable: string): NearMiss[] {
       ];
   const family: NearMiss[] = [
     { ...nearMiss(key, variable), kind: 'changed', what: 'the key with a character changed' },
-    { kind: 'extended', value: key + last, label: `\${${name}}${last}`, what: 'the key with one more character' },
-    { kind: 'shortened', value: key.slice(0, -1), label: `\${${name}%?}`, what: 'the key without its last character' },
+    // two characters, not one: a decoder of base64 or hex drops a trailing partial byte
+    {
+      kind: 'extended',
+      value: data + two + padding,
+      label: padded ? `\${${name}:0:${end}}${two}\${${name}:${end}}` : `\${${name}}${two}`,
+      what: 'the key with two more characters',
+    },
+    {
+      kind: 'shortened',
+      value: data.slice(0, -2) + padding,
+      label: padded ? `\${${name}:0:${end - 2}}\${${name}:${end}}` : `\${${name}%??}`,
+      what: 'the key without its last two characters',
+    },
     ...caseChanged,
     { kind: 'prefixed', value: first + key, label: `${first}\${${name}}`, what: 'the key with a character before it' },
-    { kind: 'second-word', value: `${key} ${key}`, label: `\${${name}} \${${name}}`, what: 'the key, a space and the key again' },
+    // not where a decoder may stop before the space and read the first word alone: at a
+    // base64 key's padding, or at the first character that is no hex digit (Node's hex)
+    ...(padded || !caseSignificant(format)
+      ? []
+      : [{ kind: 'second-word' as const, value: `${key} ${key}`, label: `\${${name}} \${${name}}`, what: 'the key, a space and the key again' }]),
   ];
   const seen = new Set([key, '']);
   return family.filter((v) => !seen.has(v.value) && seen.add(v.value));

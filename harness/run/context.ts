@@ -1,12 +1,11 @@
 // What a check gets: the spec, the profile, one request helper for each service,
 // the shared fixtures, and a place for notes and evidence.
-import type { Exchange } from '../http/exchange.js';
+import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import type { CallOptions, Service } from './request.js';
 
 export type { Auth, CallOptions } from './request.js';
 import type { Requirement } from '../model/types.js';
-import { nearMisses } from '../http/redact.js';
 import { CheckError } from '../model/outcome.js';
 import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
@@ -103,13 +102,6 @@ export class CheckContext {
   get quickstartApiKey() {
     return this.session.quickstartApiKey;
   }
-  /** Keys that resemble the valid one but are not it (see nearMisses); the first is the key with its last character changed. */
-  get invalidKeys() {
-    return nearMisses(this.apiKey, '$API_KEY');
-  }
-  get invalidQuickstartKeys() {
-    return nearMisses(this.quickstartApiKey, '$QUICKSTART_API_KEY');
-  }
   /** Every class of Authorization header (input-space.ts), from the animal store's key. */
   get credentials() {
     return credentialClasses(this.apiKey, '$API_KEY');
@@ -147,7 +139,7 @@ export class CheckContext {
    * shown", and is often a gateway's answer, not the service's).
    */
   observed(service: Service): Exchange[] {
-    return this.session.answered(service).filter((ex) => ex.status !== 429);
+    return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
   /** 5xx answers of one service that a retry recovered from (--retries): not among observed(), but worth saying. */

@@ -28,7 +28,7 @@ export function expectRefusal(ex: Exchange, what: string, also: number[] = []): 
 /** The body parsed as JSON and valid against a component schema of the spec. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   const body = ex.json;
-  if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.text.slice(0, 120) || '(empty)'}`, ex);
+  if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.undecodable ?? (ex.text.slice(0, 120) || '(empty)')}`, ex);
   const errors = spec.errors(schema, body);
   if (errors.length) fail(`${what}: the body of ${ex.summary} is not a valid ${schema}: ${errors.slice(0, 3).join('; ')}`, ex);
   return body;
@@ -52,6 +52,14 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
     rejected.flatMap((e) => e.evidence),
   );
 }
+
+/**
+ * An answer whose body the API's rules on bodies (the Error body, the media type) hold:
+ * not one to HEAD, which carries no content (RFC 9110 9.3.2), nor one to OPTIONS, which
+ * CORS layers and frameworks answer for anyone before the API sees it (a 403 text from a
+ * CORS filter, an Allow list as text). A 5xx to either is still a server error.
+ */
+export const carriesApiBody = (ex: Exchange) => ex.request.method !== 'HEAD' && ex.request.method !== 'OPTIONS';
 
 /**
  * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX). A 503 with Retry-After is

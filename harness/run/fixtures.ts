@@ -11,6 +11,7 @@ import { isRemoved } from '../api/spec.js';
 import { edgeNewPets } from '../api/bodies.js';
 import { compareListed, createForTrip, followBack, type RoundTrip } from './round-trip.js';
 import { mixedClassesName } from '../api/edge-values.js';
+import { animalsMadeBy, type RunAnimal } from './animals.js';
 import type { Examples } from './examples.js';
 
 export interface CreatedPet {
@@ -303,13 +304,9 @@ export class Fixtures {
     return knownIn(this.runAnimals(), pages ?? (await this.pages()));
   }
 
-  /** Every animal the run has created so far, as the store answered its creation (a 2xx with an integer id). */
-  private runAnimals(): Array<Record<string, any>> {
-    return this.session
-      .answered('store')
-      .filter((ex) => ex.request.operation === 'createPet' && ex.succeeded)
-      .map((ex) => ex.json as Record<string, any>)
-      .filter((pet) => pet && typeof pet === 'object' && isInteger(pet.id));
+  /** Every animal the run has made so far (animals.ts), in the order sent. */
+  runAnimals(): RunAnimal[] {
+    return animalsMadeBy(this.session.answered('store'), this.store);
   }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
@@ -424,7 +421,8 @@ export class Fixtures {
       const created = (await this.created()).find((c) => c.pet && isInteger(c.pet.id));
       if (!created) {
         const listed = (pageItems(await this.preflight()) ?? []).find((p) => p && isInteger(p.id));
-        return { id: listed ? integerText(listed.id) : '1', unseen: false };
+        // an empty store has no animal to show: the id is a guess, which getPet need not know
+        return listed ? { id: integerText(listed.id), unseen: false } : { id: '1', unseen: true };
       }
       const id = integerText(created.pet!.id);
       if (isRemoved(this.store.operation('getPet'), this.session.options.now)) return { id, unseen: false };
@@ -461,16 +459,25 @@ export class Fixtures {
 /**
  * The animals the run created (as the store answered their creation), then those the
  * pages showed that the run did not create (as they show them now), by id. A page's view
- * of an animal the run created does not replace the store's answer: views that disagree
- * are CREATE-VIEWS-AGREE's to judge, not a reason to look for the animal elsewhere.
+ * of an animal the run created does not replace the store's answer, which views that
+ * disagree with are CREATE-VIEWS-AGREE's to judge; but a status a page shows where the
+ * store's answer had none (a default filled in on reads) is the animal's status, and its
+ * status page must hold it.
  */
-function knownIn(created: Array<Record<string, any>>, pages: ListPages): Map<string, Record<string, any>> {
+function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
   const known = new Map<string, Record<string, any>>();
-  for (const pet of created) known.set(integerText(pet.id), pet);
+  for (const { id, pet } of made) known.set(id, pet);
   // every page shows animals that exist: the status pages too, so that an unfiltered
   // list that hides a status (a filter applied by default) is judged against them
   for (const ex of [pages.default, pages.min, pages.max, ...pages.byStatus.map((p) => p.ex)]) {
-    for (const pet of pageItems(ex) ?? []) if (pet && isInteger(pet.id) && !known.has(integerText(pet.id))) known.set(integerText(pet.id), pet);
+    for (const pet of pageItems(ex) ?? []) {
+      if (!pet || !isInteger(pet.id)) continue;
+      const id = integerText(pet.id);
+      const made = known.get(id);
+      // a status a view shows where the store answered none: its status page must hold it too
+      if (!made) known.set(id, pet);
+      else if (made.status == null && pet.status != null) known.set(id, { ...made, status: pet.status });
+    }
   }
   return known;
 }

@@ -34,7 +34,12 @@ export interface RoundTrip {
 /** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
 export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lost' || t.kind === 'wrong-status';
 
-const isRefusedStatus = (status: number) => status === 400 || status === 413;
+/**
+ * A refusal of a valid value: the documented 400, HTTP's 413 for a body over a size
+ * limit, and 403, a policy's refusal (a web application firewall in front of the API
+ * refuses text that looks like markup or SQL so).
+ */
+const isRefusedStatus = (status: number) => status === 400 || status === 413 || status === 403;
 
 /** A string value for messages: whole when short, else its length and its start. */
 export function brief(value: unknown): string {
@@ -84,7 +89,9 @@ export async function createForTrip(session: Session, sent: Record<string, unkno
   const created = await session.call('store', 'createPet', { json: sent });
   const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
   const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
-  if (isRefusedStatus(created.status)) return result('refused', `refused: ${created.summary}`);
+  if (isRefusedStatus(created.status)) {
+    return result('refused', `refused: ${created.summary}${created.status === 403 ? ' (a policy: a web application firewall?)' : ''}`);
+  }
   if (created.status < 200 || created.status >= 300)
     return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
   const pet = created.json as Record<string, unknown> | undefined;

@@ -151,15 +151,23 @@ export class Session {
   }
 
   /**
-   * The request that tells a target that stopped answering from one that leaves one
-   * kind of request unanswered: the preflight's (listPets with the key, no query), or,
-   * when that very request went unanswered, listPets with the smallest limit.
+   * The request that tells a service that stopped answering from one that leaves one
+   * kind of request unanswered, sent to the service the silent request went to: its
+   * preflight's (listPets with the key, no query; a message without its field), or, when
+   * that very request went unanswered, another as harmless (the smallest limit; a
+   * message that is not a string).
    */
   private livenessProbe(silent: HttpRequest): HttpRequest {
-    const list = this.specs.store.operation('listPets');
-    const preflight = buildRequest(this.options.target, 'store', list.method, list.path, {}, list.id);
-    if (silent.method !== preflight.method || silent.url !== preflight.url) return preflight;
-    return buildRequest(this.options.target, 'store', list.method, list.path, { query: { limit: this.specs.store.limit.min } }, list.id);
+    const [first, second] =
+      silent.service === 'quickstart'
+        ? [{ json: {} }, { json: { message: 0 } }].map((options) =>
+            buildRequest(this.options.target, 'quickstart', 'POST', '/messages', options, 'sendMessage'),
+          )
+        : [{}, { query: { limit: this.specs.store.limit.min } }].map((options) => {
+            const list = this.specs.store.operation('listPets');
+            return buildRequest(this.options.target, 'store', list.method, list.path, options, list.id);
+          });
+    return silent.method === first.method && silent.url === first.url && silent.body === first.body ? second : first;
   }
 
   /** The quickstart service's key: its own, or the animal store's. */
@@ -199,7 +207,7 @@ export class Session {
     if (this.deadlinePassed) return `the run deadline (${formatSeconds(deadlineMs)}) passed first; try a longer --deadline`;
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
     const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
-    const resent = failed && failed.attempt > 1 ? ', also when sent again alone' : '';
+    const resent = failed?.sentAlone ? ', also when sent alone' : '';
     const maxBody = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     switch (failed?.failure) {
       case 'body-cap':
@@ -244,11 +252,13 @@ export class Session {
     await Promise.all([
       this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET', {
         setting: environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL',
+        key: 'API_KEY',
         service: 'the Animal Store API',
       }),
       quickstartBaseUrl &&
         this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY', {
           setting: 'QUICKSTART_BASE_URL',
+          key: 'QUICKSTART_API_KEY',
           service: 'the quickstart message service',
           // the usual mistake: the address ends in /v1, or is the animal store's
           hint: "it is the service's base address, without /v1; POST /messages is appended",
@@ -260,7 +270,7 @@ export class Session {
     exchange: Promise<Exchange>,
     what: string,
     keySettings: string,
-    address: { setting: string; service: string; hint?: string },
+    address: { setting: string; key: string; service: string; hint?: string },
   ): Promise<void> {
     let ex: Exchange;
     try {
@@ -281,8 +291,12 @@ export class Session {
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${keySettings})`);
     if (NOT_THE_API.includes(ex.status)) {
       const answer = `${ex.status} ${ex.mediaType || '(no Content-Type)'}`;
+      // a 403 may also be a key without access to the API, not only another address
+      const forbidden = ex.status === 403 ? `, or ${address.key} has no access to it` : '';
       const hint = address.hint ? ` (${address.hint})` : '';
-      throw new RunAborted(`${address.setting} does not look like ${address.service}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`);
+      throw new RunAborted(
+        `${address.setting} does not look like ${address.service}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`,
+      );
     }
   }
 
