@@ -2,8 +2,8 @@
 // credential, must answer 401. Operations past their removal date are left out; one
 // whose response is not shown and that is not there for this key must only give no data.
 import { check, type Check } from '../harness/run/check.js';
-import type { Auth, CheckContext } from '../harness/run/context.js';
-import { eachProbe, expectStatus } from '../harness/run/expect.js';
+import { fillPath, type Auth, type CheckContext } from '../harness/run/context.js';
+import { eachProbe, expectNoData, expectStatus } from '../harness/run/expect.js';
 import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import { isRemoved, type Operation } from '../harness/api/spec.js';
@@ -121,34 +121,6 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
   return probedOperations(ctx, (op) => ctx.profile === 'certify' || op.id === 'listPets');
 }
 
-interface NoDataProbe {
-  label: string;
-  send: () => Promise<Exchange>;
-  /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
-  canonical: () => Promise<Exchange>;
-}
-
-/**
- * Requests without a valid credential that must get no data (no 2xx). Where one does,
- * the documented request it stands for is asked once more with no key at all: an
- * operation that needs no key anywhere is AUTH-MISSING-HEADER's failure, not a way
- * around the key (inconclusive).
- */
-async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], what = 'without an Authorization header'): Promise<void> {
-  const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
-  const through = answers.filter(({ ex }) => ex.succeeded);
-  if (through.length === 0) return ctx.note(`${probes.length} requests ${what}, none answered 2xx`);
-  const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await b.canonical() })));
-  const bypasses = open.filter(({ plain }) => !plain.succeeded);
-  if (bypasses.length === 0) {
-    throw new Inconclusive(`${open[0].plain.summary} answers without any key: AUTH-MISSING-HEADER fails; nothing is bypassed`, [open[0].plain]);
-  }
-  fail(
-    `${bypasses.length} of ${probes.length} got data ${what}: ${bypasses.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
-    ...bypasses.map(({ ex }) => ex),
-  );
-}
-
 export const AUTH_CHECKS: Check[] = [
   // listPets also with each of its parameters: a server may take a filtered or limited
   // list down another code path (a search index, a cache), and forget the key there;
@@ -206,46 +178,42 @@ export const AUTH_CHECKS: Check[] = [
   check('AUTH-NO-BYPASS', async (ctx) => {
     const none = { auth: 'none' as const };
     const list = () => ctx.call('listPets', none);
-    const getPetLive = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
-    const { id } = await ctx.fixtures.visibleId();
-    const item = () => ctx.call('getPet', { ...none, params: { petId: id } });
+    const id = await ctx.fixtures.liveAnimal();
     const spelled = (canonical: () => Promise<Exchange>) => (s: Spelling) => ({
       label: `GET ${s.path} (${s.label}) with no key`,
       send: () => ctx.request('GET', s.path, none),
       canonical,
     });
-    await expectNoData(ctx, [
-      ...ctx.sample(pathSpellings(ctx.spec.operation('listPets').path).map(spelled(list)), 4),
-      ...ctx.sample(
-        [
-          {
-            label: 'listPets with the key in the query (api_key)',
-            send: () => ctx.call('listPets', { ...none, query: { api_key: ctx.apiKey } }),
-            canonical: list,
-          },
-          {
-            label: 'listPets with the key in an X-API-Key header',
-            send: () => ctx.call('listPets', { ...none, headers: { 'x-api-key': ctx.apiKey } }),
-            canonical: list,
-          },
-        ],
-        1,
-      ),
-      ...(getPetLive ? ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 2) : []),
-    ]);
+    const elsewhere = [
+      { label: 'listPets with the key in the query (api_key)', options: { query: { api_key: ctx.apiKey } } },
+      { label: 'listPets with the key in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
+    ];
+    const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
+    await expectNoData(
+      ctx,
+      [
+        ...ctx.sample(pathSpellings(ctx.spec.operation('listPets').path).map(spelled(list)), 4),
+        ...ctx.sample(elsewhere, 1).map(({ label, options }) => ({ label, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list })),
+        ...(id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 2)),
+      ],
+      'AUTH-MISSING-HEADER',
+    );
   }),
 
   // SHOULD: RFC 6750 2.3 lets a resource server take the bearer token from the query
-  check('AUTH-NO-QUERY-TOKEN', (ctx) => {
-    const list = () => ctx.call('listPets', { auth: 'none' });
-    return expectNoData(ctx, [
-      {
-        label: 'listPets with the key in the query (access_token)',
-        send: () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } }),
-        canonical: list,
-      },
-    ]);
-  }),
+  check('AUTH-NO-QUERY-TOKEN', (ctx) =>
+    expectNoData(
+      ctx,
+      [
+        {
+          label: 'listPets with the key in the query (access_token)',
+          send: () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } }),
+          canonical: () => ctx.call('listPets', { auth: 'none' }),
+        },
+      ],
+      'AUTH-MISSING-HEADER',
+    ),
+  ),
 
   /**
    * The methods no operation documents, without a key: HEAD is GET without the body
@@ -258,21 +226,24 @@ export const AUTH_CHECKS: Check[] = [
    * server that has them and forgets the key.
    */
   check('AUTH-EVERY-METHOD', async (ctx) => {
-    const none = { auth: 'none' as const };
-    const getPetLive = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
+    const listPath = ctx.spec.operation('listPets').path;
+    const itemTemplate = ctx.spec.operation('getPet').path;
     // started first: its animal is made at once, off the run's longest chain
-    const writes = ctx.profile === 'certify' && getPetLive ? unsafeMethodsChangeNothing(ctx) : undefined;
+    const live = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
+    const writes = ctx.profile === 'certify' && live ? unsafeMethodsChangeNothing(ctx, itemTemplate) : undefined;
     writes?.catch(() => undefined); // awaited below
-    const item = getPetLive ? `/pets/${(await ctx.fixtures.visibleId()).id}` : undefined;
-    const cors = { origin: 'https://conformance.example', 'access-control-request-method': 'GET' };
-    const reads = [
-      { method: 'HEAD', path: '/pets' },
-      ...(item ? [{ method: 'HEAD', path: item }] : []),
-      { method: 'OPTIONS', path: '/pets' },
-      ...(item ? [{ method: 'OPTIONS', path: item }] : []),
+    const id = await ctx.fixtures.liveAnimal();
+    const paths = [
+      { template: listPath, path: listPath },
+      ...(id === undefined ? [] : [{ template: itemTemplate, path: fillPath(itemTemplate, 'getPet', { petId: id }) }]),
     ];
+    const cors = { origin: 'https://conformance.example', 'access-control-request-method': 'GET' };
+    // by method first: health sends HEAD to both paths and OPTIONS to the list
+    const reads = undocumentedMethods(ctx.spec, listPath).safe.flatMap((method) =>
+      paths.filter(({ template }) => undocumentedMethods(ctx.spec, template).safe.includes(method)).map(({ path }) => ({ method, path })),
+    );
     const probes = ctx.sample(reads, 3).map(({ method, path }) => async () => {
-      const ex = await ctx.request(method, path, { ...none, ...(method === 'OPTIONS' && { headers: cors }) });
+      const ex = await ctx.request(method, path, { auth: 'none', ...(method === 'OPTIONS' && { headers: cors }) });
       const data = method === 'HEAD' ? ex.succeeded : animalsShown(ex).length > 0;
       if (data) fail(`${method} ${path} with no key: ${ex.summary}${method === 'OPTIONS' ? ', with animals in the body' : ''}`, ex);
     });
@@ -301,7 +272,7 @@ export const AUTH_CHECKS: Check[] = [
  * documents without a key, then reads it again with the key: each must have got no 2xx,
  * and the animal must be there as it was made.
  */
-async function unsafeMethodsChangeNothing(ctx: CheckContext): Promise<void> {
+async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: string): Promise<void> {
   // an animal without a status changes no status page, and one more animal in the store
   // makes no page shorter: it need not wait for the pages the list checks judge
   const created = await ctx.call('createPet', { json: ctx.newPet('method-probe') });
@@ -316,9 +287,10 @@ async function unsafeMethodsChangeNothing(ctx: CheckContext): Promise<void> {
     POST: ctx.newPet('method-probe-posted'),
     PATCH: { name: `${ctx.runPrefix}-method-probe-patched` },
   };
-  const { unsafe } = undocumentedMethods(ctx.spec, '/pets/{petId}');
+  const { unsafe } = undocumentedMethods(ctx.spec, itemTemplate);
+  const path = fillPath(itemTemplate, 'getPet', { petId });
   const answers = await Promise.all(
-    unsafe.map((method) => ctx.request(method, `/pets/${petId}`, { auth: 'none', ...(bodies[method] !== undefined && { json: bodies[method] }) })),
+    unsafe.map((method) => ctx.request(method, path, { auth: 'none', ...(bodies[method] !== undefined && { json: bodies[method] }) })),
   );
   const through = answers.filter((ex) => ex.succeeded);
   if (through.length) fail(`${through.map((ex) => ex.summary).join(' | ')}: a write with no key answered 2xx`, ...through);
@@ -328,5 +300,5 @@ async function unsafeMethodsChangeNothing(ctx: CheckContext): Promise<void> {
   const fields = Object.keys(newPetProperties(ctx.spec));
   const shownBefore = Object.fromEntries(Object.entries(before.value.json as Record<string, unknown>).filter(([k]) => fields.includes(k)));
   const changed = after.status !== 200 ? after.summary : difference(shownBefore, after.json);
-  if (changed) fail(`after ${unsafe.join(', ')} /pets/${petId} with no key, each refused, getPet with the key: ${changed}`, after, ...answers);
+  if (changed) fail(`after ${unsafe.join(', ')} ${path} with no key, each refused, getPet with the key: ${changed}`, after, ...answers);
 }

@@ -6,7 +6,6 @@ import type { CallOptions, CheckContext } from '../harness/run/context.js';
 import { eachProbe, expectSchema } from '../harness/run/expect.js';
 import { integerText } from '../harness/model/json.js';
 import { Violation, fail } from '../harness/model/outcome.js';
-import { isRemoved } from '../harness/api/spec.js';
 import { READ_HEADER_SPELLINGS, bodySpellingsOf, itemSpellings, pathSpellings } from '../harness/api/input-space.js';
 import type { Exchange } from '../harness/http/exchange.js';
 
@@ -17,11 +16,6 @@ interface Probe {
   judge: (ex: Exchange, what: string) => void;
   /** It spells how the body is framed (chunked). */
   framing?: boolean;
-}
-
-/** The animal the getPet probes use, while getPet lives. */
-async function liveAnimal(ctx: CheckContext): Promise<string | undefined> {
-  return isRemoved(ctx.spec.operation('getPet'), ctx.now) ? undefined : (await ctx.fixtures.visibleId()).id;
 }
 
 /** A valid Pet with the id asked for. */
@@ -54,7 +48,7 @@ export const HTTP_CHECKS: Check[] = [
   // The same resource (or a redirect to it, followed), or any 4xx: a router may treat
   // another spelling either way. A 2xx with anything else is another resource.
   check('HTTP-PATH-SPELLINGS', async (ctx) => {
-    const id = await liveAnimal(ctx);
+    const id = await ctx.fixtures.liveAnimal();
     const list = ctx.sample(pathSpellings(ctx.spec.operation('listPets').path), 2).map((s): Probe => ({
       what: `GET ${s.path} (${s.label}) with the key`,
       send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('listPets')),
@@ -78,7 +72,7 @@ export const HTTP_CHECKS: Check[] = [
   // in another case: each is the suite's own request to HTTP, so each gets its answer. A
   // refusal the suite's own spelling gets too is the operation's check's to judge.
   check('HTTP-VALID-SPELLINGS', async (ctx) => {
-    const id = ctx.profile === 'certify' ? await liveAnimal(ctx) : undefined;
+    const id = ctx.profile === 'certify' ? await ctx.fixtures.liveAnimal() : undefined;
     const createPet = ctx.spec.operation('createPet');
     const spelledAs = (spelled: boolean, options: CallOptions) => (spelled ? options : {});
     const reads = ctx.sample(READ_HEADER_SPELLINGS, 2).map(({ label, headers }): Probe => ({

@@ -5,14 +5,11 @@ import { integerText, isInteger, parseJson } from '../model/json.js';
 import { newPetErrors, newPetProperties } from '../api/bodies.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
-/** An animal the run made: its id, the answer that made it, and the NewPet fields it was sent with. */
+/** An animal the run made: its id, the answer that made it, and the body of that answer. */
 export interface RunAnimal {
   id: string;
   created: Exchange;
-  /** The body of that answer. */
   pet: Record<string, any>;
-  /** The NewPet fields sent, when the body was a valid NewPet (an invalid one the server took is the invalid-body checks' to judge). */
-  sent?: Record<string, unknown>;
 }
 
 /** Every animal a 2xx body shows: the items of a list, or the object itself, each with an integer id. */
@@ -23,21 +20,29 @@ export function animalsShown(ex: Exchange): Array<Record<string, any>> {
 }
 
 /** Every createPet of the transcript answered 2xx with an integer id, in the order sent. */
-export function animalsMadeBy(exchanges: Exchange[], spec: AnimalStoreSpec): RunAnimal[] {
-  const fields = Object.keys(newPetProperties(spec));
+export function animalsMadeBy(exchanges: Exchange[]): RunAnimal[] {
   return exchanges
     .filter((ex) => ex.request.operation === 'createPet')
-    .flatMap((created) => {
-      const [pet] = animalsShown(created);
-      if (!pet) return [];
-      let body: unknown;
-      try {
-        body = parseJson(created.request.body ?? '');
-      } catch {
-        body = undefined;
-      }
-      const given = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-      const sent = given && Object.fromEntries(fields.filter((f) => f in given).map((f) => [f, given[f]]));
-      return [{ id: integerText(pet.id), created, pet, ...(sent && newPetErrors(spec, sent).length === 0 && { sent }) }];
-    });
+    .flatMap((created) => animalsShown(created).map((pet) => ({ id: integerText(pet.id), created, pet })));
+}
+
+/**
+ * The NewPet fields an animal was sent with, when its body was a valid NewPet; undefined
+ * otherwise (an invalid body the server took is the invalid-body checks' to judge).
+ */
+export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<string, unknown> | undefined {
+  let body: unknown;
+  try {
+    body = parseJson(animal.created.request.body ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const given = body as Record<string, unknown>;
+  const sent = Object.fromEntries(
+    Object.keys(newPetProperties(spec))
+      .filter((f) => f in given)
+      .map((f) => [f, given[f]]),
+  );
+  return newPetErrors(spec, sent).length === 0 ? sent : undefined;
 }

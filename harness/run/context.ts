@@ -5,6 +5,7 @@ import type { Session } from './session.js';
 import type { CallOptions, Service } from './request.js';
 
 export type { Auth, CallOptions } from './request.js';
+export { fillPath } from './request.js';
 import type { Requirement } from '../model/types.js';
 import { CheckError } from '../model/outcome.js';
 import { latencyByOperation } from '../http/latency.js';
@@ -135,8 +136,8 @@ export class CheckContext {
 
   /**
    * Every answer one service gave the run so far that counts (Session.answered), in the
-   * order sent, for the observer requirements; a 429 is left out (a rate limit is "not
-   * shown", and is often a gateway's answer, not the service's).
+   * order sent, for the observer requirements; a rate limit (429, 503 with Retry-After)
+   * is left out: rate limits are "not shown", and are often a gateway's answer.
    */
   observed(service: Service): Exchange[] {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));

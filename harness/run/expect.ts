@@ -53,6 +53,34 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   );
 }
 
+export interface NoDataProbe {
+  label: string;
+  send: () => Promise<Exchange>;
+  /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
+  canonical: () => Promise<Exchange>;
+}
+
+/**
+ * Requests without a valid credential that must get no data (no 2xx). Where one does,
+ * the documented request it stands for is asked once more with no key at all: an
+ * operation that needs no key anywhere is `missingKeyCheck`'s failure, not a way around
+ * the key (inconclusive), so that one missing check is not reported twice.
+ */
+export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
+  const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
+  const through = answers.filter(({ ex }) => ex.succeeded);
+  if (through.length === 0) return ctx.note(`${probes.length} requests without a valid credential, none answered 2xx`);
+  const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await b.canonical() })));
+  const bypasses = open.filter(({ plain }) => !plain.succeeded);
+  if (bypasses.length === 0) {
+    throw new Inconclusive(`${open[0].plain.summary} answers without any key: ${missingKeyCheck} fails; nothing is bypassed`, [open[0].plain]);
+  }
+  fail(
+    `${bypasses.length} of ${probes.length} got data without a valid credential: ${bypasses.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
+    ...bypasses.map(({ ex }) => ex),
+  );
+}
+
 /**
  * An answer whose body the API's rules on bodies (the Error body, the media type) hold:
  * not one to HEAD, which carries no content (RFC 9110 9.3.2), nor one to OPTIONS, which

@@ -306,7 +306,7 @@ export class Fixtures {
 
   /** Every animal the run has made so far (animals.ts), in the order sent. */
   runAnimals(): RunAnimal[] {
-    return animalsMadeBy(this.session.answered('store'), this.store);
+    return animalsMadeBy(this.session.answered('store'));
   }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
@@ -408,6 +408,11 @@ export class Fixtures {
       const trips = [...(first ? [first] : []), ...edgeTrips, ...(examples?.trips ?? [])];
       return { trips, examples, listing, listed: compareListed(trips, listing) };
     });
+  }
+
+  /** The id of the animal the probes of getPet use (visibleId), while getPet lives; undefined after its removal date. */
+  async liveAnimal(): Promise<string | undefined> {
+    return isRemoved(this.store.operation('getPet'), this.session.options.now) ? undefined : (await this.visibleId()).id;
   }
 
   /**

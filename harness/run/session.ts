@@ -104,6 +104,8 @@ export class Session {
   private readonly deadline = new AbortController();
   /** Aborted, with the reason, when the target stopped answering (client.ts): the run stops. */
   private readonly halt = new AbortController();
+  /** The body cap (--max-body). */
+  private readonly maxBodyBytes: number;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -111,9 +113,10 @@ export class Session {
     readonly specs: Specs,
   ) {
     this.redactor = redactorFor(options.target);
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxBodyBytes: this.maxBodyBytes,
       concurrency: options.concurrency,
       retries: options.retries ?? 0,
       signal: this.deadline.signal,
@@ -158,16 +161,13 @@ export class Session {
    * message that is not a string).
    */
   private livenessProbe(silent: HttpRequest): HttpRequest {
-    const [first, second] =
-      silent.service === 'quickstart'
-        ? [{ json: {} }, { json: { message: 0 } }].map((options) =>
-            buildRequest(this.options.target, 'quickstart', 'POST', '/messages', options, 'sendMessage'),
-          )
-        : [{}, { query: { limit: this.specs.store.limit.min } }].map((options) => {
-            const list = this.specs.store.operation('listPets');
-            return buildRequest(this.options.target, 'store', list.method, list.path, options, list.id);
-          });
-    return silent.method === first.method && silent.url === first.url && silent.body === first.body ? second : first;
+    const service = silent.service ?? 'store';
+    const [op, first, second] =
+      service === 'quickstart'
+        ? [this.specs.quickstart.operation('sendMessage'), { json: {} }, { json: { message: 0 } }]
+        : [this.specs.store.operation('listPets'), {}, { query: { limit: this.specs.store.limit.min } }];
+    const [probe, other] = [first, second].map((options) => buildRequest(this.options.target, service, op.method, op.path, options, op.id));
+    return silent.method === probe.method && silent.url === probe.url && silent.body === probe.body ? other : probe;
   }
 
   /** The quickstart service's key: its own, or the animal store's. */
@@ -208,7 +208,7 @@ export class Session {
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
     const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
     const resent = failed?.sentAlone ? ', also when sent alone' : '';
-    const maxBody = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const maxBody = this.maxBodyBytes;
     switch (failed?.failure) {
       case 'body-cap':
         return `a response body was cut off at ${formatSize(maxBody)}; try --max-body ${sizeSetting(maxBody * 4)}`;
