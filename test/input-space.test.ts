@@ -31,7 +31,7 @@ describe('the input space', () => {
   });
 
   it('names every class of credential once, only the lower-case scheme among them valid', () => {
-    const classes = credentialClasses('sk_live_8f3a9c1d2e4b', '$API_KEY');
+    const classes = credentialClasses('sk_live_8f3a9c1d2e4b', '$API_KEY', true, 'xq_wpnz_1a7b3d4c5f6e');
     expect([...new Set(classes.map((c) => c.kind))]).toEqual([
       'missing',
       'empty',
@@ -51,6 +51,15 @@ describe('the input space', () => {
     ]);
     expect(classes.filter((c) => c.valid).map((c) => c.header)).toEqual(['bearer sk_live_8f3a9c1d2e4b']);
     expect(new Set(classes.map((c) => c.header)).size).toBe(classes.length);
+  });
+
+  it('without key variants, sends no class that carries the key: a random key of its format stands in, and no valid spelling is left', () => {
+    const key = 'sk_live_8f3a9c1d2e4b';
+    const classes = credentialClasses(key, '$API_KEY', false, 'xq_wpnz_1a7b3d4c5f6e');
+    expect(classes.filter((c) => c.header?.includes(key.slice(8)))).toEqual([]);
+    expect([...new Set(classes.map((c) => c.kind))]).toEqual(['missing', 'empty', 'scheme-only', 'unset-variable', 'random', 'scheme-twice', 'other-scheme', 'no-scheme', 'glued']);
+    expect(classes.filter((c) => c.valid)).toEqual([]);
+    expect(classes.find((c) => c.kind === 'glued')!.header).toBe('Bearerxq_wpnz_1a7b3d4c5f6e');
   });
 
   it('spells headers as other clients do, and takes the media type and the enumeration from the spec', () => {

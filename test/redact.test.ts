@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Redactor, keyFormat, nearMiss, nearMisses } from '../harness/http/redact.js';
+import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../harness/http/redact.js';
+import { randomInt } from 'node:crypto';
 import { redactorFor } from '../harness/run/session.js';
 import { curlCommand } from '../harness/http/exchange.js';
 import { API_KEY, certifyReference } from './support/run.js';
@@ -180,5 +181,21 @@ describe('a whole run', () => {
     const failed = report.requirements.find((r) => r.id === 'AUTH-INVALID-KEY');
     expect(failed?.outcome).toBe('failed');
     expect(failed?.message).toContain('an invalid bearer key (the key with two more characters)');
+  });
+});
+
+describe("a random key of the key's format", () => {
+  it('keeps the format and length, and shares no letter or digit with the key at any place', () => {
+    const keys = ['sk_live_8f3a9c1d2e4b', JWT, '123e4567-e89b-12d3-a456-42661417400f', '00FF00ff', 'Zm9v/YmFy+cXV4==', 'KEY-42'];
+    for (const key of keys) {
+      for (let i = 0; i < 20; i++) {
+        const random = randomKeyLike(key, randomInt);
+        expect(random).toHaveLength(key.length);
+        expect(keyFormat(random), `${key} -> ${random}`).toBe(keyFormat(key));
+        for (let at = 0; at < key.length; at++) if (/[A-Za-z0-9]/.test(key[at])) expect(random[at], `${key} -> ${random}`).not.toBe(key[at]);
+        // the separators of the format stay where they were
+        expect(random.replace(/[A-Za-z0-9]/g, '')).toBe(key.replace(/[A-Za-z0-9]/g, ''));
+      }
+    }
   });
 });

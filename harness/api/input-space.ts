@@ -95,6 +95,7 @@ export type CredentialKind =
   | 'scheme-only'
   | 'unset-variable'
   | ReturnType<typeof nearMisses>[number]['kind']
+  | 'random'
   | 'scheme-twice'
   | 'other-scheme'
   | 'no-scheme'
@@ -121,21 +122,32 @@ export interface CredentialClass {
  * (RFC 9110 11.1: the scheme is case-insensitive). Several spaces after the scheme and a
  * tab are not classes here: the first is valid and the second carries the real key
  * (see nearMisses).
+ *
+ * Without key variants (health, unless --key-variants), no class carries the key or
+ * most of it: the near-misses are one random key of the key's format and length
+ * (`randomKey`, randomKeyLike), the other schemes carry that random key, and the lower-case
+ * scheme, which needs the real key, is left out.
  */
-export function credentialClasses(key: string, variable: string): CredentialClass[] {
+export function credentialClasses(key: string, variable: string, keyVariants: boolean, randomKey: string): CredentialClass[] {
+  const sent = keyVariants ? key : randomKey;
+  const what = keyVariants ? 'the valid key' : "a random key of the key's format";
   return [
     { kind: 'missing', header: undefined, label: 'no Authorization header' },
     { kind: 'empty', header: '', label: 'an empty Authorization header' },
     { kind: 'scheme-only', header: 'Bearer', label: 'Bearer with no token' },
     { kind: 'unset-variable', header: 'Bearer undefined', label: 'Bearer undefined (the key of an unset variable)' },
     { kind: 'unset-variable', header: 'Bearer null', label: 'Bearer null (the key of an unset variable)' },
-    ...nearMisses(key, variable).map((v) => ({ kind: v.kind, header: `Bearer ${v.value}`, label: `an invalid bearer key (${v.what})` })),
-    { kind: 'scheme-twice', header: `Bearer Bearer ${key}`, label: 'the scheme twice (Bearer Bearer <key>)' },
-    { kind: 'other-scheme', header: `Basic ${key}`, label: 'the valid key under the Basic scheme' },
-    { kind: 'other-scheme', header: `Token ${key}`, label: 'the valid key under the Token scheme' },
-    { kind: 'no-scheme', header: key, label: 'the valid key with no scheme' },
-    { kind: 'glued', header: `Bearer${key}`, label: 'the valid key glued to Bearer, with no space' },
-    { kind: 'scheme-case', header: `bearer ${key}`, label: 'the valid key under the scheme in lower case (bearer)', valid: true },
+    ...(keyVariants
+      ? nearMisses(key, variable).map((v) => ({ kind: v.kind, header: `Bearer ${v.value}`, label: `an invalid bearer key (${v.what})` }))
+      : [{ kind: 'random' as const, header: `Bearer ${randomKey}`, label: "an invalid bearer key (a random key of the key's format and length)" }]),
+    { kind: 'scheme-twice', header: `Bearer Bearer ${sent}`, label: `the scheme twice (Bearer Bearer <${keyVariants ? 'key' : 'random key'}>)` },
+    { kind: 'other-scheme', header: `Basic ${sent}`, label: `${what} under the Basic scheme` },
+    { kind: 'other-scheme', header: `Token ${sent}`, label: `${what} under the Token scheme` },
+    { kind: 'no-scheme', header: sent, label: `${what} with no scheme` },
+    { kind: 'glued', header: `Bearer${sent}`, label: `${what} glued to Bearer, with no space` },
+    ...(keyVariants
+      ? [{ kind: 'scheme-case' as const, header: `bearer ${key}`, label: 'the valid key under the scheme in lower case (bearer)', valid: true as const }]
+      : []),
   ];
 }
 

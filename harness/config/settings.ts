@@ -213,6 +213,17 @@ export const SETTINGS = {
     parse: flag,
     details: 'In the environment: `1`, `true`, `yes`, `on`, `y` or `0`, `false`, `no`, `off`, `n`, any case; likewise `ALLOW_INSECURE_HTTP`.',
   },
+  keyVariants: {
+    flag: 'key-variants',
+    env: 'KEY_VARIANTS',
+    description:
+      'Send the key in near-miss and other spellings (a character changed, extended, under another scheme, in the query) and demand each is refused. Off in health: a gateway that logs rejected tokens would keep the production key from every run.',
+    defaultDoc: 'on in certify, off in health',
+    boolean: true,
+    parse: flag,
+    details:
+      'Off, every invalid key sent is a random key of the format and length of the real one, and the requirements that need the real key in another spelling (`AUTH-SCHEME-CASE`, `AUTH-NO-QUERY-TOKEN`) are skipped; a lock-out policy on rejected keys could also block the monitoring host.',
+  },
   allowInsecureHttp: {
     flag: 'allow-insecure-http',
     env: 'ALLOW_INSECURE_HTTP',

@@ -139,6 +139,26 @@ export function nearMisses(key: string, variable: string): NearMiss[] {
   return family.filter((v) => !seen.has(v.value) && seen.add(v.value));
 }
 
+/**
+ * A key of the same format and length as `key` that shares none of its letters and
+ * digits: each is replaced by a different one of its kind drawn at random (a hex digit
+ * for a hex or UUID key, in its case), and the rest (a JWT's dots, a UUID's dashes,
+ * base64 padding) kept. Sent where the key itself, or most of it, must not travel: a
+ * gateway that logs rejected tokens would keep it.
+ */
+export function randomKeyLike(key: string, randomBelow: (n: number) => number): string {
+  const hex = !caseSignificant(keyFormat(key));
+  const kinds = ['0123456789', hex ? 'abcdef' : 'abcdefghijklmnopqrstuvwxyz', hex ? 'ABCDEF' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+  return [...key]
+    .map((ch) => {
+      const kind = kinds.find((k) => k.includes(ch));
+      if (!kind) return ch;
+      const others = kind.replace(ch, '');
+      return others[randomBelow(others.length)];
+    })
+    .join('');
+}
+
 /** Below this length a secret is replaced only where it stands alone, so that a short key does not mangle every number in the output. */
 const SHORT_SECRET = 12;
 

@@ -206,4 +206,10 @@ export interface SinceBaseline {
   recovered: BaselineChange[];
   /** A violation in both. */
   stillFailing: BaselineChange[];
+  /**
+   * A violation in the baseline (or carried as one by it) that this run could not judge
+   * (could not be judged, skipped, inconclusive, or the run aborted): its failing state
+   * and failingSince are carried forward to the next run that takes this report as baseline.
+   */
+  unjudged: BaselineChange[];
 }

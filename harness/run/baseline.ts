@@ -1,7 +1,10 @@
 // --baseline: a previous compliance.json, and what changed since it. The comparison
 // is made here once; the reporters render report.sinceBaseline. Requirements are
 // matched by id, so a baseline from another spec or tool version is compared where
-// the ids match, and the notes say so.
+// the ids match, and the notes say so. A requirement this run could not judge (the
+// whole run, when it was aborted or judged nothing) keeps the failing state it had
+// in the baseline (sinceBaseline.unjudged), so that a scheduled check handed "the last
+// report, whatever it was" keeps its history across an outage.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config/settings.js';
 import { countedViolations } from './report.js';
@@ -9,7 +12,7 @@ import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseli
 
 /** What a baseline must hold: the parts of a compliance report of any version that are compared. */
 export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements' | 'abortReason'> & {
-  sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'>;
+  sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> & Partial<Pick<SinceBaseline, 'unjudged'>>;
 };
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
@@ -67,23 +70,37 @@ function notesOn(report: RunReport, baseline: Baseline, compared: number): strin
   }
   if (baseline.target.baseUrl !== report.target.baseUrl) notes.push(`the baseline certified another address: ${baseline.target.baseUrl}`);
   if (baseline.profile !== report.profile) notes.push(`the baseline ran the ${baseline.profile} profile`);
-  if (baseline.verdict === 'aborted') notes.push('the baseline run was aborted: it judged nothing');
+  if (baseline.verdict === 'aborted' || baseline.verdict === 'not-tested') {
+    const carried = baseline.sinceBaseline?.unjudged?.length ?? 0;
+    notes.push(
+      `the baseline run judged nothing (${baseline.verdict}): ` +
+        (carried
+          ? `compared with the failing state it carried from the runs before it (${carried} failing)`
+          : 'it carried no failing state from a run before it'),
+    );
+  }
   return notes;
 }
 
 export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
   const before = new Map(baseline.requirements.map((r) => [r.id, r]));
-  // when each requirement the baseline saw failing started to fail, as the baseline knew it
+  // what the baseline knew of each requirement failing: since when, and, for one it could
+  // not judge itself, the failing state it carried from the run before it
   const since = new Map<string, string>();
+  const carried = new Map<string, BaselineChange>();
   for (const c of [...(baseline.sinceBaseline?.newlyFailing ?? []), ...(baseline.sinceBaseline?.stillFailing ?? [])]) {
     if (c.failingSince) since.set(c.id, c.failingSince);
   }
-  const change = (now: RequirementResult, then: RequirementResult, failingSince?: string): BaselineChange => ({
+  for (const c of baseline.sinceBaseline?.unjudged ?? []) {
+    carried.set(c.id, c);
+    if (c.failingSince) since.set(c.id, c.failingSince);
+  }
+  const change = (now: RequirementResult, baselineOutcome: Outcome, failingSince?: string): BaselineChange => ({
     id: now.id,
     level: now.level,
     title: now.title,
     outcome: now.outcome,
-    baselineOutcome: then.outcome,
+    baselineOutcome,
     ...(failingSince && { failingSince }),
   });
   const result: SinceBaseline = {
@@ -101,20 +118,32 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
     newlyFailing: [],
     recovered: [],
     stillFailing: [],
+    unjudged: [],
   };
-  // failing: a counted violation (failed, not a listed deviation, not in an aborted run);
-  // a requirement that could not be judged is neither failing nor recovered
+  // failing: a counted violation (failed, not a listed deviation, not in an aborted run),
+  // or carried as failing by a baseline that could not judge it; judged: passed or failed
+  // in a run that was not aborted
   const failingNow = new Set(countedViolations(report));
   const failingThen = new Set(countedViolations(baseline));
+  const aborted = report.abortReason !== undefined;
   for (const now of report.requirements) {
     const then = before.get(now.id);
     if (!then) continue;
     result.compared++;
     const failsNow = failingNow.has(now);
-    const failedThen = failingThen.has(then);
-    if (failsNow && failedThen) result.stillFailing.push(change(now, then, since.get(now.id) ?? baseline.startedAt));
-    else if (failsNow) result.newlyFailing.push(change(now, then, report.startedAt));
-    else if (failedThen && now.outcome === 'passed') result.recovered.push(change(now, then, since.get(now.id) ?? baseline.startedAt));
+    const thenCarried = carried.get(now.id);
+    const failedThen = failingThen.has(then) || thenCarried !== undefined;
+    const thenOutcome = thenCarried?.baselineOutcome ?? then.outcome;
+    const failingSince = since.get(now.id) ?? baseline.startedAt;
+    if (failsNow) {
+      if (failedThen) result.stillFailing.push(change(now, thenOutcome, failingSince));
+      else result.newlyFailing.push(change(now, thenOutcome, report.startedAt));
+    } else if (failedThen) {
+      const judgedNow = !aborted && (now.outcome === 'passed' || now.outcome === 'failed');
+      if (!judgedNow) result.unjudged.push(change(now, thenOutcome, failingSince));
+      else if (now.outcome === 'passed') result.recovered.push(change(now, thenOutcome, failingSince));
+      // failed now but listed as an expected failure: neither failing nor recovered
+    }
   }
   result.notes = notesOn(report, baseline, result.compared);
   return result;
@@ -143,6 +172,10 @@ export function changeGroups(s: SinceBaseline): Array<{ key: string; label: stri
     group('newly-failing', 'Newly failing', s.newlyFailing, (c) => `${c.outcome}; was ${c.baselineOutcome}`),
     group('recovered', 'Recovered', s.recovered, (c) => `had failed since ${since(c)}`),
     group('still-failing', 'Still failing', s.stillFailing, (c) => `${c.outcome}, failing since ${since(c)}`),
+    // not shown when empty: most runs judge everything
+    ...(s.unjudged.length
+      ? [group('not-judged', 'Failing before, not judged now', s.unjudged, (c) => `${c.outcome} now; ${c.baselineOutcome} and failing since ${since(c)}`)]
+      : []),
   ];
 }
 

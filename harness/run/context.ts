@@ -103,13 +103,17 @@ export class CheckContext {
   get quickstartApiKey() {
     return this.session.quickstartApiKey;
   }
+  /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants; certify by default). */
+  get keyVariants() {
+    return this.session.keyVariants;
+  }
   /** Every class of Authorization header (input-space.ts), from the animal store's key. */
   get credentials() {
-    return credentialClasses(this.apiKey, '$API_KEY');
+    return credentialClasses(this.apiKey, '$API_KEY', this.keyVariants, this.session.randomKeyFor(this.apiKey));
   }
   /** Every class of Authorization header, from the quickstart service's key. */
   get quickstartCredentials() {
-    return credentialClasses(this.quickstartApiKey, '$QUICKSTART_API_KEY');
+    return credentialClasses(this.quickstartApiKey, '$QUICKSTART_API_KEY', this.keyVariants, this.session.randomKeyFor(this.quickstartApiKey));
   }
 
   /**

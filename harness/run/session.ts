@@ -8,7 +8,7 @@ import { ExchangeFailed, isRateLimit, type Exchange, type HttpRequest } from '..
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import { Fixtures } from './fixtures.js';
 import type { PetValues } from '../api/bodies.js';
-import { Redactor, nearMisses } from '../http/redact.js';
+import { Redactor, nearMisses, randomKeyLike } from '../http/redact.js';
 import { isRemoved, type Specs } from '../api/spec.js';
 import type { Requirement, RunReport, Target } from '../model/types.js';
 import type { RunConfig } from '../config/settings.js';
@@ -37,6 +37,7 @@ const SESSION_SETTINGS = [
   'consistencyWindowMs',
   'examples',
   'seed',
+  'keyVariants',
 ] as const;
 type SessionSetting = (typeof SESSION_SETTINGS)[number];
 /** Those every session is given; the rest have defaults here, so a self-test may leave them out. */
@@ -168,6 +169,23 @@ export class Session {
         : [this.specs.store.operation('listPets'), {}, { query: { limit: this.specs.store.limit.min } }];
     const [probe, other] = [first, second].map((options) => buildRequest(this.options.target, service, op.method, op.path, options, op.id));
     return silent.method === probe.method && silent.url === probe.url && silent.body === probe.body ? other : probe;
+  }
+
+  /**
+   * Whether the run sends the key in other spellings (near-misses, other schemes, the
+   * query): by default in certify only, since a gateway that logs rejected tokens would
+   * keep the production key from every scheduled health run (--key-variants).
+   */
+  get keyVariants(): boolean {
+    return this.options.keyVariants ?? this.options.profile === 'certify';
+  }
+
+  private readonly randomKeys = new Map<string, string>();
+
+  /** One random key of this key's format and length for the whole run (randomKeyLike). */
+  randomKeyFor(key: string): string {
+    if (!this.randomKeys.has(key)) this.randomKeys.set(key, randomKeyLike(key, randomInt));
+    return this.randomKeys.get(key)!;
   }
 
   /** The quickstart service's key: its own, or the animal store's. */
