@@ -22,7 +22,7 @@ export function formatSinceBaseline(s: SinceBaseline): string[] {
   for (const { label, changes } of changeGroups(s)) {
     if (changes.length) lines.push(`  ${label}:`, ...changes.map((c) => `    ${c.id} (${c.level}) ${c.title} — ${c.detail}`));
   }
-  if (!s.newlyFailing.length && !s.recovered.length && !s.stillFailing.length) lines.push('  Nothing newly fails, recovered or still fails.');
+  if (changeGroups(s).every((g) => !g.changes.length)) lines.push('  Nothing newly fails, recovered or still fails.');
   for (const note of s.notes) lines.push(`  Note: ${note}`);
   return lines;
 }

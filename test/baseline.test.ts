@@ -20,6 +20,10 @@ import { buildReportFixture } from './report-fixture.js';
 import { certifyReference } from './support/run.js';
 import { reportValidator } from './support/validators.js';
 import { runBin } from './support/cli.js';
+import { API_KEY } from './support/run.js';
+import { closedPort } from './support/hostile-servers.js';
+import { startReferenceServer } from '../reference/server.js';
+import type { FaultName } from '../reference/faults.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'baseline-'));
 let n = 0;
@@ -128,7 +132,53 @@ describe('--baseline', () => {
     expect(ids(compareWithBaseline(listed, await asBaseline(wednesday)).stillFailing)).toEqual(['AUTH-INVALID-KEY']);
     // nor is what failed before an abort: the aborted run counts no violation
     const aborted = { ...buildReportFixture(), abortReason: 'the target stopped answering', verdict: 'aborted' as const };
-    expect(ids(compareWithBaseline(aborted, await asBaseline(wednesday)).stillFailing)).toEqual([]);
+    const outage = compareWithBaseline(aborted, await asBaseline(wednesday));
+    expect(ids(outage.stillFailing)).toEqual([]);
+    // but it keeps what was failing, and since when, for the run after it
+    expect(ids(outage.unjudged)).toEqual(['AUTH-INVALID-KEY', 'LIST-PAGE-FULL']);
+    expect(outage.unjudged[0]).toMatchObject({ baselineOutcome: 'failed', failingSince: monday.startedAt });
+    const thursday = at('2025-01-10T10:00:00.000Z');
+    const after = compareWithBaseline(thursday, await asBaseline({ ...aborted, sinceBaseline: outage }));
+    expect(after).toMatchObject({ newlyFailing: [], recovered: [] });
+    expect(after.stillFailing.map((c) => [c.id, c.baselineOutcome, c.failingSince])).toEqual([
+      ['AUTH-INVALID-KEY', 'failed', monday.startedAt],
+      ['LIST-PAGE-FULL', 'failed', monday.startedAt],
+    ]);
+    expect(after.notes).toContain('the baseline run judged nothing (aborted): compared with the failing state it carried from the runs before it (2 failing)');
+  });
+
+  it('a scheduled chain from the CLI, each run given the last report whatever it was: fail, target down, fail, pass', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'chain-'));
+    const last = join(reportDir, 'compliance.json');
+    const health = async (baseUrl: string) => {
+      const args = ['--profile', 'health', '--report-dir', reportDir, '--base-url', baseUrl, '--timeout', '2s'];
+      const { code, stdout } = await runBin([...args, ...(runs++ ? ['--baseline', last] : [])], { API_KEY });
+      return { code, stdout, report: JSON.parse(await readFile(last, 'utf8')) as RunReport };
+    };
+    let runs = 0;
+    const serve = async (faults: FaultName[], send: (url: string) => ReturnType<typeof health>) => {
+      const ref = await startReferenceServer({ apiKey: API_KEY, faults });
+      try {
+        return await send(ref.baseUrl);
+      } finally {
+        await ref.close();
+      }
+    };
+    const first = await serve(['no-auth-on-list'], health);
+    expect(first.code).toBe(1);
+    const down = await closedPort();
+    const outage = await health(down.baseUrl);
+    expect(outage.code).toBe(2);
+    expect(outage.report.verdict).toBe('aborted');
+    const third = await serve(['no-auth-on-list'], health);
+    expect(third.code).toBe(1);
+    expect(ids(third.report.sinceBaseline!.newlyFailing)).toEqual([]);
+    expect(third.report.sinceBaseline!.stillFailing.map((c) => [c.id, c.failingSince])).toEqual([['AUTH-MISSING-HEADER', first.report.startedAt]]);
+    expect(third.stdout).not.toContain('Newly failing');
+    const fourth = await serve([], health);
+    expect(fourth.code).toBe(0);
+    expect(fourth.report.sinceBaseline!.recovered.map((c) => [c.id, c.failingSince])).toEqual([['AUTH-MISSING-HEADER', first.report.startedAt]]);
+    expect(fourth.stdout).toMatch(/Recovered:\n {4}AUTH-MISSING-HEADER \(MUST\) .* — had failed since /);
   });
 
   it('a baseline that cannot be read, is not JSON, or is not a compliance report is a configuration error', async () => {
