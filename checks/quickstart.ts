@@ -169,9 +169,7 @@ export const QUICKSTART_CHECKS: Check[] = [
     }),
   ),
 
-  check('QS-AUTH-MALFORMED', (ctx) =>
-    expectRejected(ctx, 401, credentials(ctx, 'no-scheme', 'other-scheme', 'scheme-only')),
-  ),
+  check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, credentials(ctx, 'no-scheme', 'other-scheme', 'scheme-only'))),
 
   check('QS-INVALID-JSON', (ctx) => expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
 

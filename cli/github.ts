@@ -3,7 +3,7 @@
 // for a failed SHOULD and for a requirement that could not be judged.
 import { appendFile } from 'node:fs/promises';
 import type { RunReport } from '../harness/model/types.js';
-import { countedViolations, coverageText, coverageWarning, isUnjudged, verdictText } from '../harness/run/report.js';
+import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/run/report.js';
 import { anchorOf } from './catalogue-doc.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 
@@ -25,7 +25,7 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
   const lines = [
     `## ${icon} Animal Store conformance: ${verdictText(report.verdict)} (${coverageText(report.coverage)})`,
     '',
-    ...(warning ? [`> **Warning:** ${warning}`, ''] : []),
+    ...[warning, dataWarning(report)].filter(Boolean).flatMap((w) => [`> **Warning:** ${w}`, '']),
     `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${report.requestCount} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',

@@ -1,7 +1,7 @@
 // What the CLI prints: a line per requirement as it completes, and the summary.
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
-import { countedViolations, coverageText, coverageWarning, isUnjudged, listedButPassed, verdictText } from '../harness/run/report.js';
+import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, listedButPassed, verdictText } from '../harness/run/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS',
@@ -37,6 +37,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
     ...(report.incompleteReason ? [`Incomplete: ${report.incompleteReason}`] : []),
     ...(warning ? [`Warning: ${warning}`] : []),
+    ...[dataWarning(report)].filter(Boolean).map((w) => `Warning: ${w}`),
     `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
   ];
   lines.push(

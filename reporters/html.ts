@@ -5,7 +5,7 @@
 //
 // Stable hooks for tests and tooling:
 //   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted, #incomplete-reason when incomplete), with
-//     #coverage, #coverage-warning and links a.violation-link[href="#req-<id>"] to the violations
+//     #coverage, #coverage-warning, #data-warning (a health run that wrote) and links a.violation-link[href="#req-<id>"] to the violations
 //   #run [data-field=...]                  target, profile, versions, times, request count
 //   #counts [data-count=...]               run counts
 //   #latency tr[data-operation]            response times per operation
@@ -25,6 +25,7 @@ import {
   countsAgainstVerdict,
   coverageText,
   coverageWarning,
+  dataWarning,
   isUnjudged,
   isViolation,
   leavesIncomplete,
@@ -130,6 +131,8 @@ function verdictBanner(report: RunReport): string {
     const warning = coverageWarning(report);
     if (warning) lines.push(`<p id="coverage-warning" class="reason warning">Warning: ${esc(warning)}.</p>`);
   }
+  const wrote = dataWarning(report);
+  if (wrote) lines.push(`<p id="data-warning" class="reason warning">Warning: ${esc(wrote)}.</p>`);
   if (report.verdict !== 'aborted' && !report.strict && c.shouldViolations > 0) {
     const ids = linkedIds(report.requirements.filter((r) => r.level === 'SHOULD' && isViolation(r)));
     lines.push(`<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${ids}.</p>`);

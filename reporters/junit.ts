@@ -1,15 +1,17 @@
 // junit.xml: the run report for CI (Jenkins xunit junit-10.xsd). One <testsuite> per
-// area, one <testcase> per requirement. A failed SHOULD is still a <failure> so CI
-// shows it; whether it breaks compliance is in the verdict properties. A requirement
-// that could not be judged is an <error> (the run could not observe an answer), never
-// a <failure>. A listed known deviation that failed is not a violation
+// area, one <testcase> per requirement. CI colours a build by <failure> and <error>, so
+// only what decides the verdict is one: a failed MUST (with --strict, any failure) is a
+// <failure>, and a MUST that could not be judged (the run could not observe an answer)
+// an <error>; a run with exit code 0 has neither. A failed SHOULD without --strict is
+// <skipped> with its message and evidence, and counted in the run.shouldViolations
+// property, so it is visible and the build stays green. A listed known deviation that failed is not a violation
 // (harness/run/report.ts isViolation), so it is <skipped> (CI stays green, as the
 // verdict does) with its evidence in <system-out>. An aborted run, and a run that
 // judged nothing (not-tested), add a suite "run" whose one testcase is an <error>
 // carrying the reason, so CI shows the run as broken rather than all skipped.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { coverageText, coverageWarning, isUnjudged, isViolation } from '../harness/run/report.js';
+import { countsAgainstVerdict, coverageText, coverageWarning, isUnjudged, isViolation, leavesIncomplete } from '../harness/run/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
@@ -64,15 +66,15 @@ function details(r: RequirementResult): string {
 /** What a requirement becomes in JUnit; the counts on <testsuite>/<testsuites> come from the same. */
 type Kind = 'failure' | 'error' | 'skipped' | 'passed';
 
-function kindOf(r: RequirementResult, aborted: boolean): Kind {
-  if (isViolation(r)) return aborted ? 'skipped' : 'failure';
-  if (isUnjudged(r)) return 'error';
+function kindOf(r: RequirementResult, aborted: boolean, strict: boolean): Kind {
+  if (countsAgainstVerdict(r, strict)) return aborted ? 'skipped' : 'failure';
+  if (leavesIncomplete(r, strict)) return 'error';
   if (r.outcome === 'passed') return 'passed';
-  // skipped, inconclusive, and a listed known deviation that failed or errored
+  // skipped, inconclusive, a failed or unjudged SHOULD (without --strict), and a listed known deviation that failed or errored
   return 'skipped';
 }
 
-function testcase(r: RequirementResult, aborted: boolean): string {
+function testcase(r: RequirementResult, aborted: boolean, strict: boolean): string {
   const open = `    <testcase classname="${attr(`animal-store.${r.area}`)}" name="${attr(`${r.id} ${r.level} ${r.title}`)}" time="${seconds(r.durationMs)}"`;
   const body: string[] = [];
   const listed = r.expectedFailure !== undefined;
@@ -94,6 +96,13 @@ function testcase(r: RequirementResult, aborted: boolean): string {
         body.push(`<skipped message="${attr(`expected failure: ${r.expectedFailure}: ${r.message ?? r.outcome}`)}"/>`);
         const out = [`${r.outcome}, listed as an expected failure (not counted): ${r.expectedFailure}`, details(r)].join('\n\n');
         body.push(`<system-out>${text(out)}</system-out>`);
+        break;
+      }
+      if (!aborted && (isViolation(r) || isUnjudged(r)) && kindOf(r, aborted, strict) === 'skipped') {
+        // a SHOULD without --strict: shown, but it does not decide the verdict, so it does not colour the build
+        const what = r.outcome === 'failed' ? 'not met' : 'could not be judged';
+        body.push(`<skipped message="${attr(`${r.level} ${what} (does not decide the verdict without --strict): ${r.message ?? r.outcome}`)}"/>`);
+        body.push(`<system-out>${text([`${r.level} ${what}; it does not decide the verdict without --strict.`, details(r)].join('\n\n'))}</system-out>`);
         break;
       }
       const tag = r.outcome === 'failed' ? 'failure' : 'error';
@@ -156,6 +165,9 @@ export function renderJunit(report: RunReport): string {
     property('run.verdict', report.verdict),
     property('run.coverage', coverageText(report.coverage)),
     property('run.judged', String(report.coverage.judged)),
+    property('run.strict', String(report.strict)),
+    property('run.mustViolations', String(report.counts.mustViolations)),
+    property('run.shouldViolations', String(report.counts.shouldViolations)),
     ...(report.abortReason !== undefined ? [property('run.abortReason', report.abortReason)] : []),
     ...(report.incompleteReason !== undefined ? [property('run.incompleteReason', report.incompleteReason)] : []),
   ];
@@ -165,7 +177,7 @@ export function renderJunit(report: RunReport): string {
   const aborted = report.abortReason !== undefined || report.verdict === 'aborted';
   const tally = (results: RequirementResult[]) => {
     const c = { tests: results.length, failure: 0, error: 0, skipped: 0, passed: 0 };
-    for (const r of results) c[kindOf(r, aborted)]++;
+    for (const r of results) c[kindOf(r, aborted, report.strict)]++;
     return c;
   };
 
@@ -182,7 +194,7 @@ export function renderJunit(report: RunReport): string {
       '    <properties>',
       ...props,
       '    </properties>',
-      ...results.map((r) => testcase(r, aborted)),
+      ...results.map((r) => testcase(r, aborted, report.strict)),
       '  </testsuite>',
     ].join('\n');
   });

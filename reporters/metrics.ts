@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countedViolations } from '../harness/run/report.js';
+import { countedViolations, writesAcceptedCount } from '../harness/run/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
 const PREFIX = 'animal_store_conformance_';
@@ -49,6 +49,10 @@ export function renderMetrics(report: RunReport): string {
   family('exit_code', 'Exit code of the last run: 0 compliant, 1 not compliant, 2 incomplete, aborted or not tested.', [[{}, report.exitCode]]);
   family('run_duration_seconds', 'Wall time of the last run.', [[{}, seconds(report.durationMs)]]);
   family('run_requests', 'HTTP requests the last run sent, retries included.', [[{}, report.requestCount]]);
+  // a health run changes nothing on a conforming server: alert on any above 0 there
+  family('run_writes_accepted', 'Writes (POST, PUT, PATCH, DELETE) the servers accepted from the last run; above 0 in health: the run changed production.', [
+    [{}, writesAcceptedCount(report)],
+  ]);
   family('last_run_timestamp_seconds', 'When the last run finished, in seconds since the Unix epoch.', [[{}, Date.parse(report.finishedAt) / 1000]]);
   // exactly one series per requirement; its outcome is a label, the value what the verdict counts
   // (an aborted run counts none: what failed before the abort keeps its outcome label)

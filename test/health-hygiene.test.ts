@@ -1,11 +1,16 @@
 // What a scheduled health run against production may and may not do: no credential it
-// sends carries the production key (or most of it) unless --key-variants says so.
+// sends carries the production key (or most of it) unless --key-variants says so, and
+// a write the server accepted is said in every output.
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';
-import { referenceRun } from './support/run.js';
+import { certifyReference, referenceRun } from './support/run.js';
+import { formatSummary } from '../cli/output.js';
+import { githubSummary } from '../cli/github.js';
+import { renderHtml } from '../reporters/html.js';
+import { renderMetrics } from '../reporters/metrics.js';
 
 interface Seen {
   method: string;
@@ -69,27 +74,33 @@ const KEYS = {
 };
 
 describe.concurrent('a health run and the production key', () => {
-  it.each(Object.entries(KEYS))('sends no credential that carries the key (%s), other than Bearer <key>; a third of it at most anywhere', async (_format, key) => {
-    const ref = await startReferenceServer({ apiKey: key });
-    const [store, quickstart] = await Promise.all([recordingProxy(ref.baseUrl), recordingProxy(ref.quickstartBaseUrl)]);
-    try {
-      const run = referenceRun(ref, { profile: 'health' }, key);
-      const target = { ...run.target, baseUrl: store.base(ref.baseUrl), quickstartBaseUrl: quickstart.base(ref.quickstartBaseUrl) };
-      const report = await runConformance({ ...run, target });
-      expect(report.verdict).toBe('compliant');
-      const seen = [...store.seen, ...quickstart.seen];
-      const rejected = seen.filter((s) => s.headers.authorization !== undefined && s.headers.authorization !== `Bearer ${key}`);
-      expect(rejected.length).toBeGreaterThan(5);
-      expect(quickstart.seen.length).toBeGreaterThan(3);
-      const { part, where } = longestKeyPart(seen, key);
-      // a random key of the same format shares a character here and there, never a third of the key
-      expect(part.length, `${part} in ${where}`).toBeLessThan(key.length / 3);
-      expect(report.requirements.find((r) => r.id === 'AUTH-SCHEME-CASE')).toMatchObject({ outcome: 'skipped', message: expect.stringContaining('--key-variants') });
-    } finally {
-      await Promise.all([store.close(), quickstart.close()]);
-      await ref.close();
-    }
-  });
+  it.each(Object.entries(KEYS))(
+    'sends no credential that carries the key (%s), other than Bearer <key>; a third of it at most anywhere',
+    async (_format, key) => {
+      const ref = await startReferenceServer({ apiKey: key });
+      const [store, quickstart] = await Promise.all([recordingProxy(ref.baseUrl), recordingProxy(ref.quickstartBaseUrl)]);
+      try {
+        const run = referenceRun(ref, { profile: 'health' }, key);
+        const target = { ...run.target, baseUrl: store.base(ref.baseUrl), quickstartBaseUrl: quickstart.base(ref.quickstartBaseUrl) };
+        const report = await runConformance({ ...run, target });
+        expect(report.verdict).toBe('compliant');
+        const seen = [...store.seen, ...quickstart.seen];
+        const rejected = seen.filter((s) => s.headers.authorization !== undefined && s.headers.authorization !== `Bearer ${key}`);
+        expect(rejected.length).toBeGreaterThan(5);
+        expect(quickstart.seen.length).toBeGreaterThan(3);
+        const { part, where } = longestKeyPart(seen, key);
+        // a random key of the same format shares a character here and there, never a third of the key
+        expect(part.length, `${part} in ${where}`).toBeLessThan(key.length / 3);
+        expect(report.requirements.find((r) => r.id === 'AUTH-SCHEME-CASE')).toMatchObject({
+          outcome: 'skipped',
+          message: expect.stringContaining('--key-variants'),
+        });
+      } finally {
+        await Promise.all([store.close(), quickstart.close()]);
+        await ref.close();
+      }
+    },
+  );
 
   it('with --key-variants, health sends the near-miss keys too', async () => {
     const key = KEYS.text;
@@ -97,7 +108,10 @@ describe.concurrent('a health run and the production key', () => {
     const proxy = await recordingProxy(ref.baseUrl);
     try {
       const run = referenceRun(ref, { profile: 'health', keyVariants: true }, key);
-      const report = await runConformance({ ...run, target: { ...run.target, baseUrl: proxy.base(ref.baseUrl), quickstartBaseUrl: undefined, quickstartApiKey: undefined } });
+      const report = await runConformance({
+        ...run,
+        target: { ...run.target, baseUrl: proxy.base(ref.baseUrl), quickstartBaseUrl: undefined, quickstartApiKey: undefined },
+      });
       expect(report.verdict).toBe('compliant');
       expect(proxy.seen.map((s) => s.headers.authorization)).toContain(`Bearer ${key}rr`); // the key with two more characters
       expect(report.requirements.find((r) => r.id === 'AUTH-SCHEME-CASE')!.outcome).toBe('passed');
@@ -105,5 +119,28 @@ describe.concurrent('a health run and the production key', () => {
       await proxy.close();
       await ref.close();
     }
+  });
+});
+
+describe('a health run that wrote', () => {
+  it('says so in the console, the HTML banner, the GitHub summary and the metrics; a correct server takes no write from health', async () => {
+    const broken = await certifyReference({ faults: ['accept-missing-name', 'coerce-numeric-strings'] }, { profile: 'health' });
+    expect(broken.writesAccepted).toEqual({ createPet: expect.any(Number) });
+    const n = broken.writesAccepted!.createPet;
+    expect(n).toBeGreaterThanOrEqual(2);
+    const warning = `this read-only health run changed the server: ${n} writes were accepted (createPet ×${n})`;
+    expect(formatSummary(broken, [])).toContain(`Warning: ${warning}`);
+    expect(renderHtml(broken)).toMatch(new RegExp(`<p id="data-warning" class="reason warning">Warning: ${warning.replace(/[()]/g, '\\$&')}`));
+    expect(githubSummary(broken)).toContain(`> **Warning:** ${warning}`);
+    expect(renderMetrics(broken)).toMatch(/^animal_store_conformance_run_writes_accepted\{[^}]*profile="health"\} (\d+)$/m);
+    expect(/run_writes_accepted\{[^}]*\} (\d+)/.exec(renderMetrics(broken))![1]).toBe(String(n));
+
+    const correct = await certifyReference({}, { profile: 'health' });
+    expect(correct.writesAccepted).toEqual({});
+    expect(formatSummary(correct, [])).not.toContain('changed the server');
+    // certify creates data by design: said in its own line, not as a warning
+    const certify = await certifyReference({}, { selected: new Set(['CREATE-OK']) });
+    expect(certify.writesAccepted!.createPet).toBeGreaterThan(0);
+    expect(formatSummary(certify, [])).not.toContain('changed the server');
   });
 });

@@ -57,7 +57,17 @@ describe('the input space', () => {
     const key = 'sk_live_8f3a9c1d2e4b';
     const classes = credentialClasses(key, '$API_KEY', false, 'xq_wpnz_1a7b3d4c5f6e');
     expect(classes.filter((c) => c.header?.includes(key.slice(8)))).toEqual([]);
-    expect([...new Set(classes.map((c) => c.kind))]).toEqual(['missing', 'empty', 'scheme-only', 'unset-variable', 'random', 'scheme-twice', 'other-scheme', 'no-scheme', 'glued']);
+    expect([...new Set(classes.map((c) => c.kind))]).toEqual([
+      'missing',
+      'empty',
+      'scheme-only',
+      'unset-variable',
+      'random',
+      'scheme-twice',
+      'other-scheme',
+      'no-scheme',
+      'glued',
+    ]);
     expect(classes.filter((c) => c.valid)).toEqual([]);
     expect(classes.find((c) => c.kind === 'glued')!.header).toBe('Bearerxq_wpnz_1a7b3d4c5f6e');
   });

@@ -15,9 +15,16 @@ import { buildReportFixture } from './report-fixture.js';
 import { parsePrometheusText, type MetricFamily } from './support/prometheus.js';
 
 const P = 'animal_store_conformance_';
-const FAMILIES = ['verdict', 'exit_code', 'run_duration_seconds', 'run_requests', 'last_run_timestamp_seconds', 'requirement_violated', 'latency_seconds'].map(
-  (n) => P + n,
-);
+const FAMILIES = [
+  'verdict',
+  'exit_code',
+  'run_duration_seconds',
+  'run_requests',
+  'run_writes_accepted',
+  'last_run_timestamp_seconds',
+  'requirement_violated',
+  'latency_seconds',
+].map((n) => P + n);
 
 /** Parses the text and checks what holds for every file: HELP and TYPE per family, run labels on every series. */
 function parsed(text: string, report: RunReport): Map<string, MetricFamily> {

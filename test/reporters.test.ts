@@ -9,6 +9,9 @@ import { buildReport } from '../harness/run/report.js';
 import { formatSummary } from '../cli/output.js';
 import { githubAnnotations, githubSummary } from '../cli/github.js';
 import { reportValidator, validateJunit } from './support/validators.js';
+import { certifyReference } from './support/run.js';
+import { selectRequirements } from '../harness/config/selection.js';
+import { loadCatalogue } from '../harness/api/catalogue.js';
 
 /** The text XML carries for an escaped string (enough for what renderJunit escapes). */
 const unescapeXml = (s: string) =>
@@ -130,6 +133,18 @@ describe('compliance.json', () => {
 });
 
 describe('junit.xml', () => {
+  it('of a compliant run with one SHOULD violation has failures="0" errors="0" (CI stays green); with --strict the SHOULD is a <failure>', async () => {
+    const selected = selectRequirements(loadCatalogue(), ['auth'], []);
+    for (const strict of [false, true]) {
+      const run = await certifyReference({ faults: ['scheme-case-sensitive'] }, { selected, strict });
+      expect([run.verdict, run.counts.shouldViolations]).toEqual([strict ? 'non-compliant' : 'compliant', 1]);
+      const out = renderJunit(run);
+      expect((await validateJunit(out)).errors).toEqual([]);
+      expect(out.match(/<testsuites [^>]*>/)![0]).toContain(strict ? 'failures="1" errors="0"' : 'failures="0" errors="0"');
+      expect(testcaseOf(out, 'AUTH-SCHEME-CASE')).toContain(strict ? '<failure message=' : '<skipped message="SHOULD not met');
+    }
+  });
+
   const report = buildReportFixture();
   const xml = renderJunit(report);
 
@@ -161,8 +176,11 @@ describe('junit.xml', () => {
     const rootTag = xml.match(/<testsuites [^>]*>/)![0];
     expect(rootTag).toContain('name="animal-store-conformance"');
     expect(rootTag).toContain(`tests="${report.counts.total}"`);
-    expect(rootTag).toContain(`failures="${report.counts.failed}"`);
-    expect(rootTag).toContain(`errors="${report.counts.error}"`);
+    // only what decides the verdict colours CI: a failed or unjudged SHOULD (not --strict) is <skipped>
+    const shoulds = (outcome: string, area?: string) =>
+      report.requirements.filter((r) => r.level === 'SHOULD' && r.outcome === outcome && (area === undefined || r.area === area)).length;
+    expect(rootTag).toContain(`failures="${report.counts.failed - shoulds('failed')}"`);
+    expect(rootTag).toContain(`errors="${report.counts.error - shoulds('error')}"`);
 
     const suites = [
       ...xml.matchAll(
@@ -173,12 +191,14 @@ describe('junit.xml', () => {
     for (const [i, area] of report.areas.entries()) {
       const [, , tests, failures, errors, skipped, , timestamp, body] = suites[i];
       const c = area.counts;
-      expect([+tests, +failures, +errors, +skipped]).toEqual([c.total, c.failed, c.error, c.skipped + c.inconclusive]);
+      const [failed, errored] = [c.failed - shoulds('failed', area.area), c.error - shoulds('error', area.area)];
+      const skips = c.skipped + c.inconclusive + shoulds('failed', area.area) + shoulds('error', area.area);
+      expect([+tests, +failures, +errors, +skipped]).toEqual([c.total, failed, errored, skips]);
       expect(timestamp).toBe(report.startedAt);
       expect(body.match(/<testcase /g)?.length).toBe(c.total);
-      expect(body.match(/<failure /g)?.length ?? 0).toBe(c.failed);
-      expect(body.match(/<error /g)?.length ?? 0).toBe(c.error);
-      expect(body.match(/<skipped /g)?.length ?? 0).toBe(c.skipped + c.inconclusive);
+      expect(body.match(/<failure /g)?.length ?? 0).toBe(failed);
+      expect(body.match(/<error /g)?.length ?? 0).toBe(errored);
+      expect(body.match(/<skipped /g)?.length ?? 0).toBe(skips);
       expect(body).toContain(`<property name="area.verdict" value="${area.verdict}"/>`);
       expect(body).toContain(`<property name="target.baseUrl" value="${report.target.baseUrl}"/>`);
       expect(body).toContain('<property name="target.environment" value="staging"/>');
@@ -242,8 +262,15 @@ describe('junit.xml', () => {
     expect(text).toContain('exchange 2 of 2');
   });
 
-  it('a failed SHOULD is a failure of type SHOULD; an error is an <error> with the exchange error', () => {
-    expect(elementOf(xml, 'LIST-PAGE-FULL', 'failure')).toMatch(/^<failure message="limit=1 returned 0 animals[^"]*" type="SHOULD">/);
+  it('a failed SHOULD is <skipped> with its message and evidence, a <failure> of type SHOULD with --strict; an error is an <error> with the exchange error', () => {
+    expect(elementOf(xml, 'LIST-PAGE-FULL', 'skipped')).toMatch(
+      /^<skipped message="SHOULD not met \(does not decide the verdict without --strict\): limit=1 returned 0 animals[^"]*"\/>/,
+    );
+    expect(elementOf(xml, 'LIST-PAGE-FULL', 'system-out')).toContain('SHOULD not met; it does not decide the verdict without --strict.');
+    expect(xml).toContain(`<property name="run.shouldViolations" value="${report.counts.shouldViolations}"/>`);
+    const strict = renderJunit({ ...report, strict: true });
+    expect(elementOf(strict, 'LIST-PAGE-FULL', 'failure')).toMatch(/^<failure message="limit=1 returned 0 animals[^"]*" type="SHOULD">/);
+    expectConsistentCounts(strict);
     const error = elementOf(xml, 'ERR-BODY-SHAPE', 'error');
     expect(error).toMatch(/^<error message="timeout after 10000 ms" type="MUST">/);
     expect(error).toContain('error: timeout after 10000 ms');
@@ -369,8 +396,8 @@ describe('junit.xml', () => {
     expect(result.valid).toBe(true);
     expectConsistentCounts(out);
 
-    // only the unlisted failed SHOULD is still a <failure>; no <error> at all
-    expect(out.match(/<testsuites [^>]*>/)![0]).toContain(`tests="${listed.counts.total}" failures="1" errors="0"`);
+    // the unlisted failed SHOULD is <skipped> too (not --strict): no <failure>, no <error>
+    expect(out.match(/<testsuites [^>]*>/)![0]).toContain(`tests="${listed.counts.total}" failures="0" errors="0"`);
     const auth = suitesOf(out).find((s) => s.name === 'auth')!;
     expect([auth.tests, auth.failures, auth.errors, auth.skipped]).toEqual([2, 0, 0, 1]);
     const errors = suitesOf(out).find((s) => s.name === 'errors')!;

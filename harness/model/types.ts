@@ -162,6 +162,12 @@ export interface RunReport {
   runPrefix?: string;
   /** Animals the store accepted from this run (2xx answers to createPet). */
   animalsCreated?: number;
+  /**
+   * Writes the servers accepted from this run (2xx answers to POST, PUT, PATCH and DELETE),
+   * by operation (or method and path where none is documented). In health, whose writes
+   * a conforming server refuses every one of, any is a warning (report.ts dataWarning).
+   */
+  writesAccepted?: Record<string, number>;
   /** Seed of every value the run drew at random (interior query values, generated animals): --seed replays them. */
   seed?: number;
   requestCount: number;

@@ -92,6 +92,25 @@ export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage'>)
   return undefined;
 }
 
+/** How many writes the servers accepted from the run (report.writesAccepted). */
+export const writesAcceptedCount = (report: Pick<RunReport, 'writesAccepted'>) => Object.values(report.writesAccepted ?? {}).reduce((a, b) => a + b, 0);
+
+/**
+ * What every output warns about when a health run, which only sends what a conforming
+ * server refuses or reads, changed the server: the writes it accepted, by operation.
+ */
+export function dataWarning(report: Pick<RunReport, 'profile' | 'writesAccepted' | 'runPrefix'>): string | undefined {
+  const n = writesAcceptedCount(report);
+  if (report.profile !== 'health' || n === 0) return undefined;
+  const which = Object.entries(report.writesAccepted!)
+    .map(([what, count]) => `${what} ×${count}`)
+    .join(', ');
+  return (
+    `this read-only health run changed the server: ${n} write${n === 1 ? ' was' : 's were'} accepted (${which}), ` +
+    `where a conforming server refuses every write health sends${report.runPrefix ? ` (the names the run sends start with ${report.runPrefix})` : ''}`
+  );
+}
+
 /** The verdict over results of a run that was not aborted (the order is the file's header). */
 function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
   if (results.some((r) => countsAgainstVerdict(r, strict))) return 'non-compliant';

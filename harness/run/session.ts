@@ -369,6 +369,7 @@ export class Session {
       ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
       runPrefix: this.runPrefix,
       animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
+      writesAccepted: this.writesAccepted(),
       // every value drawn at random (interior query values, generated animals) is drawn again with --seed
       seed: this.seed,
       requestCount: this.client.requestCount,
@@ -376,6 +377,18 @@ export class Session {
       rateLimited: this.client.rateLimitedCount,
       latency: latencyByOperation(this.client.exchanges),
     };
+  }
+
+  /** The run's writes a server answered 2xx (each once: not a redirect followed, not an answer sent again), by operation. */
+  private writesAccepted(): Record<string, number> {
+    const by: Record<string, number> = {};
+    for (const ex of this.client.exchanges) {
+      const { method, operation, url } = ex.request;
+      if (['GET', 'HEAD', 'OPTIONS'].includes(method) || !ex.succeeded || ex.followed || ex.superseded) continue;
+      const what = operation ?? `${method} ${new URL(url).pathname}`;
+      by[what] = (by[what] ?? 0) + 1;
+    }
+    return by;
   }
 
   async close(): Promise<void> {
