@@ -27,7 +27,7 @@ export const ERRORS_CHECKS: Check[] = [
     const errors = await observedErrors(ctx);
     if (errors.length === 0) throw new Inconclusive('no error response was observed, not even to the probes');
     const offenders = errors.flatMap((ex) => {
-      if (ex.json === undefined) return [{ ex, why: `body is not JSON: ${ex.text.slice(0, 80) || '(empty)'}` }];
+      if (ex.json === undefined) return [{ ex, why: `not JSON: ${ex.bodyExcerpt}` }];
       const problems = ctx.spec.errors('Error', ex.json);
       return problems.length ? [{ ex, why: problems.slice(0, 3).join('; ') }] : [];
     });

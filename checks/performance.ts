@@ -1,21 +1,59 @@
-// Latency: per-operation response times of the whole run, against the budget the
-// user set. Not an API requirement: a health signal made into one on request.
+// Latency against the budget the user set. Not an API requirement: a health signal
+// made into one on request. It judges what one client sees: a quiet sample sent one
+// request at a time after every other check, so that no answer waits behind the run's
+// own burst (a server that queues requests would otherwise be blamed for the suite's
+// concurrency). The latency under the run's load is reported beside it.
 import { check, type Check } from '../harness/run/check.js';
-import { Skip, fail } from '../harness/model/outcome.js';
+import type { CheckContext } from '../harness/run/context.js';
+import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { latencyByOperation } from '../harness/http/latency.js';
+import type { LatencyStats } from '../harness/model/types.js';
+
+/** Requests per operation in the quiet sample: with 20, the 95th percentile is the second slowest, so one stall does not decide it. */
+export const QUIET_SAMPLE = 20;
+
+const SAFE = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * For each operation the run got a 2xx from, the first request that got one, one
+ * without a query before one with: a request the server is known to serve. Writes are
+ * sent again in certify only (health writes nothing on a conforming server).
+ */
+function requestsToSample(ctx: CheckContext): Exchange[] {
+  const chosen = new Map<string, Exchange>();
+  const answered = [...ctx.observed('store'), ...ctx.observed('quickstart')].filter(
+    (ex) => ex.succeeded && ex.request.operation && (ctx.profile === 'certify' || SAFE.includes(ex.request.method)),
+  );
+  for (const ex of answered) {
+    const op = ex.request.operation!;
+    const held = chosen.get(op);
+    if (!held || (held.request.url.includes('?') && !ex.request.url.includes('?'))) chosen.set(op, ex);
+  }
+  return [...chosen.values()];
+}
+
+const figures = (stats: Record<string, LatencyStats>) =>
+  Object.entries(stats)
+    .map(([op, s]) => `${op} ${s.p95} ms (n=${s.count})`)
+    .join(', ');
 
 export const PERFORMANCE_CHECKS: Check[] = [
   check('PERF-LATENCY-P95', async (ctx) => {
     const budget = ctx.latencyBudgetMs;
     if (budget === undefined) throw new Skip('no latency budget set (--max-latency-ms)');
-    const stats = ctx.latency();
-    const over = Object.entries(stats).filter(([, s]) => s.p95 > budget);
+    const underLoad = ctx.latency();
+    const sample: Exchange[] = [];
+    // one at a time: each waits for the answer before it
+    for (const ex of requestsToSample(ctx)) for (let i = 0; i < QUIET_SAMPLE; i++) sample.push(await ctx.resendQuiet(ex));
+    if (!sample.length) throw new Inconclusive('no operation answered 2xx in this run: nothing to time');
+    const quiet = latencyByOperation(sample);
+    const loaded = `under the run's own load (--concurrency): ${figures(underLoad)}`;
+    const over = Object.entries(quiet).filter(([, s]) => s.p95 > budget);
     if (over.length) {
-      fail(`p95 over the budget of ${budget} ms: ${over.map(([op, s]) => `${op} ${s.p95} ms (n=${s.count})`).join(', ')}`);
+      const slowest = over.map(([op]) => sample.filter((ex) => ex.request.operation === op).sort((a, b) => b.durationMs - a.durationMs)[0]);
+      fail(`p95 one request at a time over the budget of ${budget} ms: ${figures(Object.fromEntries(over))}; ${loaded}`, ...slowest);
     }
-    ctx.note(
-      Object.entries(stats)
-        .map(([op, s]) => `${op} p95 ${s.p95} ms`)
-        .join(', '),
-    );
+    ctx.note(`p95 one request at a time: ${figures(quiet)}; ${loaded}`);
   }),
 ];

@@ -83,13 +83,16 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
 
 /** One line: what an interrupted run judged before it stopped (the reports hold the rest). */
 function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
-  const left = report.requirements.filter((r) => r.message === notCarriedOut(report.abortReason!)).length;
-  const total = report.requirements.length;
+  const reason = report.abortReason!;
+  const cut = (r: RequirementResult) => r.message === notCarriedOut(reason);
+  const left = report.requirements.filter(cut).length;
+  // skipped by the selection, the profile or the configuration: never meant to be carried out
+  const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;
+  const meant = report.requirements.length - skipped;
   // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
   const failed = report.counts.failed;
-  const reason = report.abortReason!;
   return (
-    `${reason[0].toUpperCase()}${reason.slice(1)}: ${total - left} of ${total} requirements finished before it (${failed} failed, not counted),` +
-    ` ${left} not carried out (exit code ${exitCode}; reports: ${paths.join(', ')})`
+    `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${meant} requirements this run carries out finished before it (${failed} failed, not counted),` +
+    ` ${left} not carried out; ${skipped} skipped by the selection, the profile or the configuration (exit code ${exitCode}; reports: ${paths.join(', ')})`
   );
 }

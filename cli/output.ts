@@ -11,9 +11,32 @@ const MARK: Record<RequirementResult['outcome'], string> = {
   inconclusive: 'INCONCLUSIVE',
 };
 
+/** A listed known deviation that failed is XFAIL (expected, not counted), never FAIL. */
+const markOf = (r: RequirementResult) => (r.expectedFailure !== undefined && r.outcome === 'failed' ? 'XFAIL' : MARK[r.outcome]);
+
+const resultLine = (r: RequirementResult, indent: string) => `${indent}${markOf(r).padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
+
 export function formatProgress(r: RequirementResult): string {
-  const line = `  ${MARK[r.outcome].padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
+  const line = resultLine(r, '  ');
   return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
+}
+
+/** Every requirement by area, in report order, under its area's verdict (details follow in the sections below). */
+function listingByArea(report: RunReport): string[] {
+  const lines = ['Results by area:'];
+  for (const area of report.areas) {
+    const c = area.counts;
+    const tally = [
+      c.passed && `${c.passed} passed`,
+      c.failed && `${c.failed} failed`,
+      c.error && `${c.error} error`,
+      c.inconclusive && `${c.inconclusive} inconclusive`,
+      c.skipped && `${c.skipped} skipped`,
+    ];
+    lines.push(`  ${area.area}: ${verdictText(area.verdict)} (${tally.filter(Boolean).join(', ')})`);
+    for (const r of report.requirements.filter((r) => r.area === area.area)) lines.push(resultLine(r, '    '));
+  }
+  return lines;
 }
 
 /** The "since the baseline" section: newly failing, recovered, still failing, and what differs. */
@@ -27,12 +50,19 @@ export function formatSinceBaseline(s: SinceBaseline): string[] {
   return lines;
 }
 
+const p95s = (latency: RunReport['latency']) =>
+  Object.entries(latency)
+    .map(([op, s]) => `${op} ${s.p95} ms`)
+    .join(', ');
+
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
   // a run that could not be made says so in one line: there is no verdict to explain
   if (report.abortReason) return `The run could not be made: ${report.abortReason} (exit code 2; reports: ${reportPaths.join(', ')})`;
   const c = report.counts;
   const warning = coverageWarning(report);
   const lines = [
+    '',
+    ...listingByArea(report),
     '',
     `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
     ...(report.incompleteReason ? [`Incomplete: ${report.incompleteReason}`] : []),
@@ -47,11 +77,8 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
       (report.rateLimited ? `; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)` : '') +
       (report.seed !== undefined ? `; values drawn with --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
-    `Latency p95: ${
-      Object.entries(report.latency)
-        .map(([op, s]) => `${op} ${s.p95} ms`)
-        .join(', ') || '(no responses)'
-    }`,
+    `Latency p95${report.latencyQuiet ? " under the run's load" : ''}: ${p95s(report.latency) || '(no responses)'}`,
+    ...(report.latencyQuiet ? [`Latency p95 one request at a time: ${p95s(report.latencyQuiet)}`] : []),
   );
   if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
   if (report.profile === 'certify' && report.runPrefix) {

@@ -8,7 +8,7 @@
 //     #coverage, #coverage-warning, #data-warning (a health run that wrote) and links a.violation-link[href="#req-<id>"] to the violations
 //   #run [data-field=...]                  target, profile, versions, times, request count
 //   #counts [data-count=...]               run counts
-//   #latency tr[data-operation]            response times per operation
+//   #latency tr[data-operation]            response times per operation (#latency-quiet: the quiet sample)
 //   #areas-overview                        the table of areas
 //   #since-baseline .changes.changes-<newly-failing|recovered|still-failing> li[data-requirement]   (--baseline)
 //   section.area#area-<area>[data-area][data-verdict]
@@ -243,7 +243,7 @@ function countsLine(c: Counts, results: RequirementResult[], id?: string): strin
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 100 ? v.toFixed(1) : Math.round(v).toString()) : '–');
 
-function latencyTable(latency: Record<string, LatencyStats> | undefined): string {
+function latencyTable(latency: Record<string, LatencyStats> | undefined, id = 'latency', title = 'Response times per operation'): string {
   const entries = Object.entries(latency ?? {});
   if (!entries.length) return '';
   const rows = entries.map(
@@ -252,7 +252,7 @@ function latencyTable(latency: Record<string, LatencyStats> | undefined): string
       `<td class="num">${esc(ms(l.p50))}</td><td class="num">${esc(ms(l.p95))}</td><td class="num">${esc(ms(l.max))}</td></tr>`,
   );
   return [
-    '<details id="latency" class="latency"><summary>Response times per operation</summary>',
+    `<details id="${id}" class="latency"><summary>${esc(title)}</summary>`,
     '<table class="overview">',
     '<thead><tr><th>Operation</th><th class="num">Requests</th><th class="num">p50 ms</th><th class="num">p95 ms</th><th class="num">max ms</th></tr></thead>',
     `<tbody>${rows.join('')}</tbody>`,
@@ -534,7 +534,8 @@ export function renderHtml(report: RunReport): string {
     countsLine(report.counts, report.requirements, 'counts'),
     ...(report.sinceBaseline ? [sinceBaseline(report.sinceBaseline)] : []),
     areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
-    latencyTable(report.latency),
+    latencyTable(report.latency, 'latency', report.latencyQuiet ? "Response times per operation under the run's load" : undefined),
+    latencyTable(report.latencyQuiet, 'latency-quiet', 'Response times per operation, one request at a time (PERF-LATENCY-P95)'),
     ...sections,
     `<footer>Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; finished ${time(report.finishedAt)}. ` +
       'compliance.json holds the same run in machine-readable form.</footer>',

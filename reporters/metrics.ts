@@ -62,13 +62,20 @@ export function renderMetrics(report: RunReport): string {
     'Per requirement of the last run: 1 when it failed (not a listed known deviation, not in an aborted run), else 0; the outcome label says what happened (error: could not be judged).',
     report.requirements.map((r) => [{ id: r.id, level: r.level, area: r.area, outcome: r.outcome }, violated.has(r) ? 1 : 0]),
   );
+  const latency = (stats: RunReport['latency']) =>
+    Object.entries(stats).flatMap(([operation, s]) => QUANTILES.map(([quantile, key]): [Labels, number] => [{ operation, quantile }, seconds(s[key])]));
   family(
     'latency_seconds',
-    'Response time per operation in the last run, at the quantile given (0.5 median, 0.95).',
-    Object.entries(report.latency).flatMap(([operation, stats]) =>
-      QUANTILES.map(([quantile, key]): [Labels, number] => [{ operation, quantile }, seconds(stats[key])]),
-    ),
+    "Response time per operation in the last run, under the run's own load, at the quantile given (0.5 median, 0.95).",
+    latency(report.latency),
   );
+  if (report.latencyQuiet) {
+    family(
+      'latency_quiet_seconds',
+      'Response time per operation in the last run, one request at a time after every check (PERF-LATENCY-P95), at the quantile given.',
+      latency(report.latencyQuiet),
+    );
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -180,9 +180,12 @@ describe('the CLI', () => {
       const reason = `the run was interrupted (${signal})`;
       expect(stdout).toMatch(
         new RegExp(
-          `^The run was interrupted \\(${signal}\\): \\d+ of ${loadCatalogue().length} requirements finished before it \\(\\d+ failed, not counted\\), \\d+ not carried out \\(exit code ${exitCode}; reports: .*compliance\\.json.*\\)\\n$`,
+          `^The run was interrupted \\(${signal}\\): (\\d+) of the (\\d+) requirements this run carries out finished before it \\(\\d+ failed, not counted\\), (\\d+) not carried out; (\\d+) skipped by the selection, the profile or the configuration \\(exit code ${exitCode}; reports: .*compliance\\.json.*\\)\\n$`,
         ),
       );
+      // the figures add up, and the skipped ones are not among those finished
+      const [finished, meant, left, skipped] = /: (\d+) of the (\d+) .*?, (\d+) not carried out; (\d+) skipped/.exec(stdout)!.slice(1).map(Number);
+      expect([finished + left, meant + skipped]).toEqual([meant, loadCatalogue().length]);
       const json = await readFile(join(reportDir, 'compliance.json'), 'utf8');
       const report = JSON.parse(json);
       expect(report).toMatchObject({ verdict: 'aborted', abortReason: reason });

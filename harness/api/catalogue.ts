@@ -21,8 +21,8 @@ export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requi
             ? `area must be one of ${AREAS.join(', ')}`
             : !r.title || !r.source || !r.operation
               ? 'title, source and operation are required'
-              : r.observer !== undefined && typeof r.observer !== 'boolean'
-                ? 'observer must be true or false'
+              : [r.observer, r.quiet].some((flag) => flag !== undefined && typeof flag !== 'boolean')
+                ? 'observer and quiet must be true or false'
                 : !r.profiles?.length || r.profiles.some((p) => !PROFILES.includes(p))
                   ? `profiles must be among ${PROFILES.join(', ')}`
                   : undefined;

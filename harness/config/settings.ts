@@ -348,7 +348,10 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   } catch (err) {
-    throw new ConfigError((err as Error).message.split('\n')[0]);
+    const message = (err as Error).message.split('\n')[0];
+    const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(message)?.[1];
+    const near = unknown && nearestFlag(unknown.replace(/^-+/, ''), Object.keys(options));
+    throw new ConfigError(near ? `unknown option ${unknown}: did you mean --${near}?` : message.replace(/\. To specify a positional argument.*$/, ''));
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const values: ParsedArgs['values'] = {};
@@ -356,6 +359,25 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     if (v[s.flag] !== undefined) values[key] = String(v[s.flag]);
   }
   return { help: Boolean(v.help), version: Boolean(v.version), list: Boolean(v.list), envFile: v[ENV_FILE_SETTING.flag] as string | undefined, values };
+}
+
+/** Edits (insert, delete, change a character) from a to b. */
+function editDistance(a: string, b: string): number {
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** The flag a mistyped one was meant as: the closest within a third of its length, or one it is the start of. */
+function nearestFlag(typed: string, flags: string[]): string | undefined {
+  const lower = typed.toLowerCase();
+  const [best] = flags.map((flag) => ({ flag, d: editDistance(lower, flag) })).sort((a, b) => a.d - b.d);
+  if (best && best.d <= Math.max(1, Math.floor(lower.length / 3))) return best.flag;
+  return flags.find((flag) => lower.length >= 3 && flag.startsWith(lower));
 }
 
 function readEnvFile(path: string, explicit: boolean): Record<string, string> {

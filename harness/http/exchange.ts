@@ -113,6 +113,22 @@ export class Exchange {
     return (this.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   }
 
+  /**
+   * A body that is not JSON, for a message: its media type and one line of it (an HTML
+   * page's title, else its first characters, white space folded), never the page itself:
+   * 'a text/html body of 1532 bytes, titled "502 Bad Gateway"'.
+   */
+  get bodyExcerpt(): string {
+    if (this.undecodable) return this.undecodable;
+    const type = this.mediaType || 'no Content-Type';
+    const text = this.text.replace(/\s+/g, ' ').trim();
+    if (!text) return `an empty body (${type})`;
+    const title = type.includes('html') ? /<title[^>]*>([^<]*)</i.exec(text)?.[1]?.trim() : undefined;
+    const chars = [...this.redactor.redact(title || text)];
+    const line = `"${chars.slice(0, 80).join('')}${chars.length > 80 ? '…' : ''}"`;
+    return `a ${type} body of ${Buffer.byteLength(this.text)} bytes${this.truncated ? ' (cut off)' : ''}, ${title ? 'titled' : 'beginning'} ${line}`;
+  }
+
   /** "GET /v1/pets?limit=1 -> 200", for messages. */
   get summary(): string {
     // a status line may have arrived before the body failed (cap, timeout, reset)

@@ -19,6 +19,8 @@ export interface Requirement {
   accepts?: string;
   /** Judged on every exchange of the run: its check runs after every other selected check. */
   observer?: boolean;
+  /** Its check runs last and alone, after the observers, with nothing else of the run in flight (a latency sample). */
+  quiet?: boolean;
 }
 
 /**
@@ -175,8 +177,10 @@ export interface RunReport {
   retries: number;
   /** Rate-limit answers the run received: 429, and 503 with Retry-After (each was waited out and the request sent again). */
   rateLimited: number;
-  /** Response time per operation, in ms. */
+  /** Response time per operation under the run's own load (the quiet sample left out), in ms. */
   latency: Record<string, LatencyStats>;
+  /** Response time per operation of the quiet sample: requests sent one at a time after every other check (PERF-LATENCY-P95), in ms. */
+  latencyQuiet?: Record<string, LatencyStats>;
   counts: Counts;
   areas: AreaReport[];
   requirements: RequirementResult[];

@@ -138,6 +138,11 @@ export class CheckContext {
     return latencyByOperation(this.session.client.exchanges);
   }
 
+  /** Sends the request of `ex` again as part of the quiet sample (reported as latencyQuiet, apart from the run's load). */
+  async resendQuiet(ex: Exchange): Promise<Exchange> {
+    return this.session.resendQuiet(ex.request);
+  }
+
   /**
    * Every answer one service gave the run so far that counts (Session.answered), in the
    * order sent, for the observer requirements; a rate limit (429, 503 with Retry-After)

@@ -28,7 +28,7 @@ export function expectRefusal(ex: Exchange, what: string, also: number[] = []): 
 /** The body parsed as JSON and valid against a component schema of the spec. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   const body = ex.json;
-  if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.undecodable ?? (ex.text.slice(0, 120) || '(empty)')}`, ex);
+  if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.bodyExcerpt}`, ex);
   const errors = spec.errors(schema, body);
   if (errors.length) fail(`${what}: the body of ${ex.summary} is not a valid ${schema}: ${errors.slice(0, 3).join('; ')}`, ex);
   return body;

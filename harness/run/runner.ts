@@ -1,7 +1,8 @@
 // The one runner: the CLI, the Vitest suites and the self-tests all run checks
 // through it. Preflight, then every selected check at once (requests are bounded by
 // the client's pool), the observers (catalogue: observer) after every other selected
-// check, one result per requirement, then the report. Whoever runs it hands it the
+// check, the quiet ones (catalogue: quiet) last, one at a time, one result per
+// requirement, then the report. Whoever runs it hands it the
 // checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
 import { buildReport, skippedResult } from './report.js';
@@ -125,8 +126,10 @@ export function startRun(options: RunOptions): ConformanceRun {
     const work = (async () => {
       await session.preflight();
       for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, `not selected (${options.selectedBy ?? '--only, --skip'})`));
-      await runEach(selected.filter((r) => !r.observer));
-      await runEach(selected.filter((r) => r.observer));
+      await runEach(selected.filter((r) => !r.observer && !r.quiet));
+      await runEach(selected.filter((r) => r.observer && !r.quiet));
+      // each alone: what they measure must not queue behind the run's own requests
+      for (const r of selected.filter((r) => r.quiet)) await runEach([r]);
     })();
     const stopped = [whenAborted(options.signal), whenAborted(session.stopped)];
     // any may settle when nobody waits for it any more (the run over, or cut short)
