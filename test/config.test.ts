@@ -143,17 +143,17 @@ describe('configuration', () => {
 });
 
 describe('the settings as documented (npm run docs)', () => {
-  it("the README's settings table and .env.example are generated from the declarations and up to date", async () => {
-    const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    expect(readme).toBe(withSettingsTable(readme));
+  it("docs/configuration.md's settings table and .env.example are generated from the declarations and up to date", async () => {
+    const page = await readFile(join(PACKAGE_ROOT, 'docs/configuration.md'), 'utf8');
+    expect(page).toBe(withSettingsTable(page));
     expect(await readFile(join(PACKAGE_ROOT, '.env.example'), 'utf8')).toBe(renderEnvExample());
   });
 
-  it('lists every setting: a row of the README table and a line of .env.example each', async () => {
-    const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  it('lists every setting: a row of the table in docs/configuration.md and a line of .env.example each', async () => {
+    const page = await readFile(join(PACKAGE_ROOT, 'docs/configuration.md'), 'utf8');
     const example = renderEnvExample();
     for (const s of Object.values(SETTINGS)) {
-      expect(readme).toContain(`| \`${s.env}\` | \`--${s.flag}\` |`);
+      expect(page).toContain(`| \`${s.env}\` | \`--${s.flag}\` |`);
       expect(example).toMatch(new RegExp(`^#${s.env}=`, 'm'));
     }
     // the keys are never filled in, not even with an example

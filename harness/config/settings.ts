@@ -258,7 +258,7 @@ export const SETTINGS = {
     env: 'BASELINE',
     description: 'A previous `compliance.json`: the reports say what newly fails, recovered or still fails since.',
     parse: text,
-    details: 'See [Scheduled health checks](#scheduled-health-checks).',
+    details: 'See [Scheduled health checks](scheduled-checks.md).',
   },
   rate: {
     flag: 'rate',
