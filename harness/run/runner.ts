@@ -152,7 +152,12 @@ export function startRun(options: RunOptions): ConformanceRun {
     } finally {
       await session.close();
     }
-    return buildReport(session.reportBase(abortReason), known);
+    // in catalogue order, not the order the checks happened to finish in
+    const order = new Map(catalogue.map((r, i) => [r.id, i]));
+    return buildReport(
+      session.reportBase(abortReason),
+      known.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    );
   })();
   // whoever awaits the report sees a crash; one who only asks for results is not brought down by it
   report.catch(() => undefined);
