@@ -8,9 +8,6 @@ export function formatCatalogueList(catalogue: Requirement[]): string {
   return catalogue.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(6)}  ${r.area.padEnd(11)}  ${r.profiles.join(',').padEnd(14)}  ${r.title}`).join('\n');
 }
 
-/** The anchor GitHub gives a heading made of the id alone. */
-export const anchorOf = (id: string) => id.toLowerCase();
-
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
 export function renderRequirementsDoc(catalogue: Requirement[]): string {

@@ -4,26 +4,18 @@
 // run: --help, --version and --list need none of the HTTP client, validators or reporters.
 import { constants as osConstants } from 'node:os';
 import type { ParsedArgs } from '../harness/config/settings.js';
-import { notCarriedOut, runConformance } from '../harness/run/runner.js';
+import { runConformance } from '../harness/run/runner.js';
 import { conformanceChecks } from '../checks/index.js';
 import { startTarget } from './target.js';
-import { redactorFor } from '../harness/run/session.js';
-import { prepareRun, type PreparedRun } from '../harness/config/prepare.js';
-import { sessionOptionsFor } from '../harness/run/session.js';
-import { reportToGithub } from './github.js';
+import { redactorFor, sessionOptionsFor } from '../harness/run/session.js';
+import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import type { RequirementResult, RunReport } from '../harness/model/types.js';
-import { writeComplianceJson } from '../reporters/compliance-json.js';
-import { writeJunit } from '../reporters/junit.js';
-import { writeHtml } from '../reporters/html.js';
-import { writeMetrics } from '../reporters/metrics.js';
-import { formatProgress, formatSummary } from './output.js';
-import { compareWithBaseline, readBaseline, type Baseline } from '../harness/run/baseline.js';
+import { formatProgress } from '../reporters/console.js';
+import { finishRun } from '../reporters/finish.js';
 
 /** Runs the checks as the parsed command line says; returns the exit code. Throws ConfigError for bad input. */
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
   const run: PreparedRun = await prepareRun(args, env);
-  // read now: a bad baseline is bad input (exit 2), and REPORT_DIR/compliance.json may be it
-  const baseline: Baseline | undefined = run.config.baselineFile ? await readBaseline(run.config.baselineFile) : undefined;
   // Ctrl-C or a CI cancel stops sending, and the reports still say what was judged;
   // a second signal exits at once. The exit code is the shell's for the signal.
   const stop = new AbortController();
@@ -38,7 +30,7 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   for (const s of signals) process.on(s, onSignal);
   try {
-    const { config, catalogue, selected, expectedFailures } = run;
+    const { config, catalogue, selected, expectedFailures, baseline } = run;
     const { target, server } = await startTarget(config);
     const redactor = redactorFor(target);
     const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
@@ -63,36 +55,17 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     } finally {
       await server?.close();
     }
-    if (baseline) report.sinceBaseline = compareWithBaseline(report, baseline);
-
-    const paths = await Promise.all([
-      writeComplianceJson(report, config.reportDir),
-      writeJunit(report, config.reportDir),
-      writeHtml(report, config.reportDir),
-      writeMetrics(report, config.reportDir),
-    ]);
     const exitCode = signalled ? exitCodeFor(signalled) : report.exitCode;
-    const summary = signalled && report.abortReason ? interruptedSummary(report, paths, exitCode) : formatSummary(report, paths);
-    process.stdout.write(`${redactor.redact(summary)}\n`);
-    await reportToGithub(report, env, (text) => redactor.redact(text));
+    await finishRun(report, {
+      reportDir: config.reportDir,
+      baseline,
+      env,
+      redact: (text) => redactor.redact(text),
+      print: (text) => process.stdout.write(`${text}\n`),
+      ...(signalled && { interrupted: exitCode }),
+    });
     return exitCode;
   } finally {
     for (const s of signals) process.off(s, onSignal);
   }
-}
-
-/** One line: what an interrupted run judged before it stopped (the reports hold the rest). */
-function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
-  const reason = report.abortReason!;
-  const cut = (r: RequirementResult) => r.message === notCarriedOut(reason);
-  const left = report.requirements.filter(cut).length;
-  // skipped by the selection, the profile or the configuration: never meant to be carried out
-  const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;
-  const meant = report.requirements.length - skipped;
-  // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
-  const failed = report.counts.failed;
-  return (
-    `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${meant} requirements this run carries out finished before it (${failed} failed, not counted),` +
-    ` ${left} not carried out; ${skipped} skipped by the selection, the profile or the configuration (exit code ${exitCode}; reports: ${paths.join(', ')})`
-  );
 }

@@ -18,14 +18,13 @@
 // A listed known deviation that failed or errored is not a violation (harness/run/report.ts
 // isViolation): its row says "expected failure" with the reason, is styled apart from
 // violations, sorts after them, and is not counted among them; one that passed says so.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   countResults,
   countsAgainstVerdict,
   coverageText,
   coverageWarning,
   dataWarning,
+  failedAsExpected,
   isUnjudged,
   isViolation,
   leavesIncomplete,
@@ -97,7 +96,6 @@ const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'pass
 const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 
 /** Failed or errored, and listed in the known-deviations file: not a violation. */
-const isExpectedFailure = (r: RequirementResult) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
 /** The anchor of a requirement's row. */
 const requirementAnchor = (id: string) => `req-${slug(id)}`;
@@ -137,7 +135,7 @@ function verdictBanner(report: RunReport): string {
     const ids = linkedIds(report.requirements.filter((r) => r.level === 'SHOULD' && isViolation(r)));
     lines.push(`<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${ids}.</p>`);
   }
-  const expected = report.requirements.filter(isExpectedFailure).length;
+  const expected = report.requirements.filter(failedAsExpected).length;
   if (expected > 0) {
     lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
   }
@@ -217,7 +215,7 @@ function runInfo(report: RunReport): string {
 
 /** Of the failed and errored results, how many are listed known deviations (not violations). */
 function expectedOf(results: RequirementResult[]): { failed: number; error: number } {
-  const expected = results.filter(isExpectedFailure);
+  const expected = results.filter(failedAsExpected);
   return { failed: expected.filter((r) => r.outcome === 'failed').length, error: expected.filter((r) => r.outcome === 'error').length };
 }
 
@@ -296,7 +294,7 @@ function exchange(x: ExchangeRecord, index: number, total: number): string {
 function detail(r: RequirementResult): string {
   const violated = isViolation(r);
   const unjudged = isUnjudged(r);
-  const expected = isExpectedFailure(r);
+  const expected = failedAsExpected(r);
   const parts: string[] = [];
   if (r.expectedFailure !== undefined) {
     const prefix = expected
@@ -329,8 +327,8 @@ function requirement(r: RequirementResult): string {
     `<tr class="summary">`,
     `<td class="id"><code>${esc(r.id)}</code></td>`,
     `<td class="level level-${attr(slug(r.level))}">${esc(r.level)}</td>`,
-    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}${isExpectedFailure(r) ? ' expected-outcome' : ''}">${esc(r.outcome)}</span>` +
-      (isExpectedFailure(r)
+    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}${failedAsExpected(r) ? ' expected-outcome' : ''}">${esc(r.outcome)}</span>` +
+      (failedAsExpected(r)
         ? ' <span class="badge expected-badge">expected failure</span>'
         : r.expectedFailure !== undefined
           ? ' <span class="badge expected-badge">listed as expected failure</span>'
@@ -349,7 +347,7 @@ function requirement(r: RequirementResult): string {
 }
 
 /** Where a result sorts: violations first, then expected failures, inconclusive, skipped, passed. */
-const rank = (r: RequirementResult) => (isExpectedFailure(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
+const rank = (r: RequirementResult) => (failedAsExpected(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
 
 function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
   // violations first, then expected failures, inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
@@ -544,12 +542,4 @@ export function renderHtml(report: RunReport): string {
     '</html>',
     '',
   ].join('\n');
-}
-
-/** Writes <dir>/report.html (creating dir) and returns its path. */
-export async function writeHtml(report: RunReport, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, 'report.html');
-  await writeFile(file, renderHtml(report), 'utf8');
-  return file;
 }

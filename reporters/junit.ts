@@ -9,8 +9,6 @@
 // verdict does) with its evidence in <system-out>. An aborted run, and a run that
 // judged nothing (not-tested), add a suite "run" whose one testcase is an <error>
 // carrying the reason, so CI shows the run as broken rather than all skipped.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { countsAgainstVerdict, coverageText, coverageWarning, isUnjudged, isViolation, leavesIncomplete } from '../harness/run/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
@@ -230,12 +228,4 @@ export function renderJunit(report: RunReport): string {
     `<testsuites name="animal-store-conformance" tests="${all.tests + (runBroken ? 1 : 0)}"` +
     ` failures="${all.failure}" errors="${all.error + (runBroken ? 1 : 0)}" time="${seconds(report.durationMs)}">`;
   return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...(runSuite ? [runSuite] : []), ...suites, '</testsuites>', ''].join('\n');
-}
-
-/** Writes <dir>/junit.xml (creating dir) and returns its path. */
-export async function writeJunit(report: RunReport, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, 'junit.xml');
-  await writeFile(file, renderJunit(report), 'utf8');
-  return file;
 }

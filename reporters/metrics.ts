@@ -5,9 +5,6 @@
 // grow, while the next run's file starts again from its own figures (rate() over such a
 // "counter" would be wrong). That is also why the request count is `..._run_requests`
 // and not `..._requests_total`: Prometheus keeps the `_total` suffix for counters.
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { countedViolations, writesAcceptedCount } from '../harness/run/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
@@ -77,23 +74,4 @@ export function renderMetrics(report: RunReport): string {
     );
   }
   return lines.join('\n') + '\n';
-}
-
-/**
- * Writes <dir>/metrics.prom (creating dir) and returns its path. Atomically: a textfile
- * collector may read the file at any moment, so the text goes to a temporary name in the
- * same folder (not ending in .prom, which the collector would read) and is renamed over it.
- */
-export async function writeMetrics(report: RunReport, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, 'metrics.prom');
-  const temporary = join(dir, `.metrics.prom.${randomUUID()}.tmp`);
-  try {
-    await writeFile(temporary, renderMetrics(report), 'utf8');
-    await rename(temporary, file);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw err;
-  }
-  return file;
 }

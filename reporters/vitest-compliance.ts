@@ -1,17 +1,16 @@
-// A Vitest reporter: when the conformance suites run under Vitest, it writes the
-// same compliance.json, junit.xml, report.html and metrics.prom as the CLI, to REPORT_DIR; also
-// when the run was aborted (every test then carries the abort reason).
+// A Vitest reporter: when the conformance suites run under Vitest, it finishes the run
+// as the CLI does (finish.ts): the comparison with BASELINE, the same four reports in
+// REPORT_DIR, the summary and the GitHub output; also when the run was aborted (every
+// test then carries the abort reason).
 import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
-import { buildReport, skippedResult } from '../harness/run/report.js';
+import { buildReport, skippedResult, type ReportBase } from '../harness/run/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import type { ReportBase, SessionOptions } from '../harness/run/session.js';
+import { redactorFor, type SessionOptions } from '../harness/run/session.js';
+import type { Baseline } from '../harness/run/baseline.js';
 import type { RequirementResult } from '../harness/model/types.js';
-import { writeComplianceJson } from './compliance-json.js';
-import { writeHtml } from './html.js';
-import { writeJunit } from './junit.js';
-import { writeMetrics } from './metrics.js';
+import { finishRun } from './finish.js';
 
 /** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
 export interface SuiteSettings {
@@ -22,6 +21,8 @@ export interface SuiteSettings {
   expectedFailures: Array<[string, string]>;
   /** REPORT_DIR, for the reporter. */
   reportDir: string;
+  /** BASELINE, read before the run as the CLI reads it. */
+  baseline: Baseline | undefined;
 }
 
 declare module 'vitest' {
@@ -54,10 +55,10 @@ export default class ComplianceReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const results: RequirementResult[] = [];
     let run: ReportBase | undefined;
-    let reportDir: string | undefined;
+    let settings: SuiteSettings | undefined;
     // the conformance suites only (global-setup provides their settings): the self-tests carry no requirements
     for (const module of testModules.filter((m) => m.project.getProvidedContext().conformance)) {
-      reportDir ??= module.project.getProvidedContext().conformance.reportDir;
+      settings ??= module.project.getProvidedContext().conformance;
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         if (meta.requirement) results.push(meta.requirement);
@@ -66,14 +67,14 @@ export default class ComplianceReporter implements Reporter {
         run ??= meta.run;
       }
     }
-    if (!run || !reportDir) return; // not a conformance run (the self-tests)
-    const report = buildReport(run, results);
-    const paths = await Promise.all([
-      writeComplianceJson(report, reportDir),
-      writeJunit(report, reportDir),
-      writeHtml(report, reportDir),
-      writeMetrics(report, reportDir),
-    ]);
-    console.log(`Conformance verdict: ${report.verdict}; reports: ${paths.join(', ')}`);
+    if (!run || !settings) return; // not a conformance run (the self-tests)
+    const redactor = redactorFor(settings.session.target);
+    await finishRun(buildReport(run, results), {
+      reportDir: settings.reportDir,
+      baseline: settings.baseline,
+      env: process.env,
+      redact: (text) => redactor.redact(text),
+      print: (text) => console.log(text),
+    });
   }
 }

@@ -3,7 +3,7 @@
 // A bad setting ends the run as the CLI does: one line on stderr, exit code 2.
 import type { TestProject } from 'vitest/node';
 import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
-import { prepareRun, type PreparedRun } from '../harness/config/prepare.js';
+import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';
 import type { Requirement } from '../harness/model/types.js';
@@ -25,7 +25,7 @@ async function configure(): Promise<PreparedRun> {
 }
 
 export default async function setup(project: TestProject) {
-  const { config, catalogue, selected, expectedFailures } = await configure();
+  const { config, catalogue, selected, expectedFailures, baseline } = await configure();
   // -t selects tests by their full name (area, then title): the run carries out only those
   const pattern = project.config.testNamePattern;
   const named = (r: Requirement) => !pattern || pattern.test(`${r.area} ${testTitle(r)}`);
@@ -35,6 +35,7 @@ export default async function setup(project: TestProject) {
     selected: catalogue.filter((r) => selected.has(r.id) && named(r)).map((r) => r.id),
     expectedFailures: [...expectedFailures],
     reportDir: config.reportDir,
+    baseline,
   };
   project.provide('conformance', settings);
   return async () => {

@@ -9,8 +9,8 @@
 // fails one test with the reason and skips the others: one failure that says why.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { notCarriedOut, startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, leavesIncomplete, listedButPassed } from '../harness/run/report.js';
+import { startRun, type ConformanceRun } from '../harness/run/runner.js';
+import { countsAgainstVerdict, leavesIncomplete, listedButPassed, notCarriedOut } from '../harness/run/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';

@@ -58,7 +58,9 @@ describe('configuration', () => {
 
   it('reads the generated examples and their seed (default: 5, a seed drawn by the run)', () => {
     expect(resolve([])).toMatchObject({ examples: 5 });
-    expect(resolve([]).seed).toBeUndefined();
+    // drawn when not given, so that the run can be replayed with it
+    expect(resolve([]).seed).toEqual(expect.any(Number));
+    expect(resolve([]).seed).not.toBe(resolve([]).seed);
     expect(resolve(['--examples', '0', '--seed', '42'])).toMatchObject({ examples: 0, seed: 42 });
     expect(resolve([], { EXAMPLES: '12', SEED: '2147483647' })).toMatchObject({ examples: 12, seed: 2147483647 });
   });
@@ -169,6 +171,6 @@ describe('the settings as documented (npm run docs)', () => {
       .filter((line) => /^#[A-Z_]+=./.test(line) && !/^#(TARGET|[A-Z_]*BASE_URL)=/.test(line))
       .map((line) => line.slice(1));
     await writeFile(`${dir}/.env`, withDefaults.join('\n'));
-    expect(resolve([], {}, dir)).toEqual({ ...resolve([]), now: expect.any(Date) });
+    expect(resolve([], {}, dir)).toEqual({ ...resolve([]), now: expect.any(Date), seed: expect.any(Number) });
   });
 });

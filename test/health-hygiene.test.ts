@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';
 import { certifyReference, referenceRun } from './support/run.js';
-import { formatSummary } from '../cli/output.js';
-import { githubSummary } from '../cli/github.js';
+import { formatSummary } from '../reporters/console.js';
+import { githubSummary } from '../reporters/github.js';
 import { renderHtml } from '../reporters/html.js';
 import { renderMetrics } from '../reporters/metrics.js';
 

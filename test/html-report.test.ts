@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { renderHtml, writeHtml } from '../reporters/html.js';
+import { renderHtml } from '../reporters/html.js';
+import { writeAtomically } from '../reporters/finish.js';
 import type { RunReport } from '../harness/model/types.js';
 import { buildReport, countResults } from '../harness/run/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
@@ -432,7 +433,7 @@ describe('renderHtml', () => {
   it('writes report.html into a new directory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'html-report-'));
     try {
-      const file = await writeHtml(report, join(dir, 'a', 'b'));
+      const file = await writeAtomically(join(dir, 'a', 'b'), 'report.html', renderHtml(report));
       expect(file).toBe(join(dir, 'a', 'b', 'report.html'));
       expect(await readFile(file, 'utf8')).toBe(html);
     } finally {
@@ -478,7 +479,7 @@ describe('report.html in Chromium', () => {
   /** Opens the written report; returns the page, every URL it requested and any console error or page error. */
   async function open(report: RunReport, name: string): Promise<{ page: Page; url: string; requests: string[]; problems: string[] }> {
     const b = await launched();
-    const file = await writeHtml(report, join(dir, name));
+    const file = await writeAtomically(join(dir, name), 'report.html', renderHtml(report));
     const url = pathToFileURL(file).href;
     const context = await b.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: true });
     const page = await context.newPage();

@@ -5,7 +5,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderMetrics, writeMetrics } from '../reporters/metrics.js';
+import { renderMetrics } from '../reporters/metrics.js';
+import { writeAtomically } from '../reporters/finish.js';
+
+const writeMetrics = (report: RunReport, dir: string) => writeAtomically(dir, 'metrics.prom', renderMetrics(report));
 import ComplianceReporter from '../reporters/vitest-compliance.js';
 import { main } from '../cli/cli.js';
 import { buildReport, countedViolations } from '../harness/run/report.js';
@@ -135,7 +138,7 @@ describe('renderMetrics', () => {
   });
 });
 
-describe('writeMetrics', () => {
+describe('metrics.prom, written atomically as every report is', () => {
   it('writes metrics.prom into a new folder, replaces an older one, and leaves no temporary file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'metrics-'));
     try {
@@ -223,7 +226,10 @@ describe('metrics.prom beside the other reports', () => {
       const { verdict, exitCode, counts, areas, requirements, ...run } = buildReportFixture();
       // what the conformance suites leave in each test's meta, and the context the project provides
       const tests = requirements.map((requirement) => ({ meta: () => ({ requirement, run }) }));
-      const module = { children: { allTests: () => tests }, project: { getProvidedContext: () => ({ conformance: { reportDir: dir } }) } };
+      const module = {
+        children: { allTests: () => tests },
+        project: { getProvidedContext: () => ({ conformance: { reportDir: dir, session: { target: { apiKey: 'k' } } } }) },
+      };
       vi.spyOn(console, 'log').mockImplementation(() => {});
       await new ComplianceReporter().onTestRunEnd([module] as any);
       expect((await readdir(dir)).sort()).toEqual(['compliance.json', 'junit.xml', 'metrics.prom', 'report.html']);

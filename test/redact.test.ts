@@ -4,7 +4,6 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../harness/http/redact.js';
 import { randomInt } from 'node:crypto';
-import { redactorFor } from '../harness/run/session.js';
 import { curlCommand } from '../harness/http/exchange.js';
 import { API_KEY, certifyReference } from './support/run.js';
 
@@ -132,7 +131,7 @@ describe('the near-miss key family', () => {
   const keys = ['Zm9v/YmFy+cXV4==', 'sk_live_8f3a9c1d2e4b', 'k3y', 'ABCDEFGHIJKLMNOP1234', JWT, '123e4567-e89b-12d3-a456-426614174000'];
 
   it.each(keys)('no variant of %s leaks in any form a server may echo', (key) => {
-    const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key });
+    const redactor = new Redactor([{ value: key, label: '$API_KEY' }, ...nearMisses(key, '$API_KEY')]);
     for (const v of nearMisses(key, '$API_KEY')) {
       const forms = [
         v.value,
@@ -152,7 +151,12 @@ describe('the near-miss key family', () => {
   it('curl lines reproduce every variant: bash expands the redacted header to the value sent', () => {
     const key = 'Zm9v/YmFy+cXV4==';
     const qsKey = JWT;
-    const redactor = redactorFor({ environment: 'embedded', baseUrl: 'http://localhost/v1', apiKey: key, quickstartApiKey: qsKey });
+    const redactor = new Redactor([
+      { value: key, label: '$API_KEY' },
+      { value: qsKey, label: '$QUICKSTART_API_KEY' },
+      ...nearMisses(key, '$API_KEY'),
+      ...nearMisses(qsKey, '$QUICKSTART_API_KEY'),
+    ]);
     const sent = [...nearMisses(key, '$API_KEY'), ...nearMisses(qsKey, '$QUICKSTART_API_KEY')].map((v) => `Bearer ${v.value}`);
     const lines = sent.map((header) =>
       redactor.redactShell(curlCommand({ method: 'GET', url: 'http://localhost/v1/pets', headers: { authorization: header } })),

@@ -2,12 +2,13 @@ import { describe, it, expect } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderComplianceJson, writeComplianceJson } from '../reporters/compliance-json.js';
-import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars, writeJunit } from '../reporters/junit.js';
+import { renderComplianceJson } from '../reporters/compliance-json.js';
+import { writeAtomically } from '../reporters/finish.js';
+import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
 import { buildReport } from '../harness/run/report.js';
-import { formatSummary } from '../cli/output.js';
-import { githubAnnotations, githubSummary } from '../cli/github.js';
+import { formatSummary } from '../reporters/console.js';
+import { githubAnnotations, githubSummary } from '../reporters/github.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 import { certifyReference } from './support/run.js';
 import { selectRequirements } from '../harness/config/selection.js';
@@ -123,7 +124,7 @@ describe('compliance.json', () => {
   it('writes compliance.json into a new directory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reporters-'));
     try {
-      const file = await writeComplianceJson(buildReportFixture(), join(dir, 'a', 'b'));
+      const file = await writeAtomically(join(dir, 'a', 'b'), 'compliance.json', renderComplianceJson(buildReportFixture()));
       expect(file).toBe(join(dir, 'a', 'b', 'compliance.json'));
       expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildReportFixture())));
     } finally {
@@ -434,7 +435,7 @@ describe('junit.xml', () => {
   it('writes junit.xml into a new directory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reporters-'));
     try {
-      const file = await writeJunit(report, join(dir, 'out'));
+      const file = await writeAtomically(join(dir, 'out'), 'junit.xml', renderJunit(report));
       expect(file).toBe(join(dir, 'out', 'junit.xml'));
       expect(await readFile(file, 'utf8')).toBe(xml);
     } finally {

@@ -7,6 +7,9 @@ import { PROFILES, type Requirement } from '../model/types.js';
 /** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
 export const AREAS = ['auth', 'errors', 'media', 'http', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
 
+/** The anchor GitHub gives a heading made of the id alone (docs/requirements.md). */
+export const anchorOf = (id: string) => id.toLowerCase();
+
 export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requirement[] {
   const doc = readSpecDocument(file);
   const seen = new Set<string>();

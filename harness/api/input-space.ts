@@ -17,7 +17,7 @@
 //
 // Which requirement judges which class is said by the checks and, for a reader, by the
 // catalogue's accepts (spec/requirements.yaml).
-import { nearMisses } from '../http/redact.js';
+import { nearMisses, type Secret } from '../http/redact.js';
 import type { AnimalStoreSpec } from './spec.js';
 
 export { edgeValues, enumProbes, integerProbes } from './edge-values.js';
@@ -110,6 +110,8 @@ export interface CredentialClass {
   label: string;
   /** The valid key in a spelling HTTP allows: it must be accepted, not refused. */
   valid?: true;
+  /** What of the header is made from the key, and the shell expression of its variable that gives it back: for the redactor. */
+  secret?: Secret;
 }
 
 /**
@@ -138,13 +140,24 @@ export function credentialClasses(key: string, variable: string, keyVariants: bo
     { kind: 'unset-variable', header: 'Bearer undefined', label: 'Bearer undefined (the key of an unset variable)' },
     { kind: 'unset-variable', header: 'Bearer null', label: 'Bearer null (the key of an unset variable)' },
     ...(keyVariants
-      ? nearMisses(key, variable).map((v) => ({ kind: v.kind, header: `Bearer ${v.value}`, label: `an invalid bearer key (${v.what})` }))
+      ? nearMisses(key, variable).map((v) => ({
+          kind: v.kind,
+          header: `Bearer ${v.value}`,
+          label: `an invalid bearer key (${v.what})`,
+          secret: { value: v.value, label: v.label },
+        }))
       : [{ kind: 'random' as const, header: `Bearer ${randomKey}`, label: "an invalid bearer key (a random key of the key's format and length)" }]),
     { kind: 'scheme-twice', header: `Bearer Bearer ${sent}`, label: `the scheme twice (Bearer Bearer <${keyVariants ? 'key' : 'random key'}>)` },
     { kind: 'other-scheme', header: `Basic ${sent}`, label: `${what} under the Basic scheme` },
     { kind: 'other-scheme', header: `Token ${sent}`, label: `${what} under the Token scheme` },
     { kind: 'no-scheme', header: sent, label: `${what} with no scheme` },
-    { kind: 'glued', header: `Bearer${sent}`, label: `${what} glued to Bearer, with no space` },
+    {
+      kind: 'glued',
+      header: `Bearer${sent}`,
+      label: `${what} glued to Bearer, with no space`,
+      // a short key is otherwise hidden only where it stands alone
+      ...(keyVariants && { secret: { value: `Bearer${key}`, label: `Bearer${variable}` } }),
+    },
     ...(keyVariants
       ? [{ kind: 'scheme-case' as const, header: `bearer ${key}`, label: 'the valid key under the scheme in lower case (bearer)', valid: true as const }]
       : []),

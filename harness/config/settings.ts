@@ -6,6 +6,7 @@
 // value, not the default: a CI secret that is missing or misspelled expands to an
 // empty string, and must not certify another target.
 import { readFileSync, statSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { PROFILES, type Environment, type Profile } from '../model/types.js';
@@ -37,8 +38,8 @@ export interface SettingDoc {
 export interface Setting<T = unknown> extends SettingDoc {
   /** The value as given (or the default) into its typed value; throws ConfigError naming `name`. */
   parse: (name: string, value: string) => T;
-  /** The value when the setting is given nowhere and has no default (otherwise undefined). */
-  fallback?: () => T;
+  /** The value when the setting is given nowhere and has no default (otherwise undefined), from the settings above it in the table. */
+  fallback?: (above: Readonly<Record<string, unknown>>) => T;
 }
 
 /**
@@ -221,6 +222,7 @@ export const SETTINGS = {
     defaultDoc: 'on in certify, off in health',
     boolean: true,
     parse: flag,
+    fallback: (above) => above.profile === 'certify',
     details:
       'Off, every invalid key sent is a random key of the format and length of the real one, and the requirements that need the real key in another spelling (`AUTH-SCHEME-CASE`, `AUTH-NO-QUERY-TOKEN`) are skipped; a lock-out policy on rejected keys could also block the monitoring host.',
   },
@@ -291,6 +293,7 @@ export const SETTINGS = {
     description: 'Seed of every value drawn at random (0 to 2147483647): interior query values and generated animals; the same seed draws the same values.',
     defaultDoc: 'random',
     parse: (name, value) => boundedInteger(name, value, MAX_SEED),
+    fallback: () => randomInt(MAX_SEED),
     details: 'The seed of a run is in the summary and the reports.',
   },
 } satisfies Record<string, Setting>;
@@ -311,7 +314,7 @@ const KEYS = Object.keys(SETTINGS) as Key[];
 type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
   ? S extends { default: string }
     ? T
-    : S extends { fallback: () => infer F }
+    : S extends { fallback: (above: never) => infer F }
       ? T | F
       : T | undefined
   : never;
@@ -326,6 +329,12 @@ export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allow
   /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
   environment: Environment;
 };
+
+/** What a run of the checks reads of the configuration: every setting but the target's address and keys and what the tool around the run reads (reports, selection, the known deviations, the baseline). */
+export type RunSettings = Omit<
+  RunConfig,
+  'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey' | 'reportDir' | 'only' | 'skip' | 'expectedFailuresFile' | 'baselineFile'
+>;
 
 export interface ParsedArgs {
   help: boolean;
@@ -508,13 +517,14 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   };
   // every setting, also those this run would not read: an empty one is a mistake wherever it is
   const raw = Object.fromEntries(KEYS.map((key) => [key, given(key)])) as Record<Key, string | undefined>;
-  const values = Object.fromEntries(
-    KEYS.map((key) => {
-      const s: Setting = SETTINGS[key];
-      const value = raw[key] ?? s.default;
-      return [key, value === undefined ? s.fallback?.() : s.parse(s.env, value)];
-    }),
-  ) as SettingValues;
+  // in the table's order: a fallback may depend on a setting above it (keyVariants on the profile)
+  const resolved: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const s: Setting = SETTINGS[key];
+    const value = raw[key] ?? s.default;
+    resolved[key] = value === undefined ? s.fallback?.(resolved) : s.parse(s.env, value);
+  }
+  const values = resolved as SettingValues;
 
   // the rules across settings
   const { target, baseUrl: productionBaseUrl, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;

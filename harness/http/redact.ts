@@ -165,10 +165,15 @@ const SHORT_SECRET = 12;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Redactor {
-  private readonly pairs: Array<[RegExp, string]> = [];
+  private readonly forms: Array<[string, string]> = [];
+  private pairs: Array<[RegExp, string]> = [];
 
   constructor(secrets: Secret[]) {
-    const forms: Array<[string, string]> = [];
+    this.add(secrets);
+  }
+
+  /** Hides these secrets too, from now on (a credential the run made from a key). */
+  add(secrets: Secret[]): void {
     for (const { value, label } of secrets) {
       if (!value) continue;
       // as sent, and as a server might echo it: URL-encoded, base64, JSON-escaped, with / escaped
@@ -179,13 +184,13 @@ export class Redactor {
         JSON.stringify(value).slice(1, -1),
         value.replace(/\//g, '\\/'),
       ];
-      for (const form of new Set(variants)) forms.push([form, label]);
+      for (const form of new Set(variants)) if (!this.forms.some(([f]) => f === form)) this.forms.push([form, label]);
     }
-    forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
-    for (const [form, label] of forms) {
+    this.forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
+    this.pairs = this.forms.map(([form, label]) => {
       const pattern = form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form);
-      this.pairs.push([new RegExp(pattern, 'g'), label]);
-    }
+      return [new RegExp(pattern, 'g'), label];
+    });
   }
 
   redact(text: string, labelFor: (label: string) => string = (l) => l): string {

@@ -7,59 +7,13 @@ import type { CallOptions, Service } from './request.js';
 export type { Auth, CallOptions } from './request.js';
 export { fillPath } from './request.js';
 import type { Requirement } from '../model/types.js';
-import { CheckError } from '../model/outcome.js';
 import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
-import { credentialClasses } from '../api/input-space.js';
+import type { Fixtures } from './fixtures.js';
+import { pollWithinWindow, type Polled } from './window.js';
 
-/** Five minutes: servers synchronised by NTP agree within seconds; a wrong zone is off by hours. */
-export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
-
-/** A value read again until it showed what was written, or the consistency window passed. */
-export interface Polled<T> {
-  value: T;
-  /** ms from the write (or the first read) to the read that gave `value`. */
-  lagMs: number;
-  /** How many times it was read. */
-  asked: number;
-  /** The last read still lacked what was written: the window passed, or the deadline. */
-  pending: boolean;
-}
-
-/**
- * Reads again, 250 ms later and then twice as long each time, while `pending(value)`
- * holds and the consistency window (--consistency-window, counted from `since`: the
- * write) lasts: the description promises no read-after-write timing, so a store may
- * show a write a moment late without being wrong. Window 0: the first read stands.
- */
-export async function pollWithinWindow<T>(
-  session: Session,
-  first: T,
-  read: () => Promise<T>,
-  pending: (value: T) => boolean,
-  since = performance.now(),
-): Promise<Polled<T>> {
-  let value = first;
-  let asked = 1;
-  for (let delay = 250; pending(value); delay *= 2) {
-    const left = session.consistencyWindowMs - (performance.now() - since);
-    if (left <= 0) break;
-    // the window was cut short: what has not shown yet may still show, so no verdict
-    if (session.deadlinePassed) throw new CheckError(`the run deadline passed within the consistency window (asked ${asked} times)`);
-    await session.client.wait(Math.min(delay, left));
-    value = await read();
-    asked++;
-  }
-  return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
-}
-
-/** "(asked 5 times over 5.0 s: --consistency-window)", for a message on what never showed. */
-export function waitedFor(polled: Polled<unknown>): string {
-  return polled.asked > 1
-    ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`
-    : ' (asked once: --consistency-window 0)';
-}
+export { waitedFor, type Polled } from './window.js';
 
 export class CheckContext {
   readonly notes: string[] = [];
@@ -68,6 +22,8 @@ export class CheckContext {
   // private: the session is the runner's; what a check may use is below
   constructor(
     private readonly session: Session,
+    /** Data the checks share, prepared once per run (fixtures.ts). */
+    readonly fixtures: Fixtures,
     readonly requirement: Requirement,
   ) {}
 
@@ -89,10 +45,7 @@ export class CheckContext {
   }
   /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
   get clockToleranceMs() {
-    return this.session.options.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS;
-  }
-  get fixtures() {
-    return this.session.fixtures;
+    return this.session.options.clockToleranceMs;
   }
   get runPrefix() {
     return this.session.runPrefix;
@@ -105,15 +58,15 @@ export class CheckContext {
   }
   /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants; certify by default). */
   get keyVariants() {
-    return this.session.keyVariants;
+    return this.session.options.keyVariants;
   }
   /** Every class of Authorization header (input-space.ts), from the animal store's key. */
   get credentials() {
-    return credentialClasses(this.apiKey, '$API_KEY', this.keyVariants, this.session.randomKeyFor(this.apiKey));
+    return this.session.credentials('store');
   }
   /** Every class of Authorization header, from the quickstart service's key. */
   get quickstartCredentials() {
-    return credentialClasses(this.quickstartApiKey, '$QUICKSTART_API_KEY', this.keyVariants, this.session.randomKeyFor(this.quickstartApiKey));
+    return this.session.credentials('quickstart');
   }
 
   /**

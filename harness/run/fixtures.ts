@@ -3,7 +3,7 @@
 // message. Each is memoised, so concurrent checks wait for the same requests.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
-import { pollWithinWindow, type Polled } from './context.js';
+import { pollWithinWindow, type Polled } from './window.js';
 import { negativeNewPets, validNewPet, type NegativeBody } from '../api/bodies.js';
 import { INT64_MAX, isInteger, integerText } from '../model/json.js';
 import type { Session } from './session.js';
@@ -107,9 +107,9 @@ export class Fixtures {
     return this.session.call('store', 'listPets', { query });
   }
 
-  /** The authenticated list with no parameters that opens every run. */
+  /** The authenticated list with no parameters that opens every run (the session's preflight). */
   preflight(): Promise<Exchange> {
-    return this.once('preflight', async () => (this.preflightAnswer = await this.list()));
+    return this.once('preflight', async () => (this.preflightAnswer = await this.session.preflightList()));
   }
 
   /** The preflight's answer once it is in: read without waiting a turn (see created()). */
@@ -457,7 +457,7 @@ export class Fixtures {
 
   /** The quickstart preflight, and QS-MISSING-MESSAGE's probe: {} with the key. */
   messagePreflight(): Promise<Exchange> {
-    return this.once('messagePreflight', () => this.sendMessage({}));
+    return this.session.preflightMessage();
   }
 }
 

@@ -2,7 +2,7 @@
 // that shows it. Whatever a server accepts must come back exactly (integers compared
 // as exact int64, strings code unit for code unit); a valid value may be refused only
 // with the documented 400. Used for the edge bodies and the generated examples alike.
-import { pollWithinWindow } from './context.js';
+import { pollWithinWindow } from './window.js';
 import type { Exchange } from '../http/exchange.js';
 import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';

@@ -5,8 +5,9 @@
 // requirement, then the report. Whoever runs it hands it the
 // checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
-import { buildReport, skippedResult } from './report.js';
+import { buildReport, notCarriedOut, reportBaseOf, skippedResult } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
+import { Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
 import { CheckContext } from './context.js';
@@ -36,9 +37,6 @@ export interface ConformanceRun {
   readonly report: Promise<RunReport>;
 }
 
-/** The message of a requirement that an interruption (options.signal) left unjudged. */
-export const notCarriedOut = (reason: string) => `not carried out: ${reason}`;
-
 /** Why options.signal stopped the run: its reason when that is a sentence. */
 const interruption = (signal: AbortSignal) => (typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted');
 
@@ -55,17 +53,28 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 /** The most exchanges a result cites: those the check named first, then those it made. */
 const MAX_EVIDENCE = 8;
 
+/** Why a requirement is not run against this target, if it is not: its profile, or a service not configured. */
+function skipReason(options: SessionOptions, requirement: Requirement): string | undefined {
+  if (!requirement.profiles.includes(options.profile)) {
+    return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
+  }
+  if (requirement.area === 'quickstart' && !options.target.quickstartBaseUrl) {
+    return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
+  }
+  return undefined;
+}
+
 /** Runs one requirement's check and turns how it ended into the requirement's result. */
-export async function judge(session: Session, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
+export async function judge(session: Session, fixtures: Fixtures, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
   const started = performance.now();
-  const ctx = new CheckContext(session, requirement);
+  const ctx = new CheckContext(session, fixtures, requirement);
   let outcome: Outcome = 'passed';
   let message: string | undefined;
   let cited: Cited[] = [];
   let cause: string | undefined;
   try {
     if (!check) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
-    const skip = session.skipReason(requirement);
+    const skip = skipReason(session.options, requirement);
     if (skip) throw new Skip(skip);
     await check.run(ctx);
   } catch (err) {
@@ -100,6 +109,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   const catalogue = options.catalogue ?? loadCatalogue();
   const checks = new Map(options.checks.map((c) => [c.id, c]));
   const session = new Session(options, specs);
+  const fixtures = new Fixtures(session);
   const settle = new Map<string, (r: RequirementResult) => void>();
   const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
   const known: RequirementResult[] = [];
@@ -119,7 +129,8 @@ export function startRun(options: RunOptions): ConformanceRun {
   const recordUnlessStopped = (r: RequirementResult) => {
     if (!cutShort()) record(r);
   };
-  const runEach = (requirements: Requirement[]) => Promise.all(requirements.map((r) => judge(session, r, checks.get(r.id)).then(recordUnlessStopped)));
+  const runEach = (requirements: Requirement[]) =>
+    Promise.all(requirements.map((r) => judge(session, fixtures, r, checks.get(r.id)).then(recordUnlessStopped)));
 
   const report = (async () => {
     const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
@@ -155,7 +166,8 @@ export function startRun(options: RunOptions): ConformanceRun {
     // in catalogue order, not the order the checks happened to finish in
     const order = new Map(catalogue.map((r, i) => [r.id, i]));
     return buildReport(
-      session.reportBase(abortReason),
+      // a run the server rate-limited past its deadline could not be made
+      reportBaseOf(session, abortReason ?? session.rateLimitAbort()?.message),
       known.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
     );
   })();

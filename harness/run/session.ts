@@ -1,76 +1,50 @@
-// One conformance run against one target: the HTTP client, the shared fixtures, and
-// running a requirement's check into a result. The CLI, the Vitest suites and the
-// self-tests all run checks through a Session.
+// One conformance run's transport: the HTTP client, redaction of the keys and of every
+// credential made from them, the preflight that decides whether the run can be made,
+// and the run's clock (deadline, consistency window). The runner builds the fixtures
+// and the check contexts over it.
 import { randomBytes, randomInt } from 'node:crypto';
-import { MAX_SEED } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, type Exchange, type HttpRequest } from '../http/exchange.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
-import { Fixtures } from './fixtures.js';
 import type { PetValues } from '../api/bodies.js';
-import { Redactor, nearMisses, randomKeyLike } from '../http/redact.js';
+import { Redactor, randomKeyLike } from '../http/redact.js';
 import { isRemoved, type Specs } from '../api/spec.js';
-import type { Requirement, RunReport, Target } from '../model/types.js';
-import type { RunConfig } from '../config/settings.js';
-import { latencyByOperation } from '../http/latency.js';
+import type { Target } from '../model/types.js';
+import type { RunSettings, RunConfig } from '../config/settings.js';
 import { TOOL } from '../model/tool.js';
-import { DEFAULT_CONSISTENCY_WINDOW_MS, DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
 import { CheckError } from '../model/outcome.js';
 import { durationSetting, formatSeconds, formatSize, sizeSetting } from '../model/units.js';
+import { credentialClasses, type CredentialClass } from '../api/input-space.js';
+import type { ConsistencyWindow } from './window.js';
 
-export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
+/** A run's settings, every one with its value (resolveConfig), and the target it certifies. */
+export type SessionOptions = RunSettings & {
+  target: Target;
+  /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
+  signal?: AbortSignal;
+};
 
-/** The settings a session reads, by their RunConfig names (harness/config/settings.ts documents each). */
-const SESSION_SETTINGS = [
-  'profile',
-  'timeoutMs',
-  'deadlineMs',
-  'maxBodyBytes',
-  'concurrency',
-  'now',
-  'strict',
-  'retries',
-  'categoryId',
-  'clockToleranceMs',
-  'maxLatencyMs',
-  'rate',
-  'consistencyWindowMs',
-  'examples',
-  'seed',
-  'keyVariants',
-] as const;
-type SessionSetting = (typeof SESSION_SETTINGS)[number];
-/** Those every session is given; the rest have defaults here, so a self-test may leave them out. */
-type Needed = 'profile' | 'timeoutMs' | 'deadlineMs' | 'concurrency' | 'now';
-
-export type SessionOptions = Pick<RunConfig, Needed> &
-  Partial<Pick<RunConfig, Exclude<SessionSetting, Needed>>> & {
-    target: Target;
-    /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
-    signal?: AbortSignal;
-  };
-
-/** The session options a configuration gives, for one target. */
+/** The session options a configuration gives, for one target: the one place a run's options are built. */
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
-  return { target, ...Object.fromEntries(SESSION_SETTINGS.map((key) => [key, config[key]])) } as SessionOptions;
+  const {
+    environment: _environment,
+    baseUrl: _baseUrl,
+    apiKey: _apiKey,
+    quickstartBaseUrl: _quickstartBaseUrl,
+    quickstartApiKey: _quickstartApiKey,
+    reportDir: _reportDir,
+    only: _only,
+    skip: _skip,
+    expectedFailuresFile: _expectedFailuresFile,
+    baselineFile: _baselineFile,
+    ...settings
+  } = config;
+  return { ...settings, target };
 }
 
-/** Generated animals in a certify run unless --examples says otherwise: few, as each is created. */
-export const DEFAULT_EXAMPLES = 5;
-
-/**
- * Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY, and
- * every near-miss key the run sends as the bash expression of them that gives it back.
- */
+/** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY; the credentials a run makes from them are added as they are made (Session.credentials). */
 export function redactorFor(target: Target): Redactor {
-  return new Redactor(
-    keysOf(target).flatMap(({ value, label }) => [
-      { value, label },
-      ...nearMisses(value, label),
-      // the key glued to the scheme (AUTH-NO-SCHEME): a short key is otherwise only hidden where it stands alone
-      { value: `Bearer${value}`, label: `Bearer${label}` },
-    ]),
-  );
+  return new Redactor(keysOf(target));
 }
 
 /** The target's keys with the shell variable each is shown as. */
@@ -93,20 +67,15 @@ export class RunAborted extends Error {}
  */
 const NOT_THE_API = [403, 404, 405, 410, 501];
 
-export class Session {
+export class Session implements ConsistencyWindow {
   readonly client: HttpClient;
   readonly redactor: Redactor;
-  readonly fixtures: Fixtures;
   /** Names everything the run creates, so its data is recognisable in the store. */
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly startedAt = new Date();
-  /** Seed of every value the run draws at random (--seed), drawn when not given so that the run can be replayed. */
-  readonly seed: number;
   private readonly deadline = new AbortController();
   /** Aborted, with the reason, when the target stopped answering (client.ts): the run stops. */
   private readonly halt = new AbortController();
-  /** The body cap (--max-body). */
-  private readonly maxBodyBytes: number;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -114,12 +83,11 @@ export class Session {
     readonly specs: Specs,
   ) {
     this.redactor = redactorFor(options.target);
-    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,
-      maxBodyBytes: this.maxBodyBytes,
+      maxBodyBytes: options.maxBodyBytes,
       concurrency: options.concurrency,
-      retries: options.retries ?? 0,
+      retries: options.retries,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
@@ -131,18 +99,31 @@ export class Session {
     this.timer.unref();
     if (options.signal?.aborted) this.deadline.abort();
     options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
-    this.fixtures = new Fixtures(this);
-    this.seed = options.seed ?? randomInt(MAX_SEED);
+  }
+
+  /** Seed of every value the run draws at random (--seed; drawn by resolveConfig when not given, so that the run can be replayed). */
+  get seed(): number {
+    return this.options.seed;
   }
 
   /** How many animals the run generates from the schema: none but in certify. */
   get examples(): number {
-    return this.options.profile === 'certify' ? (this.options.examples ?? DEFAULT_EXAMPLES) : 0;
+    return this.options.profile === 'certify' ? this.options.examples : 0;
   }
 
   /** The values the run gives a NewPet's required fields. */
   petValues(name: string): PetValues {
-    return { name, categoryId: this.options.categoryId ?? 1 };
+    return { name, categoryId: this.options.categoryId };
+  }
+
+  /** The consistency window (--consistency-window), for pollWithinWindow. */
+  get windowMs(): number {
+    return this.options.consistencyWindowMs;
+  }
+
+  /** Waits, cut short by the deadline. */
+  wait(ms: number): Promise<void> {
+    return this.client.wait(ms);
   }
 
   get deadlinePassed(): boolean {
@@ -171,30 +152,29 @@ export class Session {
     return silent.method === probe.method && silent.url === probe.url && silent.body === probe.body ? other : probe;
   }
 
+  private readonly credentialsMade = new Map<Service, CredentialClass[]>();
+
   /**
-   * Whether the run sends the key in other spellings (near-misses, other schemes, the
-   * query): by default in certify only, since a gateway that logs rejected tokens would
-   * keep the production key from every scheduled health run (--key-variants).
+   * Every class of Authorization header for one service's key (input-space.ts): the
+   * near-misses where the key may travel in other spellings (--key-variants), else a
+   * random key of its format and length. Each credential made from the key is added to
+   * the redactor here, as it is made, so no output shows it.
    */
-  get keyVariants(): boolean {
-    return this.options.keyVariants ?? this.options.profile === 'certify';
-  }
-
-  private readonly randomKeys = new Map<string, string>();
-
-  /** One random key of this key's format and length for the whole run (randomKeyLike). */
-  randomKeyFor(key: string): string {
-    if (!this.randomKeys.has(key)) this.randomKeys.set(key, randomKeyLike(key, randomInt));
-    return this.randomKeys.get(key)!;
+  credentials(service: Service): CredentialClass[] {
+    if (!this.credentialsMade.has(service)) {
+      const store = service === 'store';
+      const key = store ? this.options.target.apiKey : this.quickstartApiKey;
+      const variable = store || key === this.options.target.apiKey ? '$API_KEY' : '$QUICKSTART_API_KEY';
+      const classes = credentialClasses(key, variable, this.options.keyVariants, randomKeyLike(key, randomInt));
+      this.redactor.add(classes.flatMap((c) => (c.secret ? [c.secret] : [])));
+      this.credentialsMade.set(service, classes);
+    }
+    return this.credentialsMade.get(service)!;
   }
 
   /** The quickstart service's key: its own, or the animal store's. */
   get quickstartApiKey(): string {
     return quickstartKey(this.options.target);
-  }
-
-  get consistencyWindowMs(): number {
-    return this.options.consistencyWindowMs ?? DEFAULT_CONSISTENCY_WINDOW_MS;
   }
 
   /**
@@ -226,7 +206,7 @@ export class Session {
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
     const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
     const resent = failed?.sentAlone ? ', also when sent alone' : '';
-    const maxBody = this.maxBodyBytes;
+    const maxBody = this.options.maxBodyBytes;
     switch (failed?.failure) {
       case 'body-cap':
         return `a response body was cut off at ${formatSize(maxBody)}; try --max-body ${sizeSetting(maxBody * 4)}`;
@@ -258,7 +238,21 @@ export class Session {
   }
 
   /** The quiet sample's exchanges: their latency is reported apart from the run's under load. */
-  private readonly quiet = new Set<Exchange>();
+  readonly quiet = new Set<Exchange>();
+
+  private readonly memo = new Map<string, Promise<Exchange>>();
+
+  /** The authenticated list with no parameters that opens every run (the preflight's, shared with the checks). */
+  preflightList(): Promise<Exchange> {
+    if (!this.memo.has('list')) this.memo.set('list', this.call('store', 'listPets'));
+    return this.memo.get('list')!;
+  }
+
+  /** The quickstart preflight's message without its required field (a conforming service refuses it with 400: nothing is queued). */
+  preflightMessage(): Promise<Exchange> {
+    if (!this.memo.has('message')) this.memo.set('message', this.call('quickstart', 'sendMessage', { json: {} }));
+    return this.memo.get('message')!;
+  }
 
   /** Sends a request of the run again, as part of the quiet sample (a quiet requirement's check, which runs alone). */
   async resendQuiet(request: HttpRequest): Promise<Exchange> {
@@ -278,13 +272,13 @@ export class Session {
   async preflight(): Promise<void> {
     const { environment, quickstartBaseUrl } = this.options.target;
     await Promise.all([
-      this.expectAnswer(this.fixtures.preflight(), 'target', 'API_KEY and TARGET', {
+      this.expectAnswer(this.preflightList(), 'target', 'API_KEY and TARGET', {
         setting: environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL',
         key: 'API_KEY',
         service: 'the Animal Store API',
       }),
       quickstartBaseUrl &&
-        this.expectAnswer(this.fixtures.messagePreflight(), 'quickstart service', 'QUICKSTART_API_KEY', {
+        this.expectAnswer(this.preflightMessage(), 'quickstart service', 'QUICKSTART_API_KEY', {
           setting: 'QUICKSTART_BASE_URL',
           key: 'QUICKSTART_API_KEY',
           service: 'the quickstart message service',
@@ -343,63 +337,6 @@ export class Session {
     const with503 = this.client.exchanges.some((ex) => isRateLimit(ex) && ex.status === 503);
     const answers = `${limited} answers 429${with503 ? ' or 503 with Retry-After' : ''}`;
     return new RunAborted(`the server rate-limited the run (${answers}) until the deadline passed; try --rate ${rate} or a longer --deadline`);
-  }
-
-  /** Why a requirement is not run against this target, if it is not: its profile, or a service not configured. */
-  skipReason(requirement: Requirement): string | undefined {
-    if (!requirement.profiles.includes(this.options.profile)) {
-      return `not run in the ${this.options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
-    }
-    if (requirement.area === 'quickstart' && !this.options.target.quickstartBaseUrl) {
-      return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
-    }
-    return undefined;
-  }
-
-  /**
-   * Everything the report says about the run apart from the results; a run the
-   * server rate-limited past its deadline is reported as one that could not be made.
-   */
-  reportBase(abortReason = this.rateLimitAbort()?.message): ReportBase {
-    const finishedAt = new Date();
-    const { target, profile, strict } = this.options;
-    return {
-      tool: TOOL,
-      spec: { title: this.specs.store.title, version: this.specs.store.version },
-      target: {
-        environment: target.environment,
-        baseUrl: target.baseUrl,
-        ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
-      },
-      profile,
-      strict: strict ?? false,
-      startedAt: this.startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
-      durationMs: finishedAt.getTime() - this.startedAt.getTime(),
-      ...(abortReason && { abortReason: this.redactor.redact(abortReason) }),
-      runPrefix: this.runPrefix,
-      animalsCreated: this.client.exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
-      writesAccepted: this.writesAccepted(),
-      // every value drawn at random (interior query values, generated animals) is drawn again with --seed
-      seed: this.seed,
-      requestCount: this.client.requestCount,
-      retries: this.client.retryCount,
-      rateLimited: this.client.rateLimitedCount,
-      latency: latencyByOperation(this.client.exchanges.filter((ex) => !this.quiet.has(ex))),
-      ...(this.quiet.size && { latencyQuiet: latencyByOperation([...this.quiet]) }),
-    };
-  }
-
-  /** The run's writes a server answered 2xx (each once: not a redirect followed, not an answer sent again), by operation. */
-  private writesAccepted(): Record<string, number> {
-    const by: Record<string, number> = {};
-    for (const ex of this.client.exchanges) {
-      const { method, operation, url } = ex.request;
-      if (['GET', 'HEAD', 'OPTIONS'].includes(method) || !ex.succeeded || ex.followed || ex.superseded) continue;
-      const what = operation ?? `${method} ${new URL(url).pathname}`;
-      by[what] = (by[what] ?? 0) + 1;
-    }
-    return by;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { RunReport } from '../harness/model/types.js';
 import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/run/report.js';
-import { anchorOf } from './catalogue-doc.js';
+import { anchorOf } from '../harness/api/catalogue.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
 
 /**

@@ -1,7 +1,18 @@
-// What the CLI prints: a line per requirement as it completes, and the summary.
+// The console report: a line per requirement as it completes, and the summary (the CLI
+// prints both; the Vitest view prints the summary).
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
-import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, listedButPassed, verdictText } from '../harness/run/report.js';
+import {
+  countedViolations,
+  coverageText,
+  coverageWarning,
+  dataWarning,
+  failedAsExpected,
+  isUnjudged,
+  listedButPassed,
+  notCarriedOut,
+  verdictText,
+} from '../harness/run/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS',
@@ -12,7 +23,7 @@ const MARK: Record<RequirementResult['outcome'], string> = {
 };
 
 /** A listed known deviation that failed is XFAIL (expected, not counted), never FAIL. */
-const markOf = (r: RequirementResult) => (r.expectedFailure !== undefined && r.outcome === 'failed' ? 'XFAIL' : MARK[r.outcome]);
+const markOf = (r: RequirementResult) => (failedAsExpected(r) && r.outcome === 'failed' ? 'XFAIL' : MARK[r.outcome]);
 
 const resultLine = (r: RequirementResult, indent: string) => `${indent}${markOf(r).padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
 
@@ -124,4 +135,20 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   }
   lines.push('', `Reports: ${reportPaths.join(', ')}`);
   return lines.join('\n');
+}
+
+/** One line: what an interrupted run judged before it stopped (the reports hold the rest). */
+export function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
+  const reason = report.abortReason!;
+  const cut = (r: RequirementResult) => r.message === notCarriedOut(reason);
+  const left = report.requirements.filter(cut).length;
+  // skipped by the selection, the profile or the configuration: never meant to be carried out
+  const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;
+  const meant = report.requirements.length - skipped;
+  // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
+  const failed = report.counts.failed;
+  return (
+    `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${meant} requirements this run carries out finished before it (${failed} failed, not counted),` +
+    ` ${left} not carried out; ${skipped} skipped by the selection, the profile or the configuration (exit code ${exitCode}; reports: ${paths.join(', ')})`
+  );
 }

@@ -1,18 +1,22 @@
 // Everything a run needs before it starts, resolved the same way for the CLI and
 // for the Vitest suites: configuration, the selected requirements, the known
-// deviations, a writable report folder; and the session options it gives.
+// deviations, the baseline, a writable report folder. Any bad input is a ConfigError
+// here, before the run creates data.
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
-import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from './settings.js';
-import { readExpectedFailures, selectRequirements } from './selection.js';
+import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from '../config/settings.js';
+import { readExpectedFailures, selectRequirements } from '../config/selection.js';
 import type { Requirement } from '../model/types.js';
+import { readBaseline, type Baseline } from './baseline.js';
 
 export interface PreparedRun {
   config: RunConfig;
   catalogue: Requirement[];
   selected: Set<string>;
   expectedFailures: Map<string, string>;
+  /** --baseline, read now: REPORT_DIR/compliance.json may be it, and the run overwrites it. */
+  baseline: Baseline | undefined;
 }
 
 /** Finds an unusable REPORT_DIR before the run, not after it has created data. */
@@ -40,5 +44,6 @@ export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv): Prom
     catalogue,
     selected: selectRequirements(catalogue, config.only, config.skip),
     expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map(),
+    baseline: config.baselineFile ? await readBaseline(config.baselineFile) : undefined,
   };
 }

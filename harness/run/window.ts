@@ -1,0 +1,55 @@
+// Reading again within the consistency window: the description promises no
+// read-after-write timing, so a store may show a write a moment late without being
+// wrong. Depends on a clock, the window and the run's deadline only.
+import { CheckError } from '../model/outcome.js';
+
+/** What polling needs of a run: the window (--consistency-window), whether the deadline passed, and a wait the deadline cuts short. */
+export interface ConsistencyWindow {
+  readonly windowMs: number;
+  readonly deadlinePassed: boolean;
+  wait(ms: number): Promise<void>;
+}
+
+/** A value read again until it showed what was written, or the consistency window passed. */
+export interface Polled<T> {
+  value: T;
+  /** ms from the write (or the first read) to the read that gave `value`. */
+  lagMs: number;
+  /** How many times it was read. */
+  asked: number;
+  /** The last read still lacked what was written: the window passed, or the deadline. */
+  pending: boolean;
+}
+
+/**
+ * Reads again, 250 ms later and then twice as long each time, while `pending(value)`
+ * holds and the window (counted from `since`: the write) lasts. Window 0: the first
+ * read stands.
+ */
+export async function pollWithinWindow<T>(
+  window: ConsistencyWindow,
+  first: T,
+  read: () => Promise<T>,
+  pending: (value: T) => boolean,
+  since = performance.now(),
+): Promise<Polled<T>> {
+  let value = first;
+  let asked = 1;
+  for (let delay = 250; pending(value); delay *= 2) {
+    const left = window.windowMs - (performance.now() - since);
+    if (left <= 0) break;
+    // the window was cut short: what has not shown yet may still show, so no verdict
+    if (window.deadlinePassed) throw new CheckError(`the run deadline passed within the consistency window (asked ${asked} times)`);
+    await window.wait(Math.min(delay, left));
+    value = await read();
+    asked++;
+  }
+  return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
+}
+
+/** "(asked 5 times over 5.0 s: --consistency-window)", for a message on what never showed. */
+export function waitedFor(polled: Polled<unknown>): string {
+  return polled.asked > 1
+    ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`
+    : ' (asked once: --consistency-window 0)';
+}
