@@ -31,7 +31,6 @@ function start(): SharedRun {
     now: new Date(settings.session.now),
     checks: conformanceChecks(),
     selected: new Set(settings.selected),
-    selectedBy: 'ONLY, SKIP',
     expectedFailures: new Map(settings.expectedFailures),
   });
   shared = { run, abortReported: false };

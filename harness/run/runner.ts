@@ -21,8 +21,6 @@ export interface RunOptions extends SessionOptions {
   catalogue?: Requirement[];
   /** The ids to run (--only, --skip, Vitest's -t); the rest are reported as skipped. Default: all. */
   selected?: Set<string>;
-  /** How the user selects, for the message of the requirements not selected (default: --only, --skip). */
-  selectedBy?: string;
   /** Accepted deviations by id, with their reasons (--expected-failures). */
   expectedFailures?: Map<string, string>;
   /** Called as each requirement's result is known (progress). */
@@ -36,6 +34,9 @@ export interface ConformanceRun {
   /** The report, once every result is known and the connections are closed. */
   readonly report: Promise<RunReport>;
 }
+
+/** The message of a requirement the selection leaves out, the same from the CLI and under Vitest. */
+const NOT_SELECTED = 'not selected (ONLY, SKIP: --only, --skip; under Vitest also -t)';
 
 /** Why options.signal stopped the run: its reason when that is a sentence. */
 const interruption = (signal: AbortSignal) => (typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted');
@@ -136,7 +137,7 @@ export function startRun(options: RunOptions): ConformanceRun {
     const selected = catalogue.filter((r) => options.selected?.has(r.id) ?? true);
     const work = (async () => {
       await session.preflight();
-      for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, `not selected (${options.selectedBy ?? '--only, --skip'})`));
+      for (const r of catalogue.filter((r) => !selected.includes(r))) record(skippedResult(r, NOT_SELECTED));
       await runEach(selected.filter((r) => !r.observer && !r.quiet));
       await runEach(selected.filter((r) => r.observer && !r.quiet));
       // each alone: what they measure must not queue behind the run's own requests
