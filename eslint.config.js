@@ -1,6 +1,6 @@
 // ESLint (flat config): the recommended rules of ESLint and typescript-eslint (not the
 // type-checked ones: those run the compiler and are slow on this machine; `npm run
-// typecheck` covers types), and the import-layer rule of issue 11. Formatting is
+// typecheck` covers types), and the import-layer rule. Formatting is
 // Prettier's job (`npm run format`); these recommended sets hold no stylistic rules.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
@@ -53,7 +53,7 @@ function violation(from, to) {
 // is fine) and judges it. Covers static and type-only imports, re-exports, dynamic
 // import() and import('...') types, which no-restricted-imports does not all see.
 const layerImports = {
-  meta: { type: 'problem', docs: { description: 'Imports follow the project layers (issue 11)' }, schema: [] },
+  meta: { type: 'problem', docs: { description: 'Imports follow the project layers' }, schema: [] },
   create(context) {
     const from = projectPath(context.cwd, context.filename);
     if (!from) return {};

@@ -1,17 +1,30 @@
 // Authentication: every operation the spec secures, probed without a valid bearer
 // credential, must answer 401. Operations past their removal date are left out; one
 // whose response is not shown and that is not there for this key must only give no data.
-import { check, type Check } from '../harness/run/check.js';
 import { fillPath, type Auth, type CheckContext } from '../harness/run/context.js';
-import { eachProbe, expectNoData, expectStatus } from '../harness/run/expect.js';
-import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
-import type { Exchange } from '../harness/http/exchange.js';
-import { isRemoved, type Operation } from '../harness/api/spec.js';
-import { itemSpellings, pathSpellings, undocumentedMethods, type CredentialKind, type Spelling } from '../harness/api/input-space.js';
-import { integerText, isInteger } from '../harness/model/json.js';
-import { difference } from '../harness/run/round-trip.js';
-import { newPetProperties } from '../harness/api/bodies.js';
-import { animalsShown } from '../harness/run/animals.js';
+import {
+  animalsShown,
+  check,
+  difference,
+  eachProbe,
+  expectNoData,
+  expectStatus,
+  fail,
+  Inconclusive,
+  integerText,
+  isInteger,
+  isRemoved,
+  itemSpellings,
+  newPetProperties,
+  pathSpellings,
+  Skip,
+  undocumentedMethods,
+  type Check,
+  type CredentialKind,
+  type Exchange,
+  type Operation,
+  type Spelling,
+} from '../harness/run/kit.js';
 
 /**
  * How an operation's probes are judged: `credential`, each must get 401 (or 400 for an
@@ -132,8 +145,8 @@ export const AUTH_CHECKS: Check[] = [
     const [none, empty] = [credentials(ctx, 'missing'), credentials(ctx, 'empty')];
     const ops = probedOperations(ctx);
     const listPets = ops.filter(({ op }) => op.id === 'listPets');
-    // health (few requests, every few minutes) sends the filter only, and the empty header to listPets only
-    const withParameters = ctx.sample<Record<string, string | number>>([{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }], 1);
+    // health (few requests, every few minutes) sends the first parameter only, and the empty header to listPets only
+    const withParameters = ctx.sample(ctx.spec.queryExamples('listPets'), 1);
     await expect401(ctx, [
       ...ops.flatMap((gated) => [...none, ...(ctx.profile === 'certify' || gated.op.id === 'listPets' ? empty : [])].map((c) => ({ ...gated, ...c }))),
       ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none[0], query }))),

@@ -2,17 +2,32 @@
 // filling ones) are judged for status, shape, echo and unique ids; the negative
 // bodies are generated from the NewPet schema, one requirement per kind of defect;
 // valid edge values and generated examples must come back exactly (round-trip.ts).
-import { check, type Check } from '../harness/run/check.js';
-import { eachProbe, expectSchema, expectStatus } from '../harness/run/expect.js';
-import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
-import { Inconclusive, fail } from '../harness/model/outcome.js';
 import type { CheckContext } from '../harness/run/context.js';
-import { unlikelyId, type CreatedPet } from '../harness/run/fixtures.js';
-import type { Examples } from '../harness/run/examples.js';
-import { brief, isBroken, refusalCounts, type RoundTrip } from '../harness/run/round-trip.js';
-import { newPetProperties } from '../harness/api/bodies.js';
-import { animalsShown, sentNewPet } from '../harness/run/animals.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import {
+  animalsShown,
+  brief,
+  check,
+  eachProbe,
+  expectSchema,
+  expectStatus,
+  fail,
+  Inconclusive,
+  integerText,
+  isBroken,
+  isInteger,
+  newPetProperties,
+  refusalCounts,
+  sameJson,
+  sentNewPet,
+  showJson,
+  unlikelyId,
+  type Check,
+  type CreatedPet,
+  type NegativeFamily,
+  type Examples,
+  type Exchange,
+  type RoundTrip,
+} from '../harness/run/kit.js';
 
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
@@ -21,9 +36,9 @@ async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet:
   return created;
 }
 
-/** Sends every negative body of one kind; each must get 400. */
-async function rejects(ctx: CheckContext, requirementId: string): Promise<void> {
-  const bodies = (await ctx.fixtures.negativeBodies())[requirementId];
+/** Sends every negative body of one family; each must get 400. */
+async function rejects(ctx: CheckContext, family: NegativeFamily): Promise<void> {
+  const bodies = (await ctx.fixtures.negativeBodies())[family];
   await eachProbe(bodies, async (body) => {
     const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
     if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
@@ -31,17 +46,17 @@ async function rejects(ctx: CheckContext, requirementId: string): Promise<void> 
   });
 }
 
-/** The requirements judged by rejects(): one per family of invalid bodies (negativeNewPets). */
-const INVALID_BODY_IDS = [
-  'CREATE-MISSING-REQUIRED',
-  'CREATE-WRONG-TYPE',
-  'CREATE-STATUS-ENUM',
-  'CREATE-NON-INTEGER',
-  'CREATE-OUT-OF-RANGE',
-  'CREATE-NOT-OBJECT',
-  'CREATE-EMPTY-BODY',
-  'CREATE-MALFORMED-JSON',
-];
+/** The requirements judged by rejects(), each with its family of invalid bodies (negativeNewPets). */
+const INVALID_BODIES: Record<string, NegativeFamily> = {
+  'CREATE-MISSING-REQUIRED': 'missing-required',
+  'CREATE-WRONG-TYPE': 'wrong-type',
+  'CREATE-STATUS-ENUM': 'outside-enum',
+  'CREATE-NON-INTEGER': 'non-integer',
+  'CREATE-OUT-OF-RANGE': 'out-of-range',
+  'CREATE-NOT-OBJECT': 'not-object',
+  'CREATE-EMPTY-BODY': 'empty',
+  'CREATE-MALFORMED-JSON': 'malformed-json',
+};
 
 /** One round trip for a message; a generated example with its seed and what it shrank to. */
 function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
@@ -79,7 +94,7 @@ function writtenTo(observed: Exchange[]): Set<string> {
 }
 
 export const CREATE_CHECKS: Check[] = [
-  ...INVALID_BODY_IDS.map((id) => check(id, (ctx) => rejects(ctx, id))),
+  ...Object.entries(INVALID_BODIES).map(([id, family]) => check(id, (ctx) => rejects(ctx, family))),
 
   check('CREATE-OK', async (ctx) => {
     const created = await ctx.fixtures.created();

@@ -2,11 +2,8 @@
 // observed, and on those of two probes off the documented surface (an unknown
 // route, an undocumented method). When the run saw no error of a documented status
 // (as when these checks run alone), one probe provokes it.
-import { check, type Check } from '../harness/run/check.js';
 import type { CheckContext } from '../harness/run/context.js';
-import type { Exchange } from '../harness/http/exchange.js';
-import { Inconclusive, fail } from '../harness/model/outcome.js';
-import { carriesApiBody, expectNoServerErrors } from '../harness/run/expect.js';
+import { carriesApiBody, check, expectNoServerErrors, fail, Inconclusive, type Check, type Exchange } from '../harness/run/kit.js';
 
 async function observedErrors(ctx: CheckContext): Promise<Exchange[]> {
   await ctx.fixtures.errorResponses();

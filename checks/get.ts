@@ -1,14 +1,25 @@
 // getPet: deprecated, not removed. Until its removal date (x-removal-date in the
 // spec) it must work; after it, these checks are skipped with that reason.
 // Deprecation and Sunset headers are reported when present, never required.
-import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext } from '../harness/run/context.js';
-import { eachProbe, expectRefusal, expectSchema, expectStatus } from '../harness/run/expect.js';
-import { pageItems } from '../harness/run/fixtures.js';
-import { integerText, isInteger, sameJson, showJson } from '../harness/model/json.js';
-import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
-import { isRemoved } from '../harness/api/spec.js';
-import { integerProbes } from '../harness/api/edge-values.js';
+import {
+  check,
+  eachProbe,
+  expectRefusal,
+  expectSchema,
+  expectStatus,
+  fail,
+  Inconclusive,
+  integerProbes,
+  integerText,
+  isInteger,
+  isRemoved,
+  pageItems,
+  sameJson,
+  showJson,
+  Skip,
+  type Check,
+} from '../harness/run/kit.js';
 
 function skipWhenRemoved(ctx: CheckContext): void {
   const op = ctx.spec.operation('getPet');

@@ -1,13 +1,21 @@
 // The forms HTTP allows a request to take besides the suite's own: other spellings of
 // a documented path, and valid header spellings. The classes are in
 // harness/api/input-space.ts; without a key, the same spellings are AUTH-NO-BYPASS's.
-import { check, type Check } from '../harness/run/check.js';
 import type { CallOptions, CheckContext } from '../harness/run/context.js';
-import { eachProbe, expectSchema } from '../harness/run/expect.js';
-import { integerText } from '../harness/model/json.js';
-import { Violation, fail } from '../harness/model/outcome.js';
-import { READ_HEADER_SPELLINGS, bodySpellingsOf, itemSpellings, pathSpellings } from '../harness/api/input-space.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import {
+  bodySpellingsOf,
+  check,
+  eachProbe,
+  expectSchema,
+  fail,
+  integerText,
+  itemSpellings,
+  pathSpellings,
+  READ_HEADER_SPELLINGS,
+  Violation,
+  type Check,
+  type Exchange,
+} from '../harness/run/kit.js';
 
 /** A probe: how it is sent (options: its spelling; none: the suite's own), and what a 2xx answer must be. */
 interface Probe {

@@ -1,14 +1,28 @@
 // listPets: the bare array, page bounds from the spec's limit parameter, the status
 // filter. Most checks judge the shared list pages (fetched once, after the run's
 // animals exist); the out-of-range probes are their own.
-import { check, type Check } from '../harness/run/check.js';
 import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
-import { absentFrom, missingFrom, pageItems, type ListPages } from '../harness/run/fixtures.js';
-import type { Exchange } from '../harness/http/exchange.js';
-import { eachProbe, expectRefusal, expectSchema, expectStatus, isRefusal } from '../harness/run/expect.js';
-import { integerText, isInteger, showJson } from '../harness/model/json.js';
-import { Inconclusive, fail } from '../harness/model/outcome.js';
-import { enumProbes, integerProbes } from '../harness/api/input-space.js';
+import {
+  absentFrom,
+  check,
+  eachProbe,
+  enumProbes,
+  expectRefusal,
+  expectSchema,
+  expectStatus,
+  fail,
+  Inconclusive,
+  integerProbes,
+  integerText,
+  isInteger,
+  isRefusal,
+  missingFrom,
+  pageItems,
+  showJson,
+  type Check,
+  type Exchange,
+  type ListPages,
+} from '../harness/run/kit.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {

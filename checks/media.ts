@@ -1,7 +1,5 @@
 // Media type, judged on every response of the animal store the run observed.
-import { check, type Check } from '../harness/run/check.js';
-import { fail } from '../harness/model/outcome.js';
-import { carriesApiBody } from '../harness/run/expect.js';
+import { carriesApiBody, check, fail, type Check } from '../harness/run/kit.js';
 
 export const MEDIA_CHECKS: Check[] = [
   check('MEDIA-JSON', async (ctx) => {

@@ -1,7 +1,6 @@
 // GET /store/orders: only its existence is documented. Its authentication is checked
 // with every other operation in checks/auth.ts, where this same call shows it exists.
-import { check, type Check } from '../harness/run/check.js';
-import { fail } from '../harness/model/outcome.js';
+import { check, fail, type Check } from '../harness/run/kit.js';
 
 export const ORDERS_CHECKS: Check[] = [
   // A 2xx shows it, and so does a 4xx other than 404 and 405 (a key without access to

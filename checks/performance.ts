@@ -3,12 +3,8 @@
 // request at a time after every other check, so that no answer waits behind the run's
 // own burst (a server that queues requests would otherwise be blamed for the suite's
 // concurrency). The latency under the run's load is reported beside it.
-import { check, type Check } from '../harness/run/check.js';
 import type { CheckContext } from '../harness/run/context.js';
-import { Inconclusive, Skip, fail } from '../harness/model/outcome.js';
-import type { Exchange } from '../harness/http/exchange.js';
-import { latencyByOperation } from '../harness/http/latency.js';
-import type { LatencyStats } from '../harness/model/types.js';
+import { check, fail, Inconclusive, latencyByOperation, Skip, type Check, type Exchange, type LatencyStats } from '../harness/run/kit.js';
 
 /** Requests per operation in the quiet sample: with 20, the 95th percentile is the second slowest, so one stall does not decide it. */
 export const QUIET_SAMPLE = 20;

@@ -1,13 +1,23 @@
 // The quickstart message service at its own base address. The success status is
 // not documented, so any 2xx passes. The rejection probes run in every profile;
 // a valid message is sent only in certify (it would queue one).
-import { check, type Check } from '../harness/run/check.js';
-import type { Auth, CheckContext, CallOptions } from '../harness/run/context.js';
-import { eachProbe, expectNoData, expectNoServerErrors, expectSchema, expectStatus } from '../harness/run/expect.js';
-import { Inconclusive, fail } from '../harness/model/outcome.js';
-import { showJson } from '../harness/model/json.js';
-import { formatDuration } from '../harness/run/report.js';
-import { bodySpellingsOf, pathSpellings, type CredentialKind } from '../harness/api/input-space.js';
+import type { Auth, CallOptions, CheckContext } from '../harness/run/context.js';
+import {
+  bodySpellingsOf,
+  check,
+  eachProbe,
+  expectNoData,
+  expectNoServerErrors,
+  expectSchema,
+  expectStatus,
+  fail,
+  formatDuration,
+  Inconclusive,
+  pathSpellings,
+  showJson,
+  type Check,
+  type CredentialKind,
+} from '../harness/run/kit.js';
 
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {

@@ -1,6 +1,8 @@
-// The import-layer rule of eslint.config.js (issue 11): it fires on imports against the
+// The import-layer rule of eslint.config.js: it fires on imports against the
 // layers, passes those along them, and the real tree keeps to it, so `npm test` fails on
 // a violation even where `npm run lint` is not run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
@@ -59,5 +61,50 @@ describe('import layers (eslint.config.js)', () => {
     expect(results.length).toBeGreaterThan(30);
     const violations = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(PACKAGE_ROOT.length + 1)}:${m.line}: ${m.message}`));
     expect(violations).toEqual([]);
+  });
+});
+
+/** Every project source file (tests, generated and installed files aside) with the project files it imports. */
+function importGraph(): Map<string, string[]> {
+  const files = readdirSync(PACKAGE_ROOT, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => /\.ts$/.test(f) && !/^(node_modules|dist|test)\//.test(f) && !f.endsWith('.d.ts'),
+  );
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(join(PACKAGE_ROOT, file), 'utf8');
+    const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1]);
+    graph.set(
+      file,
+      specifiers.map((s) => relative(PACKAGE_ROOT, resolve(dirname(join(PACKAGE_ROOT, file)), s)).replace(/\.js$/, '.ts')),
+    );
+  }
+  return graph;
+}
+
+describe('the import graph', () => {
+  const graph = importGraph();
+
+  it('has no circle anywhere', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') return void circles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(graph.size).toBeGreaterThan(50);
+    expect(circles).toEqual([]);
+  });
+
+  it('lets a check import its context and the kit only, at most three harness modules', () => {
+    const checks = [...graph].filter(([file]) => file.startsWith('checks/') && file !== 'checks/index.ts');
+    expect(checks.length).toBeGreaterThan(5);
+    for (const [file, imports] of checks) {
+      const harness = new Set(imports.filter((i) => i.startsWith('harness/')));
+      expect([...harness].length, `${file}: ${[...harness].join(', ')}`).toBeLessThanOrEqual(3);
+    }
   });
 });

@@ -81,8 +81,11 @@ function allowsType(schema: Schema, type: string, value: Json): boolean {
   return type === 'number' && types.includes('integer') && Number.isInteger(value);
 }
 
-/** Negative bodies by requirement id, each checked to be invalid against NewPet. */
-export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Record<string, NegativeBody[]> {
+/** The families of invalid NewPet bodies, each a class of its own of the body dimension. */
+export type NegativeFamily = 'missing-required' | 'wrong-type' | 'outside-enum' | 'non-integer' | 'out-of-range' | 'not-object' | 'empty' | 'malformed-json';
+
+/** Negative bodies by family, each checked to be invalid against NewPet. */
+export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Record<NegativeFamily, NegativeBody[]> {
   const base = validNewPet(spec, values);
   const props = newPetProperties(spec);
   const required: string[] = spec.schema('NewPet').required ?? [];
@@ -133,20 +136,20 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
   }
 
   const text = JSON.stringify(base);
-  const bodies: Record<string, NegativeBody[]> = {
-    'CREATE-MISSING-REQUIRED': missing,
-    'CREATE-WRONG-TYPE': wrongType,
-    'CREATE-STATUS-ENUM': outsideEnum,
-    'CREATE-NON-INTEGER': nonInteger,
-    'CREATE-OUT-OF-RANGE': beyondRange,
-    'CREATE-NOT-OBJECT': [
+  const bodies: Record<NegativeFamily, NegativeBody[]> = {
+    'missing-required': missing,
+    'wrong-type': wrongType,
+    'outside-enum': outsideEnum,
+    'non-integer': nonInteger,
+    'out-of-range': beyondRange,
+    'not-object': [
       { label: 'the body is an array holding a valid NewPet', json: [base] },
       // one scalar stands for all: a validator refusing a string refuses a number by the same test
       { label: 'the body is a JSON string', json: 'not an object' },
       { label: 'the body is JSON null', json: null },
     ],
-    'CREATE-EMPTY-BODY': [{ label: 'the body is empty', raw: '' }],
-    'CREATE-MALFORMED-JSON': [{ label: 'the body is malformed JSON (a valid NewPet without its closing brace)', raw: text.slice(0, -1) }],
+    empty: [{ label: 'the body is empty', raw: '' }],
+    'malformed-json': [{ label: 'the body is malformed JSON (a valid NewPet without its closing brace)', raw: text.slice(0, -1) }],
   };
   for (const list of Object.values(bodies)) for (const body of list) assertInvalid(spec, body);
   return bodies;

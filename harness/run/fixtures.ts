@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './window.js';
-import { negativeNewPets, validNewPet, type NegativeBody } from '../api/bodies.js';
+import { negativeNewPets, validNewPet, type NegativeBody, type NegativeFamily } from '../api/bodies.js';
 import { INT64_MAX, isInteger, integerText } from '../model/json.js';
 import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';
@@ -371,7 +371,7 @@ export class Fixtures {
   }
 
   /** The negative NewPet bodies, by requirement id (generated and checked once). */
-  negativeBodies(): Promise<Record<string, NegativeBody[]>> {
+  negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
     return this.once('negativeBodies', async () => negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)));
   }
 

@@ -1,0 +1,28 @@
+// What a check may use besides its context (context.ts): how it is declared and how
+// it ends, the expectations, the classes of every dimension of a request, and the
+// helpers that read answers. Checks import this module and the context, nothing else.
+export { check, type Check } from './check.js';
+export { fail, Inconclusive, Skip, Violation } from '../model/outcome.js';
+export { carriesApiBody, eachProbe, expectNoData, expectNoServerErrors, expectRefusal, expectSchema, expectStatus, isRefusal } from './expect.js';
+export {
+  READ_HEADER_SPELLINGS,
+  bodySpellingsOf,
+  enumProbes,
+  integerProbes,
+  itemSpellings,
+  pathSpellings,
+  undocumentedMethods,
+  type CredentialKind,
+  type Spelling,
+} from '../api/input-space.js';
+export { isRemoved, type Operation } from '../api/spec.js';
+export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
+export { integerText, isInteger, sameJson, showJson } from '../model/json.js';
+export { latencyByOperation } from '../http/latency.js';
+export type { Exchange } from '../http/exchange.js';
+export type { LatencyStats } from '../model/types.js';
+export { formatDuration } from './report.js';
+export { animalsShown, sentNewPet } from './animals.js';
+export { absentFrom, missingFrom, pageItems, unlikelyId, type CreatedPet, type ListPages } from './fixtures.js';
+export { brief, difference, isBroken, refusalCounts, type RoundTrip } from './round-trip.js';
+export type { Examples } from './examples.js';
