@@ -1,5 +1,6 @@
 // Deliberate violations the reference server can be started with. Each breaks
-// exactly one documented behaviour, and `expect` names the requirement ids that
+// exactly one documented behaviour, is implemented as an entry at the seams (seams.ts)
+// of the steps it changes, and `expect` names the requirement ids that
 // must certainly fail in the certify profile against a server that is otherwise
 // correct and starts empty (the run then creates 101 animals: about a third per
 // status, and one without). Checks that may also fail by chance are not listed.
