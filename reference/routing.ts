@@ -1,19 +1,12 @@
 // The reference server's router: how a request's method and path reach an operation,
-// and the deviations of real routers and frameworks that faults and variants model
-// (other spellings of a path, HEAD and OPTIONS, methods the description does not
-// show, content negotiation, CORS). handleStore and handleQuickstart call it once,
-// before the credential is looked at: it gives the request as the operations see it,
-// or an answer given before any of them runs (a redirect, a CORS preflight).
+// and the deviations of real routers and frameworks (other spellings of a path, HEAD
+// and OPTIONS, methods the description does not show, content negotiation, CORS).
+// Each service calls it once, before the credential is looked at: it gives the request
+// as the operations see it, or an answer given before any of them runs (a redirect, a
+// CORS preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FaultName } from './faults.js';
-import type { VariantName } from './variants.js';
-import type { Problem } from './wire.js';
-
-/** The faults and variants a server was started with. */
-export interface Switches {
-  has(fault: FaultName): boolean;
-  variant(name: VariantName): boolean;
-}
+import { seam, type Switches } from './seams.js';
+import type { Headers, Problem } from './wire.js';
 
 /** A request as the operations see it. */
 export interface Routed {
@@ -34,7 +27,7 @@ export interface Routed {
 /** An answer given before any operation, and any credential check, runs. */
 export interface Early {
   status: number;
-  headers: Record<string, string>;
+  headers: Headers;
   /** A text/plain body; none when undefined. */
   text?: string;
 }
@@ -57,22 +50,26 @@ const patterns = new Map(DOCUMENTED.flatMap((t) => ['', 'i'].map((flags) => [t +
 /** The match of a path against a template; `anyCase`: its letters in any case. */
 const matchOf = (template: string, path: string, anyCase = false) => patterns.get(template + (anyCase ? 'i' : ''))!.exec(path);
 
-const ROUTES: Array<{ method: string; path: string; operation: string; only?: (s: Switches) => boolean }> = [
+interface Route {
+  method: string;
+  path: string;
+  operation: string;
+  /** Mounted without the credential check. */
+  unguarded?: boolean;
+}
+
+const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/pets', operation: 'listPets' },
   { method: 'POST', path: '/v1/pets', operation: 'createPet' },
   { method: 'GET', path: ITEM, operation: 'getPet' },
   { method: 'GET', path: '/v1/store/orders', operation: 'listOrders' },
-  // operations to update or delete an animal are "not shown": a server may still have them
-  { method: 'PUT', path: ITEM, operation: 'replacePet', only: (s) => s.variant('update-delete-implemented') },
-  { method: 'PATCH', path: ITEM, operation: 'updatePet', only: (s) => s.variant('update-delete-implemented') },
-  { method: 'DELETE', path: ITEM, operation: 'deletePet', only: (s) => s.variant('update-delete-implemented') || s.has('delete-unauthenticated') },
 ];
 
-const routesOf = (path: string, s: Switches) => ROUTES.filter((r) => matchOf(r.path, path) && (r.only?.(s) ?? true));
+const routesOf = (path: string, sw: Switches) => [...ROUTES, ...sw.at(MORE_ROUTES).flat()].filter((r) => matchOf(r.path, path));
 
 /** The methods of a path the server has routes for; undefined for a path it does not have. */
-export function methodsOf(path: string, s: Switches): string[] | undefined {
-  const methods = routesOf(path, s).map((r) => r.method);
+export function methodsOf(path: string, sw: Switches): string[] | undefined {
+  const methods = [...new Set(routesOf(path, sw).map((r) => r.method))];
   return methods.length ? methods : undefined;
 }
 
@@ -89,6 +86,49 @@ function documentedSpelling(path: string, slashes: boolean): string | undefined 
   return undefined;
 }
 
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed percent-encoding: not an integer either
+  }
+}
+
+/** A request on its way through the router. */
+interface Draft {
+  method: string;
+  path: string;
+  unguarded: boolean;
+  envelope: boolean;
+  early?: Early;
+}
+
+export function routeStore(req: IncomingMessage, url: URL, sw: Switches): Routed | Early {
+  let draft: Draft = { method: req.method ?? 'GET', path: url.pathname, unguarded: false, envelope: false };
+  for (const step of sw.at(ROUTER)) {
+    draft = step(draft, url, sw);
+    if (draft.early) return draft.early;
+  }
+  const { method, path, envelope } = draft;
+  const routes = routesOf(path, sw).filter((r) => r.method === method);
+  const operation = routes[0]?.operation;
+  const unguarded = draft.unguarded || routes.some((r) => r.unguarded);
+  const item = matchOf(ITEM, path);
+  const refusal = sw.first(REFUSED_ONCE_IN, req, operation);
+  return { method, path, operation, petId: item ? decoded(item[1]) : undefined, unguarded, envelope, refusal };
+}
+
+// ---------------------------------------------------------------- the quickstart service's route
+
+export function routeQuickstart(req: IncomingMessage, url: URL, sw: Switches): Routed {
+  const method = req.method ?? 'GET';
+  const [path, unguarded] = sw.first(QS_MORE_ROUTES, method, url.pathname) ?? [url.pathname, false];
+  const operation = method === 'POST' && path === '/messages' ? 'sendMessage' : undefined;
+  return { method, path, operation, unguarded, envelope: false, refusal: operation ? sw.first(QS_REFUSED_ONCE_IN, req) : undefined };
+}
+
+// ---------------------------------------------------------------- seams
+
 /** A browser's preflight, answered by a CORS layer in front of the API. */
 const PREFLIGHT: Early = {
   status: 204,
@@ -99,94 +139,82 @@ const PREFLIGHT: Early = {
     'access-control-max-age': '600',
   },
 };
-
 const FRAMEWORK_OPTIONS: Early = { status: 200, headers: { allow: 'GET,HEAD,POST' }, text: 'GET,HEAD,POST' };
-
 const redirect = (status: number, location: string): Early => ({ status, headers: { location }, text: `Redirecting to ${location}` });
+const early = (d: Draft, answer: Early | undefined): Draft => (answer ? { ...d, early: answer } : d);
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // malformed percent-encoding: not an integer either
-  }
-}
-
-export function routeStore(req: IncomingMessage, url: URL, s: Switches): Routed | Early {
-  let method = req.method ?? 'GET';
+/** The steps of routers and frameworks before the route is looked up, in the order they run. */
+const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
   // a browser sends no credential on a preflight: the CORS layer answers it first
-  if (method === 'OPTIONS' && s.variant('cors-preflight')) return PREFLIGHT;
+  'cors-preflight': (d) => early(d, d.method === 'OPTIONS' ? PREFLIGHT : undefined),
   // Express answers OPTIONS itself, before any middleware: the route's methods, as text
-  if (method === 'OPTIONS' && s.variant('options-framework-default')) return FRAMEWORK_OPTIONS;
-  let path = url.pathname;
+  'options-framework-default': (d) => early(d, d.method === 'OPTIONS' ? FRAMEWORK_OPTIONS : undefined),
   // servlet containers drop path parameters (;jsessionid=...) before routing
-  if (s.variant('matrix-params-stripped')) path = path.replace(/;[^/]*/g, '');
-  if (s.variant('trailing-slash-redirect')) {
-    // the collection lives at /v1/pets/; the router sends /v1/pets there
-    if (path === '/v1/pets') return redirect(307, `/v1/pets/${url.search}`);
-    if (path === '/v1/pets/') path = '/v1/pets';
-  }
-  const canonical = documentedSpelling(path, true);
-  if (s.variant('canonical-redirect') && canonical !== undefined && canonical !== path) return redirect(308, canonical + url.search);
-  if (s.variant('case-insensitive-routes')) path = documentedSpelling(path, false) ?? path;
-
-  let unguarded = false;
-  let envelope = false;
-  const collection = path === '/v1/pets/' && method === 'GET';
+  'matrix-params-stripped': (d) => ({ ...d, path: d.path.replace(/;[^/]*/g, '') }),
+  // the collection lives at /v1/pets/; the router sends /v1/pets there
+  'trailing-slash-redirect': (d, url) =>
+    d.path === '/v1/pets' ? early(d, redirect(307, `/v1/pets/${url.search}`)) : d.path === '/v1/pets/' ? { ...d, path: '/v1/pets' } : d,
+  'canonical-redirect': (d, url) => {
+    const canonical = documentedSpelling(d.path, true);
+    return early(d, canonical !== undefined && canonical !== d.path ? redirect(308, canonical + url.search) : undefined);
+  },
+  'case-insensitive-routes': (d) => ({ ...d, path: documentedSpelling(d.path, false) ?? d.path }),
   // a second route for the collection, written without the credential check of the first
-  if (collection && s.has('trailing-slash-unauthenticated')) [path, unguarded] = ['/v1/pets', true];
+  'trailing-slash-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', unguarded: true } : d),
   // a legacy route kept for old clients, behind the key, that wraps the page
-  if (collection && s.has('trailing-slash-envelope')) [path, envelope] = ['/v1/pets', true];
+  'trailing-slash-envelope': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', envelope: true } : d),
   // the credential check is mounted on the exact path; the router matches any case
-  if (path !== '/v1/pets' && path.toLowerCase() === '/v1/pets' && s.has('mixed-case-route-unauthenticated')) [path, unguarded] = ['/v1/pets', true];
-
-  // HEAD on a GET route: the framework answers it from the GET handler, behind the same
-  // credential check, or past one that looks at GET and POST only
-  if (method === 'HEAD' && methodsOf(path, s)?.includes('GET')) {
-    if (s.has('head-unauthenticated')) [method, unguarded] = ['GET', true];
-    else if (s.variant('head-as-get')) method = 'GET';
-  }
+  'mixed-case-route-unauthenticated': (d) => (d.path !== '/v1/pets' && d.path.toLowerCase() === '/v1/pets' ? { ...d, path: '/v1/pets', unguarded: true } : d),
+  // HEAD on a GET route: the framework answers it from the GET handler, past a
+  // credential check that looks at GET and POST only, or behind the same one
+  'head-unauthenticated': (d, _url, sw) => (d.method === 'HEAD' && methodsOf(d.path, sw)?.includes('GET') ? { ...d, method: 'GET', unguarded: true } : d),
+  'head-as-get': (d, _url, sw) => (d.method === 'HEAD' && methodsOf(d.path, sw)?.includes('GET') ? { ...d, method: 'GET' } : d),
   // OPTIONS falls through to the list handler, past a credential check that skips it
-  if (method === 'OPTIONS' && path === '/v1/pets' && s.has('options-unauthenticated')) [method, unguarded] = ['GET', true];
-  const operation = routesOf(path, s).find((r) => r.method === method)?.operation;
-  // a delete handler that never asks for the credential
-  if (operation === 'deletePet' && s.has('delete-unauthenticated')) unguarded = true;
+  'options-unauthenticated': (d) => (d.method === 'OPTIONS' && d.path === '/v1/pets' ? { ...d, method: 'GET', unguarded: true } : d),
+});
 
-  const item = matchOf(ITEM, path);
-  return { method, path, operation, petId: item ? decoded(item[1]) : undefined, unguarded, envelope, refusal: storeRefusal(req, operation, s) };
-}
+/** Operations to update or delete an animal are "not shown": a server may still have them. */
+const MORE_ROUTES = seam<Route[]>('routes the description does not show', {
+  'update-delete-implemented': [
+    { method: 'PUT', path: ITEM, operation: 'replacePet' },
+    { method: 'PATCH', path: ITEM, operation: 'updatePet' },
+    { method: 'DELETE', path: ITEM, operation: 'deletePet' },
+  ],
+  // a delete handler that never asks for the credential
+  'delete-unauthenticated': [{ method: 'DELETE', path: ITEM, operation: 'deletePet', unguarded: true }],
+});
 
 /** What a framework with exact media-type matching refuses, once the credential has passed. */
-function storeRefusal(req: IncomingMessage, operation: string | undefined, s: Switches): Problem | undefined {
-  if (s.has('accept-exact') && req.headers.accept !== 'application/json') {
-    return { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' };
-  }
+const REFUSED_ONCE_IN = seam<(req: IncomingMessage, operation: string | undefined) => Problem | undefined>('content negotiation', {
+  'accept-exact': (req) =>
+    req.headers.accept !== 'application/json' ? { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' } : undefined,
   // a JSON body parser that runs for every method: a GET that names a JSON body it lacks is refused
-  if (s.has('get-body-parsed') && req.method === 'GET' && req.headers['content-type'] === 'application/json') {
-    return { status: 400, code: 'invalid_request', message: 'The body is not valid JSON' };
-  }
+  'get-body-parsed': (req) =>
+    req.method === 'GET' && req.headers['content-type'] === 'application/json'
+      ? { status: 400, code: 'invalid_request', message: 'The body is not valid JSON' }
+      : undefined,
   // an Accept list split on commas but not trimmed: " application/json" matches nothing
-  const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);
-  if (s.has('accept-list-unparsed') && accepted && !accepted.some((type) => ['application/json', 'application/*', '*/*'].includes(type))) {
-    return { status: 406, code: 'not_acceptable', message: 'None of the accepted types can be produced' };
-  }
-  if (operation === 'createPet' && s.has('content-type-exact') && req.headers['content-type'] !== 'application/json') {
-    return { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' };
-  }
-  return undefined;
-}
+  'accept-list-unparsed': (req) => {
+    const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);
+    const none = accepted && !accepted.some((type) => ['application/json', 'application/*', '*/*'].includes(type));
+    return none ? { status: 406, code: 'not_acceptable', message: 'None of the accepted types can be produced' } : undefined;
+  },
+  'content-type-exact': (req, operation) =>
+    operation === 'createPet' && req.headers['content-type'] !== 'application/json'
+      ? { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' }
+      : undefined,
+});
 
-// ---------------------------------------------------------------- the quickstart service's route
-
-export function routeQuickstart(req: IncomingMessage, url: URL, s: Switches): Routed {
-  const method = req.method ?? 'GET';
-  let path = url.pathname;
-  let unguarded = false;
+const QS_MORE_ROUTES = seam<(method: string, path: string) => [path: string, unguarded: boolean] | undefined>('quickstart routes', {
   // a second route for /messages/, written without the credential check of the first
-  if (path === '/messages/' && method === 'POST' && s.has('qs-trailing-slash-unauthenticated')) [path, unguarded] = ['/messages', true];
-  const operation = method === 'POST' && path === '/messages' ? 'sendMessage' : undefined;
-  const type = req.headers['content-type'];
-  const strict = operation !== undefined && s.has('qs-content-type-exact') && type !== undefined && type !== 'application/json';
-  const refusal: Problem | undefined = strict ? { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' } : undefined;
-  return { method, path, operation, unguarded, envelope: false, refusal };
-}
+  'qs-trailing-slash-unauthenticated': (method, path) => (path === '/messages/' && method === 'POST' ? ['/messages', true] : undefined),
+});
+
+const QS_REFUSED_ONCE_IN = seam<(req: IncomingMessage) => Problem | undefined>('quickstart content negotiation', {
+  'qs-content-type-exact': (req) => {
+    const type = req.headers['content-type'];
+    return type !== undefined && type !== 'application/json'
+      ? { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' }
+      : undefined;
+  },
+});

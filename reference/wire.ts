@@ -6,6 +6,12 @@ import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
 
 export type Json = unknown;
 export type Fields = Record<string, Json>;
+export type Headers = Record<string, string>;
+
+/** An integer as the path and the query write one. */
+export const INTEGER = /^-?\d+$/;
+export const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
 
 export interface Problem {
   status: number;
@@ -15,7 +21,12 @@ export interface Problem {
   frameworkPage?: boolean;
   /** Answered as plain text, as a web framework's default error. */
   plainText?: boolean;
+  /** Headers of the answer (Allow, Retry-After, ...). */
+  headers?: Headers;
 }
+
+/** What an operation answers: a status and its JSON body, or an error. */
+export type Answer = [status: number, body: Json] | Problem;
 
 export const isProblem = (value: unknown): value is Problem =>
   typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;

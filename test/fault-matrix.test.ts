@@ -1,26 +1,36 @@
-// The suite catches every deliberate fault of the reference server on the
-// requirement the fault declares: a fault that breaks a MUST makes the verdict
-// non-compliant (exit code 1); one that breaks only a SHOULD is reported as that
-// SHOULD failing, and the verdict stays compliant (SHOULDs do not decide it).
+// The suite catches every deliberate fault of the reference server on exactly the
+// requirements the fault declares, no fewer and no more: a fault that breaks a MUST
+// makes the verdict non-compliant (exit code 1); one that breaks only a SHOULD is
+// reported as that SHOULD failing, and the verdict stays compliant (SHOULDs do not
+// decide it). No requirement is left unjudged (error) but those the fault declares.
 // All faults run in this one process, a few at a time.
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES, faultSpec } from '../reference/faults.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-
-const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
 import { certifyReference } from './support/run.js';
 
-const matrix: Array<{ fault: string; expected: string; caughtBy: string }> = [];
+const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
+
+const matrix: Array<{ fault: string; expected: string; caughtBy: string; exact: boolean }> = [];
 
 describe.concurrent('fault matrix', () => {
   it.each(FAULT_NAMES)('%s is caught', async (fault) => {
-    const { expect: expected, prefill, maxLatencyMs, seed, variants } = faultSpec(fault);
+    const { expect: expected, mayAlso = [], errors = [], prefill, maxLatencyMs, seed, variants } = faultSpec(fault);
     // the reference server shows every write at once, so a short consistency window loses
     // nothing here and spares the faults that hide animals the default 5 s wait
     const report = await certifyReference({ faults: [fault], prefill, variants: variants && [...variants] }, { maxLatencyMs, seed, consistencyWindowMs: 500 });
-    const failed = report.requirements.filter((r) => r.outcome === 'failed').map((r) => r.id);
-    matrix.push({ fault, expected: expected.join(' '), caughtBy: failed.join(' ') || '(nothing)' });
-    expect(failed).toEqual(expect.arrayContaining([...expected]));
+    const ids = (outcome: string) =>
+      report.requirements
+        .filter((r) => r.outcome === outcome)
+        .map((r) => r.id)
+        .sort();
+    const failed = ids('failed');
+    const judged = failed.filter((id) => !mayAlso.includes(id));
+    const exact = judged.join(' ') === [...expected].sort().join(' ');
+    matrix.push({ fault, expected: expected.join(' '), caughtBy: failed.join(' ') || '(nothing)', exact });
+    const messages = report.requirements.filter((r) => r.outcome === 'failed' || r.outcome === 'error').map((r) => `${r.id}: ${r.message}`);
+    expect(judged, messages.join('\n')).toEqual([...expected].sort());
+    expect(ids('error'), messages.join('\n')).toEqual([...errors].sort());
     const breaksMust = expected.some((id) => LEVEL.get(id) === 'MUST');
     expect(report.verdict).toBe(breaksMust ? 'non-compliant' : 'compliant');
     expect(report.exitCode).toBe(breaksMust ? 1 : 0);
@@ -36,6 +46,6 @@ afterAll(() => {
   const rows = matrix
     .sort((a, b) => a.fault.localeCompare(b.fault))
     .map((m) => `${m.fault.padEnd(width)}  expected: ${m.expected}  | caught by: ${m.caughtBy}`);
-  const caught = matrix.filter((m) => m.expected.split(' ').every((id) => m.caughtBy.split(' ').includes(id))).length;
-  console.log(`Fault matrix: ${caught}/${FAULT_NAMES.length} faults caught on their declared requirement\n${rows.join('\n')}`);
+  const exact = matrix.filter((m) => m.exact).length;
+  console.log(`Fault matrix: ${exact}/${FAULT_NAMES.length} faults caught on exactly their declared requirements\n${rows.join('\n')}`);
 });

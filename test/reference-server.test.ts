@@ -2,8 +2,9 @@
 // over real HTTP, and that a few faults and variants change what it answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server.js';
-import { FAULTS } from '../reference/faults.js';
-import { VARIANT_SPECS } from '../reference/variants.js';
+import { FAULT_NAMES, FAULTS } from '../reference/faults.js';
+import { SEAMS } from '../reference/seams.js';
+import { VARIANT_NAMES, VARIANT_SPECS } from '../reference/variants.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 
 const KEY = 'smoke-test-key';
@@ -123,6 +124,11 @@ describe('reference server, faults and variants', () => {
     ]);
     expect(expected.filter((id) => !ids.has(id))).toEqual([]);
     expect([...ids].filter((id) => !expected.includes(id))).toEqual([]);
+  });
+
+  it('every fault and variant is an entry at a named seam', () => {
+    const seamsOf = (name: string) => [...SEAMS.values()].filter((s) => name in s.entries).map((s) => s.name);
+    expect([...FAULT_NAMES, ...VARIANT_NAMES].filter((name) => seamsOf(name).length === 0)).toEqual([]);
   });
 
   it('validate-before-auth answers 400 to an invalid body without a key', () =>

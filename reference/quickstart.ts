@@ -1,0 +1,124 @@
+// The quickstart message service, at its own address: POST /messages with
+// "Authorization: Bearer <API_KEY>" and "Content-Type: application/json", a body with
+// `message` (string). It answers id, message, status ("queued": only queued) and
+// createdAt, "ISO 8601 timestamp in UTC"; 401 when the key is absent or invalid or the
+// header is not of the form Bearer <API_KEY>; 400 when the JSON is invalid, message is
+// missing, or the content type header is missing.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { quickstartAuth } from './auth.js';
+import { crash, invalid, notFound, sendError, tooLarge } from './errors.js';
+import type { Context } from './options.js';
+import { routeQuickstart } from './routing.js';
+import { seam } from './seams.js';
+import { readBody, sendJson } from './transport.js';
+import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Json, type Problem } from './wire.js';
+
+export function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
+  if (req.headers['content-type'] === undefined) {
+    if (!sw.any(NO_CONTENT_TYPE_TAKEN)) return invalid('The Content-Type header is missing');
+  } else if (mediaType(req) !== 'application/json') {
+    return invalid('Content-Type must be application/json');
+  }
+  let body: Json;
+  try {
+    body = parseJson(text);
+  } catch {
+    const taken = sw.first(INVALID_JSON, text) ?? invalid('The JSON is invalid');
+    if (isProblem(taken)) return taken;
+    body = taken;
+  }
+  if (!isObject(body)) return invalid('The body must be a JSON object with message');
+  let message = body.message;
+  if (message === undefined) {
+    message = sw.at(NO_MESSAGE_TAKEN)[0];
+    if (message === undefined) return invalid('message is missing');
+  }
+  if (typeof message !== 'string') {
+    message = sw.first(NON_STRING_TAKEN, message);
+    if (message === undefined) return invalid('message must be a string');
+  }
+  const now = new Date();
+  const stored = sw.fold(STORED, { id: randomUUID(), message, status: 'queued', createdAt: sw.first(CREATED_AT, now) ?? now.toISOString() });
+  messages.push(stored);
+  return [sw.at(SENT_STATUS)[0] ?? 201, sw.fold(ANSWERED, stored)];
+}
+
+/** The quickstart service, its paths under `prefix` (where a variant serves it on the store's port). */
+export function quickstartService(ctx: Context, kill: () => void): (req: IncomingMessage, res: ServerResponse, prefix?: string) => Promise<void> {
+  const { sw, opts } = ctx;
+  let answered = 0;
+  return async (req, res, prefix = '') => {
+    res.on('finish', () => answered++);
+    const { text, tooLarge: large } = await readBody(sw, req);
+    if (opts.quickstartKilledAfter !== undefined && answered >= opts.quickstartKilledAfter) {
+      req.socket.destroy();
+      return kill();
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    url.pathname = url.pathname.slice(prefix.length);
+    const route = routeQuickstart(req, url, sw);
+    // its errors are its own, not the store's
+    const refuse = (problem: Problem) => sendError(sw, res, sw.fold(ERRORS, problem));
+    const denied = route.unguarded ? undefined : quickstartAuth(sw, req, ctx.quickstartApiKey);
+    if (denied) return refuse(denied);
+    if (large) return refuse(tooLarge());
+    if (route.refusal) return refuse(route.refusal);
+    const answer = route.operation ? sendMessage(ctx, req, text) : notFound(`No route for ${req.method} ${route.path}`);
+    if (isProblem(answer)) return refuse(answer);
+    sendJson(sw, res, answer[0], answer[1]);
+  };
+}
+
+// ---------------------------------------------------------------- seams
+
+const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Type', {
+  'qs-missing-content-type-accepted': () => true,
+});
+
+/** Invalid JSON: the body it is taken for, or the answer to it. */
+const INVALID_JSON = seam<(text: string) => Json | Problem>('a message of invalid JSON', {
+  'qs-invalid-json-500': () => crash('unexpected end of JSON input'),
+  'qs-invalid-json-accepted': (text) => ({ message: text }),
+});
+
+/** The message a body without one is taken for. */
+const NO_MESSAGE_TAKEN = seam<string>('a body without message', {
+  'qs-missing-message-accepted': '',
+});
+
+const NON_STRING_TAKEN = seam<(message: Json) => string>('a message that is no string', {
+  'qs-non-string-message-accepted': (message) => toJson(message),
+});
+
+const hoursAhead = (now: Date, hours: number) => new Date(now.getTime() + hours * 3600_000).toISOString();
+
+const CREATED_AT = seam<(now: Date) => Json>('createdAt', {
+  'qs-epoch-created-at': (now) => now.getTime(),
+  'qs-local-offset': (now) => hoursAhead(now, 2).replace('Z', '+02:00'),
+  'qs-local-no-zone': (now) => hoursAhead(now, 2).replace('Z', ''),
+  'qs-clock-ahead': (now) => hoursAhead(now, 3),
+  'created-at-no-zone': (now) => now.toISOString().replace('Z', ''),
+  // ISO 8601's basic form with a decimal comma and an hour-only zero offset: 20261123T124326,821+00
+  'created-at-basic': (now) => `${now.toISOString().replace(/[-:]/g, '').replace('.', ',').replace('Z', '')}+00`,
+  'quickstart-plus-zero': (now) => now.toISOString().replace('Z', '+00:00'),
+});
+
+const STORED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message stored', {
+  'qs-no-echo': (m) => ({ ...m, message: 'Message received' }),
+  'quickstart-sent': (m) => ({ ...m, status: 'sent' }),
+});
+
+const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', {
+  'qs-missing-id': ({ id: _id, ...rest }) => rest,
+});
+
+const SENT_STATUS = seam<number>('the status of a message sent', {
+  'message-202': 202,
+  'message-200': 200,
+});
+
+const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', {
+  // served beside the store, it answers its own errors as plain text
+  'quickstart-sibling-path': (p) => ({ ...p, plainText: true }),
+});

@@ -1,0 +1,121 @@
+// The animal store's state: the animals, the ids the service assigns on creation, when
+// a read sees a write, and an animal as a Pet ("all fields of NewPet, plus: id").
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../options.js';
+import { seam, type Switches } from '../seams.js';
+import type { Fields, Json } from '../wire.js';
+
+export interface Pet {
+  id: bigint;
+  fields: Fields;
+  createdAt: string;
+  /** performance.now() when it was stored. */
+  storedAt: number;
+}
+
+/** Which read asks: the list (and its status filter) or getPet. */
+export type View = 'list' | 'get';
+
+export class Animals {
+  readonly pets: Pet[] = [];
+  readonly firstId: bigint;
+  private nextId: bigint;
+
+  constructor(private readonly sw: Switches) {
+    this.firstId = sw.at(FIRST_ID)[0] ?? 1n;
+    this.nextId = this.firstId;
+  }
+
+  /** The id the service assigns next. */
+  newId(): bigint {
+    const id = this.nextId;
+    this.nextId += 1n;
+    return this.sw.fold(ID_ASSIGNED, id, this.firstId);
+  }
+
+  /** An animal with these fields, not (yet) stored. */
+  made(fields: Fields, id = this.newId()): Pet {
+    return { id, fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
+  }
+
+  add(fields: Fields, id?: bigint): Pet {
+    const pet = this.made(fields, id);
+    this.pets.push(pet);
+    return pet;
+  }
+
+  /** Whether a read of this kind sees the animal yet (every write is seen at once). */
+  readable(pet: Pet, view: View): boolean {
+    return !this.sw.any(READ_LAG, view) || performance.now() - pet.storedAt >= LAG_MS;
+  }
+
+  find(id: bigint, view: View = 'get'): Pet | undefined {
+    return this.pets.find((p) => p.id === id && this.readable(p, view));
+  }
+
+  json(pet: Pet): Record<string, Json> {
+    return this.sw.fold(PET_JSON, { id: pet.id, ...pet.fields }, pet);
+  }
+}
+
+/** The prefilled animals (options.prefill), then those a variant holds from the start. */
+export function fillAtStart(ctx: Context): void {
+  const example = (i: number) => prefilledFields(i, ctx);
+  for (let i = 0; i < (ctx.opts.prefill ?? 0); i++) ctx.animals.add(example(i));
+  for (const fields of ctx.sw.at(AT_START).flatMap((animals) => animals(example))) ctx.animals.add(fields);
+}
+
+/** A valid NewPet for the i-th prefilled animal, extra required fields included. */
+function prefilledFields(i: number, { newPet: { properties, required }, statuses }: Context): Fields {
+  const fields: Fields = { name: `prefill-${i + 1}`, categoryId: (i % 5) + 1, status: statuses[i % statuses.length] };
+  for (const key of required) {
+    if (key in fields) continue;
+    const schema = properties[key] ?? {};
+    fields[key] = schema.enum
+      ? schema.enum[0]
+      : schema.type === 'string'
+        ? `${key}-${i + 1}`
+        : schema.type === 'integer' || schema.type === 'number'
+          ? (schema.minimum ?? 1)
+          : schema.type === 'boolean'
+            ? true
+            : schema.type === 'array'
+              ? []
+              : {};
+  }
+  return fields;
+}
+
+// ---------------------------------------------------------------- seams
+
+/** How long a lagging read takes to see a write: a search index or a replica behind the store. */
+const LAG_MS = 1500;
+/** The long-names variant: so many animals, each with a name this long (a page of 100 is 1.2 MB). */
+const LONG_NAMES = { count: 120, length: 12_000 };
+
+const FIRST_ID = seam<bigint>('the first id', {
+  'ids-beyond-int64': 2n ** 64n,
+  'large-ids': 2n ** 53n + 1n, // 9007199254740993: not representable as a double
+});
+
+const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', {
+  'duplicate-ids': (_id, first) => first,
+});
+
+const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', {
+  'lagging-reads': () => true,
+  'lagging-list': (view) => view === 'list',
+});
+
+const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, Json>>('an animal as a Pet', {
+  'string-ids': (json) => ({ ...json, id: String(json.id) }),
+  'null-status': ({ id, ...rest }) => ({ id, status: null, ...rest }), // a stored status overwrites it
+  'extra-fields': (json, pet) => ({ ...json, createdAt: pet.createdAt, tags: [] }),
+  // a signed URL: a field that differs on every read
+  'signed-photo-url': (json, pet) => ({ ...json, photoUrl: `https://cdn.example/pets/${pet.id}.jpg?signature=${randomUUID()}` }),
+});
+
+const AT_START = seam<(example: (i: number) => Fields) => Fields[]>('the animals at start', {
+  'long-names': (example) =>
+    Array.from({ length: LONG_NAMES.count }, (_, i) => ({ ...example(i), name: `long-name-${i + 1}-`.padEnd(LONG_NAMES.length, 'abcdefghij') })),
+});

@@ -1,0 +1,110 @@
+// POST /pets (createPet): a valid NewPet is stored under an id "assigned by the service"
+// and answered 201 with the Pet ("all fields of NewPet, plus: id"), each value as it was
+// sent. "On creation, status may be supplied; the default when it is omitted is not
+// stated": none is stored.
+import type { IncomingMessage } from 'node:http';
+import { crash, invalid, unprocessable } from '../errors.js';
+import type { Context } from '../options.js';
+import { seam } from '../seams.js';
+import { isProblem, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from '../wire.js';
+import type { Animals, Pet } from './animals.js';
+import { readNewPet } from './validation.js';
+
+/** `denied`: the credential's refusal, answered after the body where a variant validates first. */
+export function createPet(ctx: Context, req: IncomingMessage, text: string, denied: Problem | undefined): Answer {
+  const { sw, animals, statuses } = ctx;
+  const read = readNewPet(ctx, req, text);
+  if (isProblem(read)) return read;
+  if (denied) return denied;
+  const refused = sw.first(VALUE_REFUSED, read, text);
+  if (refused) return refused;
+  const fields = sw.fold(STORED, read, ctx);
+  const status = 'status' in fields ? undefined : sw.first(STATUS_DEFAULT, statuses);
+  const stored = status === undefined ? fields : { ...fields, status };
+  const twin = sw.first(EXISTING, stored, animals);
+  if (twin) return [201, animals.json(twin)];
+  const pet = sw.first(STORE, stored, text, animals) ?? animals.add(stored);
+  const shown = sw.first(CREATED_VIEW, pet, fields) ?? pet;
+  return [sw.at(CREATED_STATUS)[0] ?? 201, animals.json(shown)];
+}
+
+/** The integer id a NewPet carries, if any. */
+function idSent(text: string): bigint | undefined {
+  const id = (parseJson(text) as Fields).id;
+  return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
+}
+
+// ---------------------------------------------------------------- seams
+
+/** The known-categories-only variant knows the categories 1 to this. */
+const KNOWN_CATEGORIES = 1000n;
+
+const nameOf = (fields: Fields) => (typeof fields.name === 'string' ? fields.name : undefined);
+
+/** A valid NewPet refused for one of its values. */
+const VALUE_REFUSED = seam<(fields: Fields, text: string) => Problem | undefined>('a valid value refused', {
+  'id-rejected': (_fields, text) => (idSent(text) !== undefined ? invalid('id is assigned by the service') : undefined),
+  'name-limit-255': (fields) => ([...(nameOf(fields) ?? '')].length > 255 ? invalid('name is longer than 255 characters') : undefined),
+  // integers arrive as bigints (parseJson)
+  'known-categories-only': ({ categoryId }) =>
+    (categoryId as bigint) < 1n || (categoryId as bigint) > KNOWN_CATEGORIES ? invalid(`No category with id ${categoryId}`) : undefined,
+  // a presence check written as a truth test: 0 is "missing"
+  'zero-category-refused': ({ categoryId }) => (categoryId === 0n ? invalid('categoryId is required') : undefined),
+  'long-name-500': (fields) => ((nameOf(fields) ?? '').length > 1000 ? crash('value too long for type character varying(1000)') : undefined),
+  'emoji-refused-422': (fields) =>
+    /[\u{10000}-\u{10FFFF}]/u.test(nameOf(fields) ?? '') ? unprocessable('name holds characters outside the Basic Multilingual Plane') : undefined,
+});
+
+/** A change to the name as it is stored. */
+const name =
+  (change: (name: string) => string) =>
+  (fields: Fields): Fields =>
+    typeof fields.name === 'string' ? { ...fields, name: change(fields.name) } : fields;
+
+/** What is stored of a valid NewPet. */
+const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored', {
+  'non-ascii-replaced': name((s) => s.replace(/[^\u0000-\u007F]/gu, '?')),
+  'name-truncated-255': name((s) => [...s].slice(0, 255).join('')),
+  'nfc-normalised': name((s) => s.normalize('NFC')),
+  'names-trimmed': name((s) => s.trim()),
+  'names-ltrimmed': name((s) => s.trimStart()),
+  'nfkc-normalised': name((s) => s.normalize('NFKC')),
+  'c1-controls-stripped': name((s) => s.replace(/[\u007F-\u009F]/g, '')),
+  'names-html-escaped': name((s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)),
+  'private-use-stripped': name((s) => s.replace(/[\p{Co}\p{Cn}]/gu, '')),
+  'int64-via-double': (fields, { newPet }) =>
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, k in newPet.properties && typeof v === 'bigint' ? BigInt(Number(v)) : v])),
+  'name-uppercased': name((s) => s.toUpperCase()),
+  'status-dropped': ({ status: _status, ...rest }) => rest,
+  'status-changed': (fields, { statuses }) =>
+    typeof fields.status === 'string' ? { ...fields, status: statuses[(statuses.indexOf(fields.status) + 1) % statuses.length] } : fields,
+});
+
+/** The status stored when none is supplied. */
+const STATUS_DEFAULT = seam<(statuses: string[]) => Json>('the default status', {
+  'default-status': (statuses) => statuses[0],
+  'status-default-on-read': (statuses) => statuses[0],
+});
+
+/** An animal already stored that a create answers with instead of storing another. */
+const EXISTING = seam<(fields: Fields, animals: Animals) => Pet | undefined>('an animal created twice', {
+  // a create that looks the animal up first: the same NewPet again is the animal stored before
+  'duplicate-body-deduplicated': (fields, animals) =>
+    animals.pets.find((p) => ['name', 'categoryId', 'status'].every((k) => toJson(p.fields[k]) === toJson(fields[k]))),
+});
+
+/** How a created animal is stored. */
+const STORE = seam<(fields: Fields, text: string, animals: Animals) => Pet>('storing an animal', {
+  'not-persisted': (fields, _text, animals) => animals.made(fields),
+  'id-honoured': (fields, text, animals) => animals.add(fields, idSent(text)),
+});
+
+/** The animal as the 201 body shows it; `sent`: its fields before any default was filled in. */
+const CREATED_VIEW = seam<(pet: Pet, sent: Fields) => Pet>('the created animal shown', {
+  // the 201 echoes the request and the id; reads show the default the database filled in
+  'status-default-on-read': (pet, sent) => ({ ...pet, fields: sent }),
+});
+
+const CREATED_STATUS = seam<number>('the status of a create', {
+  'created-200': 200,
+});

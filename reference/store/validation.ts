@@ -1,0 +1,89 @@
+// The NewPet in a request: "Request body (required, application/json): NewPet", with
+// name and categoryId required and status one of PetStatus; "400 | Body missing required
+// fields or containing invalid values". categoryId is an int64, so a value outside that
+// range is invalid too, however JSON writes it.
+import type { IncomingMessage } from 'node:http';
+import { crash, invalid, unprocessable } from '../errors.js';
+import type { Context } from '../options.js';
+import { seam } from '../seams.js';
+import { INT64_MAX, INT64_MIN, INTEGER, forValidation, isObject, mediaType, parseJson, toJson, type Fields, type Json, type Problem } from '../wire.js';
+
+/** The NewPet in a request, or why it is refused; `base`: the fields a PATCH applies its own to. */
+export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: string, base?: Fields): Fields | Problem {
+  const { properties, required, validate } = newPet;
+  if (mediaType(req) !== 'application/json') return invalid('Content-Type must be application/json');
+  if (text.length === 0) return sw.first(EMPTY_BODY) ?? invalid('A JSON body is required');
+  let value: Json;
+  try {
+    value = sw.fold(BODY_READ, parseJson(text));
+  } catch {
+    return sw.first(MALFORMED_BODY) ?? invalid('The body is not valid JSON');
+  }
+  const refused = (message: string): Problem => sw.fold(REFUSED, invalid(message));
+  if (!isObject(value)) return refused('The body must be a JSON object (NewPet)');
+  let body = sw.fold(LENIENCY, base ? { ...base, ...value } : { ...value }, properties);
+  if (!validate(forValidation(body))) {
+    const why = (validate.errors ?? []).map((e) => `${e.instancePath || 'body'} ${e.message}`).join('; ');
+    return refused(`Invalid NewPet: ${why}`);
+  }
+  // Ajv's int64 format asks only for an integer: the range is the server's to check
+  const beyond = Object.keys(properties).find(
+    (key) => properties[key].format === 'int64' && typeof body[key] === 'bigint' && (body[key] < INT64_MIN || body[key] > INT64_MAX),
+  );
+  if (beyond) {
+    const kept = sw.first(OUT_OF_RANGE, body, beyond);
+    if (!kept) return refused(`Invalid NewPet: /${beyond} is outside the int64 range`);
+    body = kept;
+  }
+  // keep the fields the schema names (documented or added by a modified schema)
+  const known = new Set([...Object.keys(properties), ...required]);
+  return Object.fromEntries(Object.entries(body).filter(([k]) => known.size === 0 || known.has(k)));
+}
+
+// ---------------------------------------------------------------- seams
+
+const EMPTY_BODY = seam<() => Problem>('an empty body', {
+  'empty-body-500': () => crash('cannot read an empty body'),
+});
+
+const MALFORMED_BODY = seam<() => Problem>('malformed JSON', {
+  'malformed-json-500': () => crash('unexpected end of JSON input'),
+});
+
+const BODY_READ = seam<(value: Json) => Json>('the JSON body read', {
+  'accept-array-body': (value) => (Array.isArray(value) && value.length === 1 ? value[0] : value),
+});
+
+const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', {
+  'invalid-body-422': (p) => unprocessable(p.message),
+});
+
+/** Each integer property's value, changed by `change`. */
+const integers = (body: Fields, properties: Record<string, any>, change: (v: Json) => Json): Fields => {
+  const out = { ...body };
+  for (const [key, schema] of Object.entries(properties)) if (schema?.type === 'integer' && key in out) out[key] = change(out[key]);
+  return out;
+};
+
+/**
+ * The faults that accept an invalid body: each lets one kind of defect through,
+ * normalised so that the stored animal is still a valid Pet (see faults.ts).
+ */
+const LENIENCY = seam<(body: Fields, properties: Record<string, any>) => Fields>('an invalid NewPet let through', {
+  'coerce-numeric-strings': (body, properties) => integers(body, properties, (v) => (typeof v === 'string' && INTEGER.test(v) ? Number(v) : v)),
+  'accept-fractional-integer': (body, properties) => integers(body, properties, (v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.trunc(v) : v)),
+  'accept-wrong-type-name': (body) => ('name' in body && typeof body.name !== 'string' ? { ...body, name: toJson(body.name) } : body),
+  'accept-unknown-status': (body, properties) => {
+    const statusEnum: Json[] | undefined = properties.status?.enum;
+    const { status: _status, ...rest } = body;
+    return typeof body.status === 'string' && statusEnum && !statusEnum.includes(body.status) ? rest : body;
+  },
+  'accept-missing-name': (body) => ('name' in body ? body : { ...body, name: '' }),
+  'accept-missing-category': (body) => ('categoryId' in body ? body : { ...body, categoryId: 0 }),
+});
+
+/** An int64 field outside the range: the body kept in spite of it. */
+const OUT_OF_RANGE = seam<(body: Fields, key: string) => Fields>('an int64 out of range', {
+  // what a long column stores: the value clamped
+  'int64-range-unchecked': (body, key) => ({ ...body, [key]: (body[key] as bigint) < 0n ? INT64_MIN : INT64_MAX }),
+});
