@@ -206,7 +206,12 @@ export const FAULTS = {
   },
   'filtered-min-ignored': { breaks: 'with the status filter, limit=1 gives the default page', expect: ['LIST-LIMIT-MIN'] },
   // the animal displaced from a short status page is missing from it
-  'list-duplicates': { breaks: 'a page lists its first animal twice (in place of the last)', expect: ['LIST-IDS-UNIQUE', 'LIST-STATUS-COMPLETE'] },
+  'list-duplicates': {
+    breaks: 'a page lists its first animal twice (in place of the last)',
+    expect: ['LIST-IDS-UNIQUE', 'LIST-STATUS-COMPLETE'],
+    // the early unfiltered page lacks its last animal too, when it is asked before the store holds a full page
+    mayAlso: ['LIST-UNFILTERED-COMPLETE'],
+  },
   'limit-rounded-up': {
     breaks: 'a limit from 2 to 99 that is not a multiple of 10 is rounded up to the next one (2 -> 10, 99 -> 100)',
     expect: ['LIST-LIMIT-ANY'],

@@ -37,7 +37,7 @@ export interface ReferenceServer {
 export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
   const ctx = resolveOptions(opts);
   const { sw } = ctx;
-  fillAtStart(ctx);
+  fillAtStart(ctx, ctx.opts.prefill ?? 0);
 
   const serve = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
     createServer((req, res) => {

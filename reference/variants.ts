@@ -41,7 +41,7 @@ export const VARIANTS = {
   'getpet-removed': "getPet has been removed: its route answers a framework's HTML 404 (certified after the removal date)",
   'validate-before-auth': 'POST /pets validates the body before the credential: an invalid body without a key gets 400',
   'created-at-no-zone': 'quickstart createdAt is UTC written without a zone designator (2026-11-23T09:00:00.000)',
-  // production realities (issue 13) and same-origin redirects
+  // production realities and same-origin redirects
   'lagging-list':
     'the list and its status filter show an animal only 1.5 s after it was created (a search index behind the store); getPet reads the store at once',
   'trailing-slash-redirect':

@@ -1,7 +1,6 @@
 // The animal store's state: the animals, the ids the service assigns on creation, when
 // a read sees a write, and an animal as a Pet ("all fields of NewPet, plus: id").
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../options.js';
 import { seam, type Switches } from '../seams.js';
 import type { Fields, Json } from '../wire.js';
 
@@ -58,15 +57,23 @@ export class Animals {
   }
 }
 
+/** What filling the store at start reads of the server's context (options.ts). */
+interface Start {
+  animals: Animals;
+  sw: Switches;
+  statuses: string[];
+  newPet: { properties: Record<string, any>; required: string[] };
+}
+
 /** The prefilled animals (options.prefill), then those a variant holds from the start. */
-export function fillAtStart(ctx: Context): void {
-  const example = (i: number) => prefilledFields(i, ctx);
-  for (let i = 0; i < (ctx.opts.prefill ?? 0); i++) ctx.animals.add(example(i));
-  for (const fields of ctx.sw.at(AT_START).flatMap((animals) => animals(example))) ctx.animals.add(fields);
+export function fillAtStart(start: Start, prefill: number): void {
+  const example = (i: number) => prefilledFields(i, start);
+  for (let i = 0; i < prefill; i++) start.animals.add(example(i));
+  for (const fields of start.sw.at(AT_START).flatMap((animals) => animals(example))) start.animals.add(fields);
 }
 
 /** A valid NewPet for the i-th prefilled animal, extra required fields included. */
-function prefilledFields(i: number, { newPet: { properties, required }, statuses }: Context): Fields {
+function prefilledFields(i: number, { newPet: { properties, required }, statuses }: Start): Fields {
   const fields: Fields = { name: `prefill-${i + 1}`, categoryId: (i % 5) + 1, status: statuses[i % statuses.length] };
   for (const key of required) {
     if (key in fields) continue;
