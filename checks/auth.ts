@@ -153,14 +153,10 @@ export const AUTH_CHECKS: Check[] = [
     ]);
   }),
 
-  /**
-   * The near-miss keys (nearMisses: changed, extended, shortened, case-changed, prefixed,
-   * a second word after the key), the scheme with no token and the token of an unset
-   * variable. certify sends each to every probed operation, and the scheme twice to
-   * listPets. health, which runs every few minutes against production, sends them all to
-   * listPets and the changed key to every operation: the key is compared by the same code
-   * on every route far more often than not, and a route that skips the check is still found.
-   */
+  // the near-miss keys (a random key of the key's format instead, without --key-variants),
+  // the scheme with no token and the tokens of an unset variable: every one to every
+  // operation in certify, with the scheme twice to listPets; health sends them all to
+  // listPets and the first to every other operation
   check('AUTH-INVALID-KEY', async (ctx) => {
     const keys = credentials(ctx, 'random', 'changed', 'extended', 'shortened', 'case-changed', 'prefixed', 'second-word', 'scheme-only', 'unset-variable');
     const ops = probedOperations(ctx);

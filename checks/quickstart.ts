@@ -82,10 +82,10 @@ const credentials = (ctx: CheckContext, ...kinds: CredentialKind[]) =>
   ctx.quickstartCredentials.filter((c) => kinds.includes(c.kind)).map((c) => withAuth(ctx, c.label, c.header === undefined ? 'none' : { header: c.header }));
 
 /**
- * The near-miss keys (nearMisses), every one in certify, and the tokens of an unset
- * variable; health sends a sample (the changed key, the case-changed one, a second word
- * after the key): each probe carries a valid message, which a server that wrongly
- * accepts the key queues.
+ * The invalid keys: every near-miss and the tokens of an unset variable in certify,
+ * a sample in health (a random key of the key's format in place of the near-misses,
+ * without --key-variants); each probe carries a valid message, which a server that
+ * wrongly accepts the key queues.
  */
 const HEALTH_INVALID_KEYS: CredentialKind[] = ['random', 'changed', 'case-changed', 'second-word'];
 const CERTIFY_INVALID_KEYS: CredentialKind[] = [...HEALTH_INVALID_KEYS, 'extended', 'shortened', 'prefixed', 'unset-variable'];

@@ -70,29 +70,13 @@ export interface NearMiss extends Secret {
 }
 
 /**
- * The family of near-miss credentials: each is sent as `Bearer <value>`, and each is
- * a key only a faulty check accepts, whatever the key's format (keyFormat). Each one's
- * label is a bash expression of the key's variable that expands to the same value, so
- * reports and curl lines never hold the key and still reproduce the request:
- * - changed: one significant character changed to another of its kind (nearMiss): a check of the key's form only;
- * - extended: two more characters of the kind of the last (${VAR}cc): startsWith(key);
- * - shortened: the last two characters dropped (${VAR%??}): a comparison over the token's length;
- *   two, not one, because a base64 or hex decoder drops a trailing partial byte, and
- *   before a base64 key's padding (=), which carries nothing;
- * - case-changed, where the key has letters and its format makes case significant (not a
- *   UUID or hex key, which a server may compare as the value they name): upper-cased, or
- *   lower-cased if it already is (${VAR^^}, ${VAR,,}; ASCII letters only, as bash does in
- *   the C locale): a comparison that ignores case;
- * - prefixed: one character before the key (x${VAR}): header.includes(key), an unanchored pattern;
- * - second-word, but for a padded base64 key or a hex or UUID one (a decoder may stop at
- *   the padding, or at the space, and read the first word alone): the key, a space and the key again (${VAR} ${VAR}): split(' ')[1] or the
- *   last word. RFC 9110 credentials are `auth-scheme 1*SP token68` and a token68 holds no
- *   space, so this is not the key. Whitespace that a correct server accepts or never sees
- *   is not sent: several spaces after Bearer are valid (1*SP), and leading or trailing
- *   whitespace of a header value is removed by HTTP parsing. A tab between Bearer and the
- *   key is outside the grammar too, but it carries the real key itself, so a server that
- *   reads any whitespace as the separator accepts no other key: not demanded.
- * Duplicates, the key itself and the empty string are left out.
+ * The family of near-miss credentials, each sent as `Bearer <value>` and each a key only
+ * a faulty comparison accepts, whatever the key's format (keyFormat): changed (nearMiss),
+ * extended, shortened, case-changed, prefixed, second-word. Why each, and what is not
+ * sent, is said once, in the catalogue's accepts of AUTH-INVALID-KEY. Each one's label is
+ * a bash expression of the key's variable that expands to the same value (${VAR}cc,
+ * ${VAR%??}, ${VAR^^}, x${VAR}, ...), so reports and curl lines never hold the key and
+ * still reproduce the request. Duplicates, the key itself and the empty string are left out.
  */
 export function nearMisses(key: string, variable: string): NearMiss[] {
   const name = variable.slice(1);

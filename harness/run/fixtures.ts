@@ -279,7 +279,7 @@ export class Fixtures {
     const [pageDefault, pageMin, pageMax] = await Promise.all([defaultPage, this.list({ limit: min }), this.list({ limit: max })]);
     // status pages come after the unfiltered ones, so an animal seen unfiltered
     // already existed when its status page was asked for; each status with the largest
-    // limit (the more a short page holds, the more it says), and the first one also
+    // limit (the more a short page holds, the more it says), and the last one also
     // without limit (the default page size must hold with the filter too)
     const asked = [
       ...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })),
