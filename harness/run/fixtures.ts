@@ -109,11 +109,8 @@ export class Fixtures {
 
   /** The authenticated list with no parameters that opens every run (the session's preflight). */
   preflight(): Promise<Exchange> {
-    return this.once('preflight', async () => (this.preflightAnswer = await this.session.preflightList()));
+    return this.session.preflightList();
   }
-
-  /** The preflight's answer once it is in: read without waiting a turn (see created()). */
-  private preflightAnswer?: Exchange;
 
   /**
    * certify: creates the run's first animals, one per PetStatus, one without status (the
@@ -135,7 +132,7 @@ export class Fixtures {
       // the seeding starts the longest chain of the run (pages, status pages, round trips):
       // with the preflight answered it is queued at once, not after the probes that wait on
       // nothing, which fill the pool meanwhile
-      const preflight = this.preflightAnswer ?? (await this.preflight());
+      const preflight = this.session.preflightAnswer ?? (await this.preflight());
       const shortDefault = (pageItems(preflight)?.length ?? pageDefault) < pageDefault;
       // a short default page is the whole store
       const before = shortDefault ? preflight : await this.list({ limit: max });

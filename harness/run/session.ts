@@ -244,9 +244,16 @@ export class Session implements ConsistencyWindow {
 
   /** The authenticated list with no parameters that opens every run (the preflight's, shared with the checks). */
   preflightList(): Promise<Exchange> {
-    if (!this.memo.has('list')) this.memo.set('list', this.call('store', 'listPets'));
+    if (!this.memo.has('list')) {
+      const list = this.call('store', 'listPets');
+      list.then((ex) => (this.preflightAnswer = ex)).catch(() => undefined);
+      this.memo.set('list', list);
+    }
     return this.memo.get('list')!;
   }
+
+  /** The preflight list's answer once it is in: read without waiting a turn, so that the run's first writes go out at once. */
+  preflightAnswer?: Exchange;
 
   /** The quickstart preflight's message without its required field (a conforming service refuses it with 400: nothing is queued). */
   preflightMessage(): Promise<Exchange> {
