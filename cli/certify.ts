@@ -1,15 +1,17 @@
 // A certify or health run from the command line: configuration, the target (or the
-// embedded reference server), the checks, the reports, the summary, the exit code
+// embedded reference server), the checks, the reports (exchanges.har from the run's
+// transcript; a certificate signed with SIGN_KEY), the summary, the exit code
 // (130/143 when SIGINT/SIGTERM stopped it). cli/cli.ts loads this module only for a
 // run: --help, --version and --list need none of the HTTP client, validators or reporters.
 import { constants as osConstants } from 'node:os';
 import type { ParsedArgs } from '../harness/config/settings.js';
-import { runConformance } from '../harness/run/runner.js';
+import { startRun } from '../harness/run/runner.js';
 import { conformanceChecks } from '../checks/index.js';
 import { startTarget } from './target.js';
 import { redactorFor, sessionOptionsFor } from '../harness/run/session.js';
 import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import type { RequirementResult, RunReport } from '../harness/model/types.js';
+import type { TranscriptEntry } from '../harness/run/transcript.js';
 import { formatProgress } from '../reporters/console.js';
 import { finishRun } from '../reporters/finish.js';
 
@@ -30,7 +32,7 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   for (const s of signals) process.on(s, onSignal);
   try {
-    const { config, catalogue, selected, expectedFailures, baseline } = run;
+    const { config, catalogue, selected, expectedFailures, baseline, signKey } = run;
     const { target, server } = await startTarget(config);
     const redactor = redactorFor(target);
     const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
@@ -40,8 +42,9 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     );
 
     let report: RunReport;
+    let exchanges: TranscriptEntry[] | undefined;
     try {
-      report = await runConformance({
+      const conformance = startRun({
         checks: conformanceChecks(),
         ...sessionOptionsFor(config, target),
         catalogue,
@@ -52,6 +55,8 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
           if (r.outcome !== 'skipped') say(formatProgress(r));
         },
       });
+      report = await conformance.report;
+      if (config.exchangeLog) exchanges = await conformance.exchanges();
     } finally {
       await server?.close();
     }
@@ -63,6 +68,8 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
       redact: (text) => redactor.redact(text),
       print: (text) => process.stdout.write(`${text}\n`),
       ...(signalled && { interrupted: exitCode }),
+      exchanges,
+      signKey,
     });
     return exitCode;
   } finally {

@@ -13,10 +13,14 @@ const NAME = 'animal-store-conformance';
 export function usage(): string {
   return [
     `Usage: ${NAME} [options]`,
+    `       ${NAME} serve [--port N] [--variant NAME]... [--fault NAME]... (serve --help)`,
+    `       ${NAME} verify <certificate.json> [--public-key FILE] [--reports DIR] (verify --help)`,
     '',
     'Certifies an Animal Store server against its API description and writes',
-    'REPORT_DIR/compliance.json, junit.xml, report.html and metrics.prom. With no BASE_URL, the',
-    'embedded reference server is started on 127.0.0.1 and certified.',
+    'REPORT_DIR/compliance.json, junit.xml, report.html, metrics.prom and exchanges.har, and for a',
+    'judged run certificate.json and badge.svg. With no BASE_URL, the embedded reference server',
+    'is started on 127.0.0.1 and certified. `serve` runs the reference server for a client team;',
+    '`verify` checks a certificate and the reports it covers.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...helpRows(),
@@ -31,6 +35,9 @@ export function usage(): string {
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // the subcommands, each loaded only when called
+  if (argv[0] === 'serve') return (await import('./serve.js')).serveCommand(argv.slice(1), env);
+  if (argv[0] === 'verify') return (await import('./verify.js')).verifyCommand(argv.slice(1));
   try {
     const args = parseCommandLine(argv);
     if (args.help) {

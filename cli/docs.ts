@@ -1,11 +1,16 @@
-// `npm run docs`: writes docs/requirements.md from the catalogue, and the settings
-// table of docs/configuration.md and .env.example from the settings' declarations.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run docs`: writes docs/requirements.md from the catalogue; the settings table of
+// docs/configuration.md, .env.example and action.yml's inputs from the settings'
+// declarations; and, when the API description lies beside the checkout
+// (../shared/api/animal-store-api.md), its digest in spec/api-description.json, which
+// certificates record: the description itself is never read at run time.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
+import { renderEnvExample, withActionSettings, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { renderRequirementsDoc } from './catalogue-doc.js';
+import { API_DESCRIPTION_FILE } from '../reporters/certificate.js';
 
 mkdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true });
 writeFileSync(join(PACKAGE_ROOT, 'docs/requirements.md'), renderRequirementsDoc(loadCatalogue()));
@@ -15,3 +20,15 @@ const configuration = join(PACKAGE_ROOT, 'docs/configuration.md');
 writeFileSync(configuration, withSettingsTable(readFileSync(configuration, 'utf8')));
 writeFileSync(join(PACKAGE_ROOT, '.env.example'), renderEnvExample());
 console.log('wrote the settings table of docs/configuration.md and .env.example');
+const action = join(PACKAGE_ROOT, 'action.yml');
+writeFileSync(action, withActionSettings(readFileSync(action, 'utf8')));
+console.log("wrote action.yml's inputs and environment");
+
+const description = join(PACKAGE_ROOT, '../shared/api/animal-store-api.md');
+if (existsSync(description)) {
+  const sha256 = createHash('sha256').update(readFileSync(description)).digest('hex');
+  writeFileSync(join(PACKAGE_ROOT, API_DESCRIPTION_FILE), `${JSON.stringify({ name: 'animal-store-api.md', digest: { sha256 } }, null, 2)}\n`);
+  console.log(`wrote ${API_DESCRIPTION_FILE} (sha256 ${sha256})`);
+} else {
+  console.log(`kept ${API_DESCRIPTION_FILE}: no API description at ${description}`);
+}

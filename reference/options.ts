@@ -53,6 +53,20 @@ export interface ReferenceOptions {
   quickstartKilledAfter?: number;
   /** One animal-store GET in this many answers 500 (a flaky backend): a retry (--retries) gets a right answer. */
   failsEvery?: number;
+  /** Where the services listen: ports 0 (the default) take free ones; host 127.0.0.1 by default. */
+  listen?: { host?: string; port?: number; quickstartPort?: number };
+  /** Told of every request once it is answered or its connection closes (`serve` logs them). */
+  onRequest?: (request: RequestLog) => void;
+}
+
+/** One request a service got: what `serve` logs. The URL is as sent: the logger decides what of it to show. */
+export interface RequestLog {
+  service: 'store' | 'quickstart';
+  method: string;
+  url: string;
+  /** 0 when the connection closed with no answer. */
+  status: number;
+  ms: number;
 }
 
 /** What every part of a running reference server reads. */

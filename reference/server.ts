@@ -39,8 +39,22 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const { sw } = ctx;
   fillAtStart(ctx, ctx.opts.prefill ?? 0);
 
-  const serve = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
+  const { onRequest } = ctx.opts;
+  const serve = (service: 'store' | 'quickstart', handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
     createServer((req, res) => {
+      if (onRequest) {
+        const started = performance.now();
+        // close comes once, whether the answer was sent or the connection dropped first
+        res.once('close', () =>
+          onRequest({
+            service,
+            method: req.method ?? '',
+            url: req.url ?? '',
+            status: res.writableFinished ? res.statusCode : 0,
+            ms: performance.now() - started,
+          }),
+        );
+      }
       handler(req, res).catch((err: Error) => {
         if (!res.headersSent) sendError(sw, res, crash(`internal error: ${err.message}`));
         else res.destroy();
@@ -53,13 +67,19 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const mount = sw.at(QUICKSTART_MOUNT)[0];
   const isQuickstartPath = (path: string) =>
     mount === '' ? path !== '/v1' && !path.startsWith('/v1/') : mount !== undefined && (path === mount || path.startsWith(`${mount}/`));
-  const store = serve((req, res) => (isQuickstartPath(pathOf(req)) ? sendMessages(req, res, mount) : handleStore(ctx, gateway, req, res)));
-  const quickstart = serve((req, res) => sendMessages(req, res));
-  const [storePort, quickstartPort] = await Promise.all([listen(store), listen(quickstart)]);
+  const store = serve('store', (req, res) => (isQuickstartPath(pathOf(req)) ? sendMessages(req, res, mount) : handleStore(ctx, gateway, req, res)));
+  const quickstart = serve('quickstart', (req, res) => sendMessages(req, res));
+  const { host = '127.0.0.1', port = 0, quickstartPort: qsPort = 0 } = ctx.opts.listen ?? {};
+  const [storePort, quickstartPort] = await Promise.all([listen(store, port, host), listen(quickstart, qsPort, host)]).catch(async (err: Error) => {
+    await stopServers(); // the one that did listen must not keep the process alive
+    throw err;
+  });
+  // an address that listens everywhere is reached through the loopback one
+  const origin = (p: number) => `http://${['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${p}`;
 
   return {
-    baseUrl: `http://127.0.0.1:${storePort}/v1`,
-    quickstartBaseUrl: mount === undefined ? `http://127.0.0.1:${quickstartPort}` : `http://127.0.0.1:${storePort}${mount}`,
+    baseUrl: `${origin(storePort)}/v1`,
+    quickstartBaseUrl: mount === undefined ? origin(quickstartPort) : `${origin(storePort)}${mount}`,
     petCount: () => ctx.animals.pets.length,
     messageCount: () => ctx.messages.length,
     requestsFor: (operationId) => ctx.received.get(operationId) ?? 0,

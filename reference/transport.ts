@@ -40,10 +40,10 @@ export function readBody(sw: Switches, req: IncomingMessage): Promise<{ text: st
   });
 }
 
-export function listen(server: Server): Promise<number> {
+export function listen(server: Server, port = 0, host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
 }
 

@@ -1,9 +1,12 @@
 // After a run, the same for the CLI and the Vitest view: the comparison with the
-// baseline, the four reports written, the summary, and the GitHub Actions output.
-import { randomUUID } from 'node:crypto';
+// baseline, the reports written (exchanges.har from the run's exchanges; for a judged
+// run the badge and, last, the certificate that covers them all), the summary, and the
+// GitHub Actions output.
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../harness/model/types.js';
+import type { TranscriptEntry } from '../harness/run/transcript.js';
 import { compareWithBaseline, type Baseline } from '../harness/run/baseline.js';
 import { renderComplianceJson } from './compliance-json.js';
 import { renderJunit } from './junit.js';
@@ -11,8 +14,10 @@ import { renderHtml } from './html.js';
 import { renderMetrics } from './metrics.js';
 import { formatSummary, interruptedSummary } from './console.js';
 import { reportToGithub } from './github.js';
+import { EXCHANGE_LOG_FILE, renderHar } from './har.js';
+import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, renderBadge, renderCertificate, sha256, type Digested } from './certificate.js';
 
-/** Every report a run writes to REPORT_DIR, by file name. */
+/** The reports every run that starts writes to REPORT_DIR, by file name (finishRun adds exchanges.har, the badge and the certificate). */
 export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
   ['compliance.json', renderComplianceJson],
   ['junit.xml', renderJunit],
@@ -40,30 +45,49 @@ export async function writeAtomically(dir: string, name: string, text: string): 
   return file;
 }
 
-/** Writes every report of REPORT_FILES; returns their paths. */
-export function writeReports(report: RunReport, dir: string): Promise<string[]> {
-  return Promise.all(REPORT_FILES.map(([name, render]) => writeAtomically(dir, name, render(report))));
-}
+/** Files a run writes only in some cases: one an earlier run left and this one did not write is removed, so the folder holds one run's files. */
+const SOMETIMES_WRITTEN = [EXCHANGE_LOG_FILE, BADGE_FILE, CERTIFICATE_FILE];
 
 export interface Finish {
   reportDir: string;
   /** --baseline, read before the run. */
   baseline: Baseline | undefined;
-  /** For the GitHub Actions output (GITHUB_STEP_SUMMARY, GITHUB_ACTIONS). */
+  /** For the GitHub Actions output (GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, GITHUB_OUTPUT). */
   env: NodeJS.ProcessEnv;
   /** Every line printed or written for GitHub goes through it: no key leaves the run. */
   redact: (text: string) => string;
   print: (text: string) => void;
   /** The exit code of a run a signal stopped: its summary is one line. */
   interrupted?: number;
+  /** The run's exchanges, written to exchanges.har (the CLI; EXCHANGE_LOG). */
+  exchanges?: readonly TranscriptEntry[];
+  /** Files of this run another process wrote into reportDir, with their digests: the Vitest worker's exchanges.har. */
+  written?: readonly Digested[];
+  /** SIGN_KEY: the certificate is a DSSE envelope signed with it. */
+  signKey?: KeyObject;
 }
 
-/** Compares with the baseline, writes the reports, prints the summary and the GitHub output; returns the report's paths. */
+/**
+ * Compares with the baseline, writes the reports, prints the summary and the GitHub
+ * output; returns the reports' paths. A judged run (isCertified) also gets badge.svg and
+ * certificate.json, written last, with the digest of every other file of the run.
+ */
 export async function finishRun(report: RunReport, finish: Finish): Promise<string[]> {
   if (finish.baseline) report.sinceBaseline = compareWithBaseline(report, finish.baseline);
-  const paths = await writeReports(report, finish.reportDir);
+  const dir = finish.reportDir;
+  const files: Array<[string, string]> = REPORT_FILES.map(([name, render]) => [name, render(report)]);
+  if (finish.exchanges) files.push([EXCHANGE_LOG_FILE, renderHar(report, finish.exchanges)]);
+  const certified = isCertified(report);
+  if (certified) files.push([BADGE_FILE, await renderBadge(report)]);
+  const paths = await Promise.all(files.map(([name, text]) => writeAtomically(dir, name, text)));
+  const others = finish.written ?? [];
+  paths.push(...others.map((f) => join(dir, f.name)));
+  const subject: Digested[] = [...files.map(([name, text]) => ({ name, digest: { sha256: sha256(text) } })), ...others];
+  if (certified) paths.push(await writeAtomically(dir, CERTIFICATE_FILE, renderCertificate(certificateStatement(report, subject), finish.signKey)));
+  const thisRun = new Set([...subject.map((s) => s.name), ...(certified ? [CERTIFICATE_FILE] : [])]);
+  await Promise.all(SOMETIMES_WRITTEN.filter((name) => !thisRun.has(name)).map((name) => rm(join(dir, name), { force: true })));
   const summary = finish.interrupted !== undefined && report.abortReason ? interruptedSummary(report, paths, finish.interrupted) : formatSummary(report, paths);
   finish.print(finish.redact(summary));
-  await reportToGithub(report, finish.env, finish.redact);
+  await reportToGithub(report, finish.env, finish.redact, dir);
   return paths;
 }

@@ -1,7 +1,10 @@
-// GitHub Actions: a Markdown job summary (when GITHUB_STEP_SUMMARY is set) and
+// GitHub Actions: a Markdown job summary (when GITHUB_STEP_SUMMARY is set),
 // annotations (when GITHUB_ACTIONS is set): ::error for a failed MUST, ::warning
-// for a failed SHOULD and for a requirement that could not be judged.
+// for a failed SHOULD and for a requirement that could not be judged; and the step's
+// outputs verdict and report-dir (when GITHUB_OUTPUT is set: action.yml reads them).
+import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { RunReport } from '../harness/model/types.js';
 import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/run/report.js';
 import { anchorOf } from '../harness/api/catalogue.js';
@@ -69,8 +72,23 @@ export function githubAnnotations(report: RunReport): string[] {
   return [...failed, ...unjudged];
 }
 
-/** Writes the summary and prints the annotations, each through redact: no key reaches GitHub. */
-export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string): Promise<void> {
+/** Step outputs in GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
+export function githubOutputs(outputs: Record<string, string>): string {
+  return Object.entries(outputs)
+    .map(([name, value]) => {
+      if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+      const delimiter = `EOF_${randomUUID()}`;
+      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+    })
+    .join('');
+}
+
+/** Writes the summary, the outputs and prints the annotations, each through redact: no key reaches GitHub. */
+export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string, reportDir?: string): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, redact(githubSummary(report, env)));
+  if (env.GITHUB_OUTPUT) {
+    const outputs = { verdict: report.verdict, ...(reportDir !== undefined && { 'report-dir': resolve(reportDir) }) };
+    await appendFile(env.GITHUB_OUTPUT, redact(githubOutputs(outputs)));
+  }
   if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) process.stdout.write(`${redact(line)}\n`);
 }

@@ -1,7 +1,9 @@
 // A Vitest reporter: when the conformance suites run under Vitest, it finishes the run
-// as the CLI does (finish.ts): the comparison with BASELINE, the same four reports in
+// as the CLI does (finish.ts): the comparison with BASELINE, the same reports in
 // REPORT_DIR, the summary and the GitHub output; also when the run was aborted (every
-// test then carries the abort reason).
+// test then carries the abort reason). The exchanges live in the worker that ran the
+// checks, not here: the worker writes exchanges.har and hands over its digest
+// (meta.written), which the certificate covers with the rest.
 import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
@@ -10,7 +12,9 @@ import { loadCatalogue } from '../harness/api/catalogue.js';
 import { redactorFor, type SessionOptions } from '../harness/run/session.js';
 import type { Baseline } from '../harness/run/baseline.js';
 import type { RequirementResult } from '../harness/model/types.js';
+import { readSigningKey } from '../harness/config/signing-key.js';
 import { finishRun } from './finish.js';
+import type { Digested } from './certificate.js';
 
 /** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
 export interface SuiteSettings {
@@ -23,6 +27,10 @@ export interface SuiteSettings {
   reportDir: string;
   /** BASELINE, read before the run as the CLI reads it. */
   baseline: Baseline | undefined;
+  /** EXCHANGE_LOG: the worker writes exchanges.har. */
+  exchangeLog: boolean;
+  /** SIGN_KEY, checked by global-setup; read again here (a key object does not travel as JSON). */
+  signKeyFile?: string;
 }
 
 declare module 'vitest' {
@@ -36,6 +44,8 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     requirement?: RequirementResult;
     run?: ReportBase;
+    /** Files of the run the worker wrote into REPORT_DIR (exchanges.har), with their digests. */
+    written?: Digested[];
   }
 }
 
@@ -55,6 +65,7 @@ export default class ComplianceReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const results: RequirementResult[] = [];
     let run: ReportBase | undefined;
+    let written: Digested[] | undefined;
     let settings: SuiteSettings | undefined;
     // the conformance suites only (global-setup provides their settings): the self-tests carry no requirements
     for (const module of testModules.filter((m) => m.project.getProvidedContext().conformance)) {
@@ -65,6 +76,7 @@ export default class ComplianceReporter implements Reporter {
         else if (test.result().state === 'failed') results.push(withoutResult(test.name, test.result().errors));
         // every test of the shared run carries the same figures, those of the finished run
         run ??= meta.run;
+        written ??= meta.written;
       }
     }
     if (!run || !settings) return; // not a conformance run (the self-tests)
@@ -75,6 +87,8 @@ export default class ComplianceReporter implements Reporter {
       env: process.env,
       redact: (text) => redactor.redact(text),
       print: (text) => console.log(text),
+      written,
+      signKey: settings.signKeyFile ? readSigningKey(settings.signKeyFile) : undefined,
     });
   }
 }

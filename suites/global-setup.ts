@@ -36,6 +36,8 @@ export default async function setup(project: TestProject) {
     expectedFailures: [...expectedFailures],
     reportDir: config.reportDir,
     baseline,
+    exchangeLog: config.exchangeLog,
+    ...(config.signKeyFile && { signKeyFile: config.signKeyFile }),
   };
   project.provide('conformance', settings);
   return async () => {

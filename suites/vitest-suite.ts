@@ -6,7 +6,9 @@
 // STRICT, also SHOULD) fails it, and so does one that could not be judged (Vitest has
 // no "incomplete", and a pass would let CI go green on what was not seen); a failed
 // SHOULD passes with a warning, an expected failure is skipped. A run that cannot be made (target unreachable, key rejected)
-// fails one test with the reason and skips the others: one failure that says why.
+// fails one test with the reason and skips the others: one failure that says why. The
+// run's exchanges are in this worker, so the first test to finish writes exchanges.har
+// and every test hands its digest to the reporter, which certifies the run.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
@@ -14,11 +16,16 @@ import { countsAgainstVerdict, leavesIncomplete, listedButPassed, notCarriedOut 
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
+import { EXCHANGE_LOG_FILE, renderHar, type HarRun } from '../reporters/har.js';
+import { writeAtomically } from '../reporters/finish.js';
+import { sha256, type Digested } from '../reporters/certificate.js';
 
 interface SharedRun {
   run: ConformanceRun;
   /** Whether a test has failed with the abort reason already (the first one to see it). */
   abortReported: boolean;
+  /** exchanges.har, written once by the first test to finish (the exchanges live in this worker, not in the reporter). */
+  exchangeLog?: Promise<Digested>;
 }
 
 let shared: SharedRun | undefined;
@@ -35,6 +42,13 @@ function start(): SharedRun {
   });
   shared = { run, abortReported: false };
   return shared;
+}
+
+/** Writes the run's exchanges.har into REPORT_DIR; its digest goes to the reporter, which certifies the run. */
+async function writeExchangeLog(shared: SharedRun, run: HarRun): Promise<Digested> {
+  const text = renderHar(run, await shared.run.exchanges());
+  await writeAtomically(inject('conformance').reportDir, EXCHANGE_LOG_FILE, text);
+  return { name: EXCHANGE_LOG_FILE, digest: { sha256: sha256(text) } };
 }
 
 /** The one failure of an aborted run: the reason, without stack frames into the harness. */
@@ -62,6 +76,7 @@ export function defineAreaSuite(area: string): void {
           // reporter builds the report from those, so that a test's own end is counted
           const { requirements: _results, ...base } = await shared.run.report;
           task.meta.run = base;
+          if (inject('conformance').exchangeLog) task.meta.written = [await (shared.exchangeLog ??= writeExchangeLog(shared, base))];
           // the run was aborted (target unreachable, key rejected, the target stopped
           // answering): one failure says why, the requirements it did not carry out are skipped
           const reason = base.abortReason;

@@ -1,6 +1,7 @@
 // The conformance suites under Vitest: one test per requirement, titled with its
 // id, configured like the CLI; a test fails where the CLI's verdict would.
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { runBin } from './support/cli.js';
 import type { RunReport } from '../harness/model/types.js';
+import { verifyCommand } from '../cli/verify.js';
 
 /** A user's .env: every variable of .env.example set, the commented ones too (values from the example, or made up). */
 async function usersDotEnv(): Promise<string> {
@@ -87,7 +89,12 @@ describe('vitest run --project conformance', () => {
     try {
       const expected = join(dir, 'expected.txt');
       await writeFile(expected, 'ERR-BODY-SHAPE the framework answers unknown routes itself, ticket 12\n');
-      const env = { API_KEY: 'suite-key', ONLY: 'auth,errors,media', SEED: '7', EXPECTED_FAILURES: expected, ENV_FILE: EMPTY_ENV_FILE };
+      // both sign their certificate: the Vitest reporter reads SIGN_KEY as the CLI does
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const [signKey, publicKeyFile] = [join(dir, 'key.pem'), join(dir, 'pub.pem')];
+      await writeFile(signKey, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      await writeFile(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+      const env = { API_KEY: 'suite-key', ONLY: 'auth,errors,media', SEED: '7', EXPECTED_FAILURES: expected, ENV_FILE: EMPTY_ENV_FILE, SIGN_KEY: signKey };
       // the baseline: such a server judged once before, on AUTH-SCHEME-CASE only
       const baseline = join(dir, 'baseline');
       expect((await runBin([], { ...env, BASE_URL: refs[2].baseUrl, REPORT_DIR: baseline, ONLY: 'AUTH-SCHEME-CASE' })).code).toBe(0);
@@ -105,6 +112,18 @@ describe('vitest run --project conformance', () => {
       expect(requirement(a, 'ERR-BODY-SHAPE')).toMatchObject({ outcome: 'failed', expectedFailure: expect.stringContaining('ticket 12') });
       expect(comparable(a).sinceBaseline!.groups[2]).toEqual(['AUTH-SCHEME-CASE was failed']);
       expect(fromVitest.output).toContain('Since the baseline');
+      // both write every exchange (under Vitest the worker does: the exchanges live there) and a certificate covering it
+      for (const [reports, report] of [
+        [cli, a],
+        [vitestRun, b],
+      ] as const) {
+        const har = JSON.parse(await readFile(join(reports, 'exchanges.har'), 'utf8'));
+        expect(har.log.entries).toHaveLength(report.requestCount);
+        const certificate = JSON.parse(await readFile(join(reports, 'certificate.json'), 'utf8'));
+        const subject = JSON.parse(Buffer.from(certificate.payload, 'base64').toString('utf8')).subject.map((s: { name: string }) => s.name);
+        expect(subject).toContain('exchanges.har');
+        expect(verifyCommand([join(reports, 'certificate.json'), '--public-key', publicKeyFile], () => {})).toBe(0);
+      }
 
       const bad = { ...env, BASE_URL: refs[0].baseUrl, BASELINE: join(dir, 'missing.json') };
       const [badCli, badVitest] = await Promise.all([

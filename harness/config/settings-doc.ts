@@ -1,6 +1,7 @@
 // The settings as documentation, all from their declarations (SETTINGS): the rows of
-// --help, the README's table and .env.example. `npm run docs` writes the README's
-// table and .env.example; a test fails when either is stale. Light: --help reads it.
+// --help, the README's table, .env.example and action.yml's inputs. `npm run docs`
+// writes the table, .env.example and action.yml's inputs and environment; a test fails
+// when any is stale. Light: --help reads it.
 import { ENV_FILE_SETTING, SETTINGS, type SettingDoc } from './settings.js';
 
 const ALL: SettingDoc[] = [...Object.values<SettingDoc>(SETTINGS), ENV_FILE_SETTING];
@@ -59,4 +60,40 @@ export function renderEnvExample(): string {
     lines.push(`#${s.env}=${s.secret ? '' : (s.example ?? s.default ?? '')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What action.yml's inputs default to: an input left out must leave its variable unset (the action unsets it), not empty, which the suite refuses. */
+export const ACTION_UNSET = '(unset)';
+
+/** A YAML quoted scalar as Prettier writes it: single quotes, unless the text holds more of them than double quotes (JSON's string syntax is YAML's). */
+const yamlString = (text: string) =>
+  (text.match(/'/g)?.length ?? 0) > (text.match(/"/g)?.length ?? 0) ? JSON.stringify(text) : `'${text.replace(/'/g, "''")}'`;
+
+/** action.yml's inputs, one per setting, named by its flag. */
+export function renderActionInputs(indent = '  '): string[] {
+  return ALL.flatMap((s) => {
+    const fallback = defaultOf(s);
+    const description = `${plain(s.description)}${fallback ? ` Default: ${plain(fallback)}.` : ''}`;
+    return [`${s.flag}:`, `  description: ${yamlString(description)}`, '  required: false', `  default: ${yamlString(ACTION_UNSET)}`].map((l) => indent + l);
+  });
+}
+
+/** The certify step's environment: each setting's variable from its input. */
+export function renderActionEnv(indent = '        '): string[] {
+  return ALL.map((s) => `${indent}${s.env}: \${{ inputs.${s.flag} }}`);
+}
+
+/** action.yml with its generated parts (between `# inputs:begin` and `# inputs:end`, `# env:begin` and `# env:end`) made anew; throws when a marker is missing. */
+export function withActionSettings(yml: string): string {
+  let out = yml;
+  for (const [part, render] of [
+    ['inputs', renderActionInputs],
+    ['env', renderActionEnv],
+  ] as const) {
+    const begin = new RegExp(`^( *)# ${part}:begin[^\\n]*\\n`, 'm').exec(out);
+    const end = new RegExp(`^ *# ${part}:end`, 'm').exec(out);
+    if (!begin || !end || end.index < begin.index) throw new Error(`action.yml lacks the markers # ${part}:begin and # ${part}:end`);
+    out = `${out.slice(0, begin.index + begin[0].length)}${render(begin[1]).join('\n')}\n${out.slice(end.index)}`;
+  }
+  return out;
 }

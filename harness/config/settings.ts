@@ -122,9 +122,26 @@ export const SETTINGS = {
   reportDir: {
     flag: 'report-dir',
     env: 'REPORT_DIR',
-    description: 'Where `compliance.json`, `junit.xml`, `report.html` and `metrics.prom` are written.',
+    description:
+      'Where `compliance.json`, `junit.xml`, `report.html`, `metrics.prom` and `exchanges.har` are written, and for a judged run `certificate.json` and `badge.svg`.',
     default: 'reports',
     parse: text,
+  },
+  exchangeLog: {
+    flag: 'exchange-log',
+    env: 'EXCHANGE_LOG',
+    description: '`on` or `off`: write every request and response of the run to `exchanges.har` (HAR 1.2), keys redacted, bodies up to 16 KiB.',
+    default: 'on',
+    // a value, not a bare flag: it is on unless turned off (`--exchange-log off`)
+    parse: flag,
+    details: "It opens in a browser's network panel. See [exchanges.har](exchanges-har.md).",
+  },
+  signKeyFile: {
+    flag: 'sign-key',
+    env: 'SIGN_KEY',
+    description: 'An Ed25519 private key (PEM file): `certificate.json` is then a signed DSSE envelope.',
+    parse: text,
+    details: 'Unset: the certificate is an unsigned in-toto statement. See [the certificate](certificate.md).',
   },
   timeoutMs: {
     flag: 'timeout',
@@ -330,10 +347,21 @@ export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allow
   environment: Environment;
 };
 
-/** What a run of the checks reads of the configuration: every setting but the target's address and keys and what the tool around the run reads (reports, selection, the known deviations, the baseline). */
+/** What a run of the checks reads of the configuration: every setting but the target's address and keys and what the tool around the run reads (reports, the exchange log, the signing key, selection, the known deviations, the baseline). */
 export type RunSettings = Omit<
   RunConfig,
-  'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey' | 'reportDir' | 'only' | 'skip' | 'expectedFailuresFile' | 'baselineFile'
+  | 'environment'
+  | 'baseUrl'
+  | 'apiKey'
+  | 'quickstartBaseUrl'
+  | 'quickstartApiKey'
+  | 'reportDir'
+  | 'only'
+  | 'skip'
+  | 'expectedFailuresFile'
+  | 'baselineFile'
+  | 'exchangeLog'
+  | 'signKeyFile'
 >;
 
 export interface ParsedArgs {
@@ -381,8 +409,8 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The flag a mistyped one was meant as: the closest within a third of its length, or one it is the start of. */
-function nearestFlag(typed: string, flags: string[]): string | undefined {
+/** The flag (or name) a mistyped one was meant as: the closest within a third of its length, or one it is the start of. */
+export function nearestFlag(typed: string, flags: string[]): string | undefined {
   const lower = typed.toLowerCase();
   const [best] = flags.map((flag) => ({ flag, d: editDistance(lower, flag) })).sort((a, b) => a.d - b.d);
   if (best && best.d <= Math.max(1, Math.floor(lower.length / 3))) return best.flag;

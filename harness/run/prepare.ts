@@ -2,11 +2,13 @@
 // for the Vitest suites: configuration, the selected requirements, the known
 // deviations, the baseline, a writable report folder. Any bad input is a ConfigError
 // here, before the run creates data.
+import type { KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
 import { ConfigError, resolveConfig, type ParsedArgs, type RunConfig } from '../config/settings.js';
 import { readExpectedFailures, selectRequirements } from '../config/selection.js';
+import { readSigningKey } from '../config/signing-key.js';
 import type { Requirement } from '../model/types.js';
 import { readBaseline, type Baseline } from './baseline.js';
 
@@ -17,6 +19,8 @@ export interface PreparedRun {
   expectedFailures: Map<string, string>;
   /** --baseline, read now: REPORT_DIR/compliance.json may be it, and the run overwrites it. */
   baseline: Baseline | undefined;
+  /** SIGN_KEY, read and checked now. */
+  signKey: KeyObject | undefined;
 }
 
 /** Finds an unusable REPORT_DIR before the run, not after it has created data. */
@@ -45,5 +49,6 @@ export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv): Prom
     selected: selectRequirements(catalogue, config.only, config.skip),
     expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map(),
     baseline: config.baselineFile ? await readBaseline(config.baselineFile) : undefined,
+    signKey: config.signKeyFile ? readSigningKey(config.signKeyFile) : undefined,
   };
 }

@@ -13,6 +13,7 @@ import type { Check } from './check.js';
 import { CheckContext } from './context.js';
 import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
 import type { Outcome, Requirement, RequirementResult, RunReport } from '../model/types.js';
+import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
   /** The checks to run requirements with, one per catalogue id (checks/index.ts). */
@@ -33,6 +34,8 @@ export interface ConformanceRun {
   result(id: string): Promise<RequirementResult>;
   /** The report, once every result is known and the connections are closed. */
   readonly report: Promise<RunReport>;
+  /** Every attempt the run sent, recorded for exchanges.har, once the report is made (made on demand: it costs a record per exchange). */
+  exchanges(): Promise<TranscriptEntry[]>;
 }
 
 /** The message of a requirement the selection leaves out, the same from the CLI and under Vitest. */
@@ -177,6 +180,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   return {
     result: (id) => results.get(id) ?? Promise.reject(new Error(`${id} is not in the requirement catalogue`)),
     report,
+    exchanges: () => report.then(() => transcriptOf(session)),
   };
 }
 

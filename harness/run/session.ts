@@ -37,6 +37,8 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
     skip: _skip,
     expectedFailuresFile: _expectedFailuresFile,
     baselineFile: _baselineFile,
+    exchangeLog: _exchangeLog,
+    signKeyFile: _signKeyFile,
     ...settings
   } = config;
   return { ...settings, target };

@@ -1,0 +1,113 @@
+// `animal-store-conformance verify <certificate> [--public-key <key>] [--reports <dir>]`:
+// checks a certificate.json (reporters/certificate.ts): the form it was written in, its
+// signature with the given public key, and the digest of every report it covers (in
+// --reports, by default the certificate's own folder), and that it says what
+// compliance.json says. Exit 0 verified, 1 it does not verify (the line says what does
+// not match), 2 bad input (one line).
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Mismatch, checkReports, openCertificate, type Statement } from '../reporters/certificate.js';
+import { coverageText, verdictText } from '../harness/run/report.js';
+
+const NAME = 'animal-store-conformance verify';
+
+export const VERIFY_USAGE = [
+  `Usage: ${NAME} <certificate.json> [--public-key <file>] [--reports <dir>]`,
+  '',
+  'Checks a certificate written by a run: that no byte of it changed, its signature (with',
+  '--public-key, the PEM public key of the SIGN_KEY it was signed with), and the sha256 of',
+  'every report it covers (in --reports; by default the folder of the certificate).',
+  'Exit codes: 0 verified, 1 it does not verify (the line says what does not match), 2 bad input.',
+].join('\n');
+
+/** Bad input: one line, exit code 2. */
+class BadInput extends Error {}
+
+function read(path: string, what: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new BadInput(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function publicKeyFrom(path: string): KeyObject {
+  let key: KeyObject;
+  try {
+    // a private key gives its public key too; the signer keeps it, but a test may hand it over
+    key = createPublicKey(read(path, 'the public key'));
+  } catch (err) {
+    if (err instanceof BadInput) throw err;
+    throw new BadInput(`${path} is not a public key in PEM (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new BadInput(`${path} is a ${key.asymmetricKeyType} key; certificates are signed with Ed25519`);
+  return key;
+}
+
+/** What was certified, in one line. */
+function certified(statement: Statement): string {
+  const p = statement.predicate;
+  const what = `${verdictText(p.verdict).toUpperCase()} (${coverageText(p.coverage)})`;
+  return `${what}: ${p.profile} profile of ${p.target.baseUrl}, ${p.startedAt}, ${p.tool.name} ${p.tool.version}, ${p.specification.title} ${p.specification.version}`;
+}
+
+export function verifyCommand(argv: string[], print: (line: string) => void = console.log): number {
+  let certificatePath: string;
+  let publicKey: KeyObject | undefined;
+  let reportsDir: string;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { 'public-key': { type: 'string' }, reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      });
+    } catch (err) {
+      throw new BadInput((err as Error).message.split('\n')[0]);
+    }
+    if (parsed.values.help) {
+      print(VERIFY_USAGE);
+      return 0;
+    }
+    if (parsed.positionals.length !== 1) throw new BadInput('give one certificate: verify <certificate.json> [--public-key <file>] [--reports <dir>]');
+    certificatePath = parsed.positionals[0];
+    const keyPath = parsed.values['public-key'];
+    if (keyPath !== undefined) publicKey = publicKeyFrom(keyPath);
+    reportsDir = parsed.values.reports ?? dirname(certificatePath);
+    if (!statSync(reportsDir, { throwIfNoEntry: false })?.isDirectory()) throw new BadInput(`the reports folder ${reportsDir} does not exist`);
+    const text = read(certificatePath, 'the certificate').toString('utf8');
+    const opened = openCertificate(text, publicKey);
+    const lines = checkReports(opened.statement, (name) => {
+      try {
+        return readFileSync(join(reportsDir, name));
+      } catch {
+        return undefined;
+      }
+    });
+    print(
+      opened.verifiedKey
+        ? `${certificatePath}: signed with Ed25519 key ${opened.verifiedKey}: the signature verifies`
+        : opened.signedBy
+          ? `${certificatePath}: signed by key ${opened.signedBy.join(', ')}; the signature was NOT checked (give --public-key)`
+          : `${certificatePath}: not signed: it ties the reports together, but anyone could have written it`,
+    );
+    for (const line of lines) print(`  ${line}`);
+    print(`Verified: ${certified(opened.statement)}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof BadInput) {
+      console.error(`${NAME}: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof Mismatch) {
+      console.error(
+        `${NAME}: does not verify: ${err.message.startsWith('it ') || err.message.startsWith('its ') ? `${certificatePath!}: ${err.message}` : err.message}`,
+      );
+      return 1;
+    }
+    throw err;
+  }
+}

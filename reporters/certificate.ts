@@ -1,0 +1,339 @@
+// certificate.json: what a judged run certified, with what, and the digests of the
+// reports it wrote, as an in-toto Statement v1 (subject: the reports, with their sha256;
+// predicate: the run), so that supply-chain tools read it. With a signing key
+// (SIGN_KEY) it is a DSSE envelope around that statement, signed with Ed25519 over the
+// DSSE pre-authentication encoding. `animal-store-conformance verify` (cli/verify.ts)
+// checks both through openCertificate and checkReports below.
+//
+// A signature proves which key made the certificate and that nothing it covers changed
+// since; it does not prove that the run was honest: whoever holds the key can sign what
+// a modified suite wrote.
+import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Coverage, Counts, Environment, Outcome, Profile, RunReport, Verdict } from '../harness/model/types.js';
+import { PACKAGE_ROOT } from '../harness/model/paths.js';
+
+export const CERTIFICATE_FILE = 'certificate.json';
+export const BADGE_FILE = 'badge.svg';
+export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+/** What the predicate is: a TypeURI that names this tool's certificate, major version 1 (it need not resolve). */
+export const PREDICATE_TYPE = 'urn:animal-store-conformance:certificate:v1';
+/** DSSE's payloadType for an in-toto statement. */
+export const PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+
+/** An in-toto ResourceDescriptor with its name and sha256. */
+export interface Digested {
+  name: string;
+  digest: { sha256: string };
+}
+
+export interface CertificatePredicate {
+  verdict: Verdict;
+  exitCode: number;
+  strict: boolean;
+  coverage: Coverage;
+  counts: Counts;
+  incompleteReason?: string;
+  target: { environment: Environment; baseUrl: string; quickstartBaseUrl?: string };
+  profile: Profile;
+  startedAt: string;
+  finishedAt: string;
+  tool: { name: string; version: string };
+  /** What the suite implements: the API description it was written from (digest recorded at development time) and the files it ran with. */
+  specification: { title: string; version: string; apiDescription?: Digested; files: Digested[] };
+  seed?: number;
+  requirements: Array<{ id: string; level: string; outcome: Outcome; expectedFailure?: string }>;
+}
+
+export interface Statement {
+  _type: string;
+  subject: Digested[];
+  predicateType: string;
+  predicate: CertificatePredicate;
+}
+
+export interface Envelope {
+  payload: string;
+  payloadType: string;
+  signatures: Array<{ keyid?: string; sig: string }>;
+}
+
+export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** A run that judged something and was carried out to its end: it gets a certificate and a badge. */
+export const isCertified = (report: Pick<RunReport, 'verdict'>) => ['compliant', 'non-compliant', 'incomplete'].includes(report.verdict);
+
+/** The spec files the suite reads at run time. */
+const SPEC_FILES = ['spec/openapi.yaml', 'spec/quickstart.yaml', 'spec/requirements.yaml'];
+/** The API description's digest, written by `npm run docs` beside the checkout's shared/ folder (never read at run time). */
+export const API_DESCRIPTION_FILE = 'spec/api-description.json';
+
+let specification: { apiDescription?: Digested; files: Digested[] } | undefined;
+
+function specificationDigests(): { apiDescription?: Digested; files: Digested[] } {
+  if (!specification) {
+    let apiDescription: Digested | undefined;
+    try {
+      apiDescription = JSON.parse(readFileSync(join(PACKAGE_ROOT, API_DESCRIPTION_FILE), 'utf8')) as Digested;
+    } catch {
+      apiDescription = undefined; // a checkout that never had the description beside it
+    }
+    const files = SPEC_FILES.map((name) => ({ name, digest: { sha256: sha256(readFileSync(join(PACKAGE_ROOT, name))) } }));
+    specification = { ...(apiDescription && { apiDescription }), files };
+  }
+  return specification;
+}
+
+/** The statement of a judged run: its reports (name and sha256) as the subject, the run as the predicate. */
+export function certificateStatement(report: RunReport, subject: Digested[]): Statement {
+  const { verdict, exitCode, strict, coverage, counts, incompleteReason, target, profile, startedAt, finishedAt, tool, spec, seed } = report;
+  return {
+    _type: STATEMENT_TYPE,
+    subject,
+    predicateType: PREDICATE_TYPE,
+    predicate: {
+      verdict,
+      exitCode,
+      strict,
+      coverage,
+      counts,
+      ...(incompleteReason && { incompleteReason }),
+      target,
+      profile,
+      startedAt,
+      finishedAt,
+      tool,
+      specification: { title: spec.title, version: spec.version, ...specificationDigests() },
+      ...(seed !== undefined && { seed }),
+      requirements: report.requirements.map((r) => ({
+        id: r.id,
+        level: r.level,
+        outcome: r.outcome,
+        ...(r.expectedFailure !== undefined && { expectedFailure: r.expectedFailure }),
+      })),
+    },
+  };
+}
+
+/** DSSE's pre-authentication encoding: "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body, lengths in bytes. */
+export function pae(payloadType: string, body: Buffer): Buffer {
+  const type = Buffer.from(payloadType, 'utf8');
+  return Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${body.length} `), body]);
+}
+
+/** A key's id: the sha256 of its public key (SubjectPublicKeyInfo, DER), as `openssl pkey -pubout -outform DER | sha256sum` gives it. */
+export function keyIdOf(key: KeyObject): string {
+  let id = keyIds.get(key);
+  if (id === undefined) keyIds.set(key, (id = sha256((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' }))));
+  return id;
+}
+const keyIds = new WeakMap<KeyObject, string>();
+
+/** The file's text: JSON, two-space indented, one newline at the end; verify holds a certificate to exactly this form. */
+export const certificateText = (value: Statement | Envelope) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** The statement, or with a key the DSSE envelope signed with it (Ed25519). */
+export function renderCertificate(statement: Statement, signKey?: KeyObject): string {
+  if (!signKey) return certificateText(statement);
+  const body = Buffer.from(JSON.stringify(statement), 'utf8');
+  const sig = sign(null, pae(PAYLOAD_TYPE, body), signKey);
+  return certificateText({
+    payload: body.toString('base64'),
+    payloadType: PAYLOAD_TYPE,
+    signatures: [{ keyid: keyIdOf(signKey), sig: sig.toString('base64') }],
+  });
+}
+
+const BADGE_COLOURS: Partial<Record<Verdict, string>> = { compliant: 'brightgreen', 'non-compliant': 'red', incomplete: 'orange' };
+
+/** badge.svg: the verdict, the spec version and how many requirements were judged, drawn by shields.io's badge library. */
+export async function renderBadge(report: Pick<RunReport, 'verdict' | 'spec' | 'coverage'>): Promise<string> {
+  // loaded only when a badge is drawn: nothing else needs it
+  const { makeBadge } = await import('badge-maker');
+  return makeBadge({
+    label: `${report.spec.title} API ${report.spec.version}`,
+    message: `${report.verdict} · ${report.coverage.judged}/${report.coverage.total} judged`,
+    color: BADGE_COLOURS[report.verdict] ?? 'lightgrey',
+  });
+}
+
+// ------------------------------------------------------------------ verification
+
+/** The certificate, or a report it covers, does not verify: the message says what does not match. */
+export class Mismatch extends Error {}
+
+/**
+ * Base64 as DSSE allows it (standard or URL-safe, padded or not), decoded strictly:
+ * Node's decoder skips characters outside the alphabet and ignores the unused bits of
+ * the last one, so a changed character could decode to the same bytes.
+ */
+function strictBase64(text: string, what: string): Buffer {
+  const urlSafe = /[-_]/.test(text);
+  const alphabet = urlSafe ? /^[A-Za-z0-9_-]*={0,2}$/ : /^[A-Za-z0-9+/]*={0,2}$/;
+  const bytes = Buffer.from(text, urlSafe ? 'base64url' : 'base64');
+  const again = bytes.toString(urlSafe ? 'base64url' : 'base64').replace(/=+$/, '');
+  if (!alphabet.test(text) || again !== text.replace(/=+$/, '')) throw new Mismatch(`its ${what} is not valid base64: the certificate was altered`);
+  return bytes;
+}
+
+/** The first byte at which two texts differ. */
+function firstDifference(a: string, b: string): number {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+/** Parses a certificate.json held to the form the tool writes it in: any other byte there means it was altered. */
+function parseExactly(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Mismatch(`it is not valid JSON (${(err as Error).message}): it was altered, or is not a certificate`);
+  }
+  if (typeof value !== 'object' || value === null) throw new Mismatch('it is not a certificate: not a JSON object');
+  const written = certificateText(value as Statement);
+  if (written !== text) throw new Mismatch(`it was altered: byte ${firstDifference(text, written)} differs from the form the tool writes`);
+  return value;
+}
+
+function asStatement(value: unknown): Statement {
+  const s = value as Partial<Statement>;
+  if (s._type !== STATEMENT_TYPE) throw new Mismatch(`it is not an in-toto statement v1 (_type ${JSON.stringify(s._type)})`);
+  if (s.predicateType !== PREDICATE_TYPE) throw new Mismatch(`its predicateType is ${JSON.stringify(s.predicateType)}, not ${PREDICATE_TYPE}`);
+  const valid = (d: Digested) => typeof d?.name === 'string' && /^[a-f0-9]{64}$/.test(d?.digest?.sha256 ?? '');
+  if (!Array.isArray(s.subject) || !s.subject.every(valid)) throw new Mismatch('its subject is not a list of files with sha256 digests');
+  if (typeof s.predicate !== 'object' || s.predicate === null) throw new Mismatch('it has no predicate');
+  return s as Statement;
+}
+
+/**
+ * Whether a signature of the envelope by this public key verifies over DSSE's PAE of its
+ * payload. A signature with another key id is not tried: the id is only a hint (DSSE),
+ * but a changed one is a changed certificate. Throws Mismatch for base64 that is not.
+ */
+export function envelopeVerifies(envelope: Envelope, publicKey: KeyObject): boolean {
+  const keyid = keyIdOf(publicKey);
+  const message = pae(envelope.payloadType, strictBase64(envelope.payload, 'payload'));
+  return envelope.signatures.some((s) => {
+    if (typeof s?.sig !== 'string') throw new Mismatch('a signature of it is not a string');
+    const sig = strictBase64(s.sig, 'signature');
+    return (s.keyid === undefined || s.keyid === keyid) && verify(null, message, publicKey, sig);
+  });
+}
+
+export interface OpenedCertificate {
+  statement: Statement;
+  /** The id of the key whose signature verified; undefined for an unsigned statement or one whose signature was not checked. */
+  verifiedKey?: string;
+  /** The key ids of a signed certificate (its signature checked only with a public key). */
+  signedBy?: string[];
+}
+
+/**
+ * The statement of a certificate.json, its signature checked when a public key is
+ * given. Throws Mismatch saying what does not match: a byte changed anywhere, a signature
+ * that does not verify, another key, an unsigned certificate where a signature was asked for.
+ */
+export function openCertificate(text: string, publicKey?: KeyObject): OpenedCertificate {
+  const value = parseExactly(text) as Partial<Envelope> & Partial<Statement>;
+  if (value.payloadType === undefined && value.payload === undefined) {
+    if (publicKey) throw new Mismatch('it is not signed (an in-toto statement without a DSSE envelope), so no signature can be checked with --public-key');
+    return { statement: asStatement(value) };
+  }
+  const { payload, payloadType, signatures } = value;
+  if (typeof payload !== 'string' || typeof payloadType !== 'string' || !Array.isArray(signatures) || signatures.length === 0) {
+    throw new Mismatch('it is not a DSSE envelope (payload, payloadType and signatures)');
+  }
+  // the envelope the tool writes, field for field: a renamed field (keyid) would drop what it holds unseen
+  const only = (object: object, fields: string[]) => Object.keys(object ?? {}).every((k) => fields.includes(k));
+  if (!only(value, ['payload', 'payloadType', 'signatures']) || !signatures.every((s) => only(s, ['keyid', 'sig']))) {
+    throw new Mismatch('it has a field a DSSE envelope does not have: it was altered');
+  }
+  if (payloadType !== PAYLOAD_TYPE) throw new Mismatch(`its payloadType is ${JSON.stringify(payloadType)}, not ${PAYLOAD_TYPE}`);
+  const body = strictBase64(payload, 'payload');
+  const signedBy = signatures.map((s) => String(s?.keyid ?? '(no key id)'));
+  let verifiedKey: string | undefined;
+  if (publicKey) {
+    const keyid = keyIdOf(publicKey);
+    if (!envelopeVerifies({ payload, payloadType, signatures }, publicKey)) {
+      const others = signatures.every((s) => s?.keyid !== undefined && s.keyid !== keyid);
+      throw new Mismatch(
+        others
+          ? `it is signed by key ${signedBy.join(', ')}, not by the given public key (${keyid})`
+          : `its signature does not verify with the given public key (${keyid}): the certificate was altered or signed with another key`,
+      );
+    }
+    verifiedKey = keyid;
+  }
+  let statement: unknown;
+  try {
+    statement = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new Mismatch('its payload is not JSON');
+  }
+  return { statement: asStatement(statement), signedBy, ...(verifiedKey && { verifiedKey }) };
+}
+
+/** A file the certificate names, read from the reports' folder; undefined when it is not there. */
+export type ReadReport = (name: string) => Buffer | undefined;
+
+/**
+ * Checks every report the statement covers against its digest, and the statement's run
+ * against compliance.json (its verdict, target, times and each requirement's outcome):
+ * returns one line per report checked; throws Mismatch at the first that does not match.
+ */
+export function checkReports(statement: Statement, read: ReadReport): string[] {
+  const lines: string[] = [];
+  for (const { name, digest } of statement.subject) {
+    // a name is a file of the reports' folder, never a path out of it
+    if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) throw new Mismatch(`the certificate names ${JSON.stringify(name)}, which is not a report's file name`);
+    const bytes = read(name);
+    if (!bytes) throw new Mismatch(`${name} is missing: the certificate covers it`);
+    const actual = sha256(bytes);
+    if (actual !== digest.sha256)
+      throw new Mismatch(`${name} does not match the certificate: its sha256 is ${actual}, the certificate records ${digest.sha256}`);
+    lines.push(`${name}: sha256 ${actual} matches`);
+  }
+  const compliance = read('compliance.json');
+  if (!statement.subject.some((s) => s.name === 'compliance.json') || !compliance) throw new Mismatch('the certificate does not cover compliance.json');
+  let report: RunReport;
+  try {
+    report = JSON.parse(compliance.toString('utf8')) as RunReport;
+  } catch {
+    throw new Mismatch('compliance.json is not JSON');
+  }
+  agreeWithReport(statement.predicate, report);
+  return lines;
+}
+
+/** The predicate says what compliance.json says: an unsigned certificate edited by hand is caught here. */
+function agreeWithReport(p: CertificatePredicate, report: RunReport): void {
+  const fields: Array<[string, unknown, unknown]> = [
+    ['verdict', p.verdict, report.verdict],
+    ['exit code', p.exitCode, report.exitCode],
+    ['target', p.target?.baseUrl, report.target?.baseUrl],
+    ['quickstart target', p.target?.quickstartBaseUrl, report.target?.quickstartBaseUrl],
+    ['profile', p.profile, report.profile],
+    ['strict', p.strict, report.strict],
+    ['start', p.startedAt, report.startedAt],
+    ['end', p.finishedAt, report.finishedAt],
+    ['seed', p.seed, report.seed],
+    ['tool version', p.tool?.version, report.tool?.version],
+    ['spec version', p.specification?.version, report.spec?.version],
+    ['coverage', JSON.stringify(p.coverage), JSON.stringify(report.coverage)],
+    ['requirements', p.requirements?.length, report.requirements?.length],
+  ];
+  for (const [what, certified, reported] of fields) {
+    if (certified !== reported)
+      throw new Mismatch(`the certificate's ${what} is ${JSON.stringify(certified)}, compliance.json says ${JSON.stringify(reported)}`);
+  }
+  p.requirements.forEach((r, i) => {
+    const other = report.requirements[i];
+    if (r.id !== other.id || r.outcome !== other.outcome) {
+      throw new Mismatch(`the certificate has ${r.id} ${r.outcome}, compliance.json has ${other.id} ${other.outcome}`);
+    }
+  });
+}

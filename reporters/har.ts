@@ -1,0 +1,126 @@
+// exchanges.har: every request the run sent and what came back, as an HTTP Archive
+// (HAR 1.2) that a browser's network panel opens. One entry per attempt, in the order
+// sent: a retry, a request sent again after a rate limit and a redirect hop are each an
+// entry, so the log holds exactly report.requestCount entries. Every value comes from the
+// transcript (harness/run/transcript.ts): redacted as every report is, bodies cut at the
+// evidence cap; a request that got no answer has status 0 and its error in `_error`.
+import { STATUS_CODES } from 'node:http';
+import type { Entry, Har, Header, Request, Response } from 'har-format';
+import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
+import type { TranscriptEntry } from '../harness/run/transcript.js';
+import type { RunReport } from '../harness/model/types.js';
+import { formatSize } from '../harness/model/units.js';
+
+export const EXCHANGE_LOG_FILE = 'exchanges.har';
+
+/** What the log says of the run in its header. */
+export type HarRun = Pick<RunReport, 'tool' | 'target' | 'profile' | 'runPrefix' | 'seed'>;
+
+/** Custom fields (HAR allows any that begins with an underscore). */
+interface RunEntry extends Entry {
+  /** The attempt of the request this was (a retry, a resend after a rate limit or after no answer). */
+  _attempt?: number;
+  _operation?: string;
+  _service?: string;
+  /** Why no complete answer arrived. */
+  _error?: string;
+}
+
+const pairs = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+const header = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+/** A body as the log shows it: at most the evidence cap, and a comment when it is not whole. */
+function shown(text: string, bytes: number, truncated: boolean): { text: string; comment?: string } {
+  if (!truncated && text.length <= MAX_EVIDENCE_BODY_CHARS) return { text };
+  return {
+    text: text.slice(0, MAX_EVIDENCE_BODY_CHARS),
+    comment: `${formatSize(bytes)} received; the log holds at most the first ${formatSize(MAX_EVIDENCE_BODY_CHARS)} of a body`,
+  };
+}
+
+function request(entry: TranscriptEntry): Request {
+  const { method, url, headers, body } = entry.record.request;
+  let queryString: Request['queryString'] = [];
+  try {
+    queryString = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // a URL the redaction left unparseable keeps its query in the URL only
+  }
+  const postData = body === undefined ? undefined : { mimeType: header(headers, 'content-type') ?? '', ...shown(body, entry.requestBytes, false) };
+  return {
+    method,
+    url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: pairs(headers),
+    queryString,
+    ...(postData && { postData }),
+    headersSize: -1,
+    bodySize: entry.requestBytes,
+  };
+}
+
+function response(entry: TranscriptEntry): Response {
+  const answer = entry.record.response;
+  if (!answer) {
+    // no status line: HAR has no "no response", so status 0, as browsers export a failed request
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    };
+  }
+  const bytes = entry.responseBytes ?? Buffer.byteLength(answer.body);
+  const body = shown(answer.body, bytes, answer.truncated);
+  return {
+    status: answer.status,
+    statusText: STATUS_CODES[answer.status] ?? '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: pairs(answer.headers),
+    content: { size: bytes, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', ...body },
+    redirectURL: header(answer.headers, 'location') ?? '',
+    headersSize: -1,
+    bodySize: bytes,
+  };
+}
+
+function entryOf(entry: TranscriptEntry): RunEntry {
+  const { record } = entry;
+  // the client times each exchange whole, so the wait holds it all; HAR's -1 is "not measured"
+  const time = Math.round(entry.durationMs * 1000) / 1000;
+  return {
+    startedDateTime: new Date(entry.sentAt).toISOString(),
+    time,
+    request: request(entry),
+    response: response(entry),
+    cache: {},
+    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: time, receive: 0, comment: 'measured whole: from sending to the last byte' },
+    ...(record.attempt && { _attempt: record.attempt }),
+    ...(record.operation && { _operation: record.operation }),
+    ...(entry.service && { _service: entry.service }),
+    ...(record.error && { _error: record.error }),
+  };
+}
+
+/** The run's exchanges as HAR 1.2 JSON text. */
+export function renderHar(run: HarRun, entries: readonly TranscriptEntry[]): string {
+  const har: Har = {
+    log: {
+      version: '1.2',
+      creator: { name: run.tool.name, version: run.tool.version },
+      entries: entries.map(entryOf),
+      comment:
+        `${run.profile} run against ${run.target.baseUrl}${run.target.quickstartBaseUrl ? ` and ${run.target.quickstartBaseUrl}` : ''}` +
+        `${run.runPrefix ? `, data named ${run.runPrefix}` : ''}${run.seed !== undefined ? `, seed ${run.seed}` : ''}; keys shown as $API_KEY`,
+    },
+  };
+  return `${JSON.stringify(har, null, 1)}\n`;
+}
