@@ -12,10 +12,6 @@ import { prepareRun, type PreparedRun } from '../harness/config/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { reportToGithub } from './github.js';
 import type { RequirementResult, RunReport } from '../harness/model/types.js';
-import { writeComplianceJson } from '../reporters/compliance-json.js';
-import { writeJunit } from '../reporters/junit.js';
-import { writeHtml } from '../reporters/html.js';
-import { writeMetrics } from '../reporters/metrics.js';
 import { formatProgress, formatSummary } from './output.js';
 import { compareWithBaseline, readBaseline, type Baseline } from '../harness/run/baseline.js';
 
@@ -65,6 +61,13 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     }
     if (baseline) report.sinceBaseline = compareWithBaseline(report, baseline);
 
+    // the reporters are loaded when the reports are written, not before the first request
+    const [{ writeComplianceJson }, { writeJunit }, { writeHtml }, { writeMetrics }] = await Promise.all([
+      import('../reporters/compliance-json.js'),
+      import('../reporters/junit.js'),
+      import('../reporters/html.js'),
+      import('../reporters/metrics.js'),
+    ]);
     const paths = await Promise.all([
       writeComplianceJson(report, config.reportDir),
       writeJunit(report, config.reportDir),

@@ -166,6 +166,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Redactor {
   private readonly pairs: Array<[RegExp, string]> = [];
+  /** Matches where any of the pairs' patterns would: a text it does not match is returned as it is, unscanned by each. */
+  private readonly any: RegExp;
 
   constructor(secrets: Secret[]) {
     const forms: Array<[string, string]> = [];
@@ -182,13 +184,18 @@ export class Redactor {
       for (const form of new Set(variants)) forms.push([form, label]);
     }
     forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
+    const patterns: string[] = [];
     for (const [form, label] of forms) {
       const pattern = form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form);
       this.pairs.push([new RegExp(pattern, 'g'), label]);
+      patterns.push(`(?:${pattern})`);
     }
+    this.any = patterns.length ? new RegExp(patterns.join('|')) : /(?!)/;
   }
 
   redact(text: string, labelFor: (label: string) => string = (l) => l): string {
+    // the replacements run one after another, but when none matches the text none changes it
+    if (!this.any.test(text)) return text;
     let out = text;
     for (const [pattern, label] of this.pairs) out = out.replace(pattern, () => labelFor(label));
     return out;

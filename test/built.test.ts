@@ -1,0 +1,194 @@
+// What the build (build/bundle.ts, run by npm test's pretest) makes of the project's
+// files, held against them: the documents it parsed are the YAML's, the validators it
+// generated judge every value as the compiler they replace does, a spec edited after the
+// build is read and compiled again, and the bundle loads what each command needs only:
+// --version nothing of a run, a run against a server neither the schema compiler, the
+// reporters nor fast-check before it needs them; its stack traces name the sources.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readDocument, sha256 } from '../harness/api/documents.js';
+import { ApiDescription, schemaCompiler } from '../harness/api/spec.js';
+import { forValidation } from '../harness/model/json.js';
+import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
+import type { BuiltDocument } from '../harness/api/built-documents.js';
+
+const DIST = join(PACKAGE_ROOT, 'dist');
+const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(DIST, file)).href)) as T;
+
+describe('the documents the build parsed', () => {
+  it('are the YAML files, each with the hash of its text', async () => {
+    const { builtDocuments } = await load<{ builtDocuments: Record<string, BuiltDocument> }>('generated/documents.js');
+    expect(Object.keys(builtDocuments).sort()).toEqual(['openapi.yaml', 'quickstart.yaml', 'requirements.yaml']);
+    for (const [name, built] of Object.entries(builtDocuments)) {
+      const file = join(SPEC_DIR, name);
+      expect(JSON.parse(built.json), name).toEqual(readDocument(file));
+      expect(built.sha256, name).toBe(sha256(readFileSync(file, 'utf8')));
+    }
+  });
+});
+
+/** Values of every JSON type, valid and not for each schema: types, enums, int64's edges, nulls, extra and missing fields. */
+const VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 2,
+  Infinity, // what JSON.parse makes of 1e400
+  9223372036854775807n,
+  9223372036854775808n,
+  -9223372036854775808n,
+  -9223372036854775809n,
+  '',
+  'available',
+  'lost',
+  [],
+  [null],
+  {},
+  { name: 'Rex' },
+  { name: 'Rex', categoryId: 1 },
+  { name: 'Rex', categoryId: '1' },
+  { name: 1, categoryId: 1.5 },
+  { name: 'Rex', categoryId: 9223372036854775808n },
+  { name: 'Rex', categoryId: -9223372036854775809n, status: 'lost' },
+  { name: 'Rex', categoryId: 1, status: 'sold', extra: [1] },
+  { name: 'Rex', categoryId: 1, status: null },
+  { id: 1, name: 'Rex', categoryId: 1, status: 'pending' },
+  { id: 9223372036854775807n, name: 'Rex', categoryId: 1 },
+  { id: 'one', name: null, categoryId: 1 },
+  [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2 }, 'x'],
+  { code: 400, message: 'bad request' },
+  { code: '400', message: 7, status: 400 },
+  { message: 'hello' },
+  { message: 1 },
+  { id: 'm-1', message: 'hello', status: 'queued', createdAt: '2024-01-01T00:00:00Z' },
+  { id: 7, message: 'hello', status: 'queued', createdAt: 'yesterday' },
+];
+
+describe('the validators the build generated', () => {
+  it('exist for every component schema of both descriptions, and judge every value as the run-time compiler does', async () => {
+    const { builtValidators } = await load<{ builtValidators: Record<string, Record<string, ValidateFunction>> }>('generated/validators.js');
+    expect(Object.keys(builtValidators).sort()).toEqual(['openapi.yaml', 'quickstart.yaml']);
+    for (const [name, validators] of Object.entries(builtValidators)) {
+      const doc = readDocument(join(SPEC_DIR, name));
+      const schemas = Object.keys(doc.components.schemas);
+      expect(Object.keys(validators).sort(), name).toEqual([...schemas].sort());
+      const compiler = schemaCompiler(doc);
+      const [built, compiled] = [new ApiDescription(doc, validators), new ApiDescription(doc)];
+      for (const schema of schemas) {
+        const compiledValidate = compiler.getSchema(`api#/components/schemas/${schema}`)!;
+        for (const value of VALUES) {
+          const what = `${name} ${schema} ${String(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)))}`;
+          const input = forValidation(value);
+          expect(validators[schema](input), what).toBe(compiledValidate(input));
+          expect(validators[schema].errors ?? null, what).toEqual(compiledValidate.errors ?? null);
+          expect(built.errors(schema, value), what).toEqual(compiled.errors(schema, value));
+        }
+      }
+    }
+  });
+});
+
+describe('a document the build did not parse as it is now', () => {
+  afterEach(() => {
+    vi.doUnmock('../harness/api/built-documents.js');
+    vi.doUnmock('../harness/api/built-validators.js');
+    vi.resetModules();
+  });
+
+  /** documents.ts and spec.ts as the bundle has them: with these built documents and validators. */
+  async function withBuilt(documents: Record<string, BuiltDocument>, validators: Record<string, Record<string, ValidateFunction>>) {
+    vi.resetModules();
+    vi.doMock('../harness/api/built-documents.js', () => ({ builtDocuments: documents }));
+    vi.doMock('../harness/api/built-validators.js', () => ({ builtValidators: validators }));
+    return { ...(await import('../harness/api/documents.js')), ...(await import('../harness/api/spec.js')) };
+  }
+  const text = (name: string) => readFileSync(join(SPEC_DIR, name), 'utf8');
+  const fromTheBuild = Object.assign(() => false, { errors: [{ instancePath: '', message: 'from the build' }] }) as unknown as ValidateFunction;
+
+  it('is taken as built, validators and all, while its file is the text it was parsed from', async () => {
+    const doc = readDocument(join(SPEC_DIR, 'openapi.yaml'));
+    const { readSpecDocument, loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256(text('openapi.yaml')), json: JSON.stringify({ ...doc, built: true }) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(readSpecDocument(join(SPEC_DIR, 'openapi.yaml')).built).toBe(true);
+    expect(loadSpecs().store.errors('NewPet', {})).toEqual(['(body) from the build']);
+  });
+
+  it('is parsed and compiled at run time once the file changed: the spec stays the one source', async () => {
+    const { readSpecDocument, loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256('an older text'), json: JSON.stringify({ built: true }) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(readSpecDocument(join(SPEC_DIR, 'openapi.yaml'))).toEqual(readDocument(join(SPEC_DIR, 'openapi.yaml')));
+    expect(loadSpecs().store.errors('NewPet', {})).toEqual(["(body) must have required property 'name'", "(body) must have required property 'categoryId'"]);
+  });
+
+  it('given by the caller (a test description) is compiled at run time', async () => {
+    const doc = readDocument(join(SPEC_DIR, 'openapi.yaml'));
+    const { loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256(text('openapi.yaml')), json: JSON.stringify(doc) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(loadSpecs({ store: doc }).store.errors('NewPet', { name: 'Rex', categoryId: 1 })).toEqual([]);
+  });
+});
+
+interface Metafile {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }>; entryPoint?: string }>;
+}
+
+describe('the bundle (dist/cli)', () => {
+  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as Metafile;
+  const js = Object.keys(meta.outputs).filter((file) => file.endsWith('.js'));
+  /** The project's and the packages' files in an output and in every output it imports statically (what loading it loads). */
+  function loaded(output: string, seen = new Set<string>()): string[] {
+    if (seen.has(output)) return [];
+    seen.add(output);
+    const own = Object.keys(meta.outputs[output].inputs);
+    const imported = meta.outputs[output].imports.filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => loaded(i.path, seen));
+    return [...own, ...imported];
+  }
+  const chunkOf = (source: string) => js.find((file) => source in meta.outputs[file].inputs)!;
+
+  it('is dist/cli/main.js, the bin, and holds no Vitest', () => {
+    expect(js).toContain('dist/cli/main.js');
+    expect(Object.keys(meta.inputs).filter((input) => /vitest|^suites\/|^test\//.test(input))).toEqual([]);
+  });
+
+  it('--version and --help load no part of a run', () => {
+    const cli = chunkOf('cli/cli.ts');
+    expect(meta.outputs['dist/cli/main.js'].imports.find((i) => i.path === cli)?.kind).toBe('dynamic-import');
+    const files = loaded(cli);
+    expect(files).toContain('harness/config/settings.ts');
+    expect(files.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\/(?!dotenv\/)/.test(file))).toEqual([]);
+  });
+
+  it('a run loads neither the schema compiler, nor the reporters, the embedded server or fast-check before it needs them', () => {
+    const files = loaded(chunkOf('cli/certify.ts'));
+    expect(files).toContain('harness/run/runner.ts');
+    expect(files.filter((file) => /^reporters\/|^reference\/|node_modules\/(ajv\/dist\/(compile|core|2020)|fast-check|yaml)\//.test(file))).toEqual([]);
+    // each is in the bundle, in a chunk loaded with import() when it is needed
+    for (const source of ['reporters/html.ts', 'reference/server.ts', 'node_modules/fast-check/lib/fast-check.js'])
+      expect(chunkOf(source), source).toBeDefined();
+  });
+
+  it("maps the project's chunks to the sources, and leaves the packages' unmapped (Node would read and parse their maps)", () => {
+    for (const file of js) {
+      const project = Object.keys(meta.outputs[file].inputs).some((input) => !input.includes('node_modules/'));
+      const map = existsSync(join(PACKAGE_ROOT, `${file}.map`));
+      expect(map, file).toBe(project || Object.keys(meta.outputs[file].inputs).length === 0);
+    }
+    const chunk = chunkOf('harness/model/json.ts');
+    const script = `process.setSourceMapsEnabled(true); const { parseJson } = await import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, chunk)).href)}); try { parseJson('{'); } catch (err) { console.log(err.stack); }`;
+    const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(stack).toMatch(/at parseJson \(.*harness\/model\/json\.ts:\d+:\d+\)/);
+  });
+});
