@@ -15,15 +15,19 @@
 //    maps (.map, without the sources) let stack traces point at the TypeScript sources.
 //
 //   node dist/build/bundle.js
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
 import { readDocument, sha256 } from '../harness/api/documents.js';
 import { schemaCompiler } from '../harness/api/spec.js';
 import type { BuiltDocument } from '../harness/api/built-documents.js';
+import { WRITE_CODE_CACHE } from '../cli/bundle-loader.js';
 
 const ROOT = PACKAGE_ROOT;
 const GENERATED = join(ROOT, 'dist', 'generated');
@@ -118,84 +122,185 @@ const sourcesPlugin: Plugin = {
   },
 };
 
+/**
+ * undici's HTTP/2 client, evaluated when first used, not as undici loads: it loads
+ * node:http2 (9 ms of every start) for a protocol the client never negotiates (undici
+ * offers h2 only with allowH2). The module is undici's own, wrapped so that its body runs
+ * at its first call.
+ */
+const lateHttp2Plugin: Plugin = {
+  name: 'late-http2',
+  setup(b) {
+    const H2 = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+    b.onLoad({ filter: H2 }, (args) =>
+      args.suffix === '?now'
+        ? undefined
+        : {
+            contents: `let connectH2;\nmodule.exports = function (...args) {\n  connectH2 ??= require(${JSON.stringify(`${args.path}?now`)});\n  return connectH2.apply(this, args);\n};\n`,
+            loader: 'js',
+          },
+    );
+    b.onResolve({ filter: /\?now$/ }, (args) => ({ path: args.path.slice(0, -'?now'.length), suffix: '?now' }));
+    b.onLoad({ filter: H2 }, (args) =>
+      args.suffix === '?now' ? { contents: readFileSync(args.path, 'utf8'), loader: 'js', resolveDir: dirname(args.path) } : undefined,
+    );
+  },
+};
+
 const started = performance.now();
 mkdirSync(GENERATED, { recursive: true });
 writeFileSync(join(GENERATED, 'documents.js'), documentsModule());
 for (const name of OPENAPI_DOCUMENTS) writeFileSync(join(GENERATED, `${name}.validators.js`), validatorsModule(name));
 writeFileSync(join(GENERATED, 'validators.js'), validatorsIndex());
 
-// chunks of an earlier build have other hashes: none may be left to load
-rmSync(join(OUT, 'chunks'), { recursive: true, force: true });
-const options: BuildOptions = {
+// chunks and scripts of an earlier build have other names and contents: none may be left to load
+for (const old of ['chunks', 'run.cjs', 'run.cjs.map', 'run.cjs.cache', 'vendor.cjs', 'vendor.cjs.cache'])
+  rmSync(join(OUT, old), { recursive: true, force: true });
+
+const common: BuildOptions = {
   absWorkingDir: ROOT,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  metafile: true,
+  logLevel: 'warning',
+};
+const isPackage = (path: string) => /^[^./]/.test(path) && !path.startsWith('node:') && !isBuiltin(path);
+const inPackages = (input: string) => /(^|\/)node_modules\//.test(input);
+
+// 1. The light part, as ES modules: the bin and what --help, --version and --list load;
+// a run loads the rest through run-loader (below). The project's modules it holds are
+// handed to the run script as they are (__shared), so that each exists once.
+const lightEntry = join(ROOT, 'cli', 'cli.ts');
+const lightProbe = await build({ ...common, entryPoints: [lightEntry], format: 'esm', write: false, plugins: [stopAtRun()] });
+const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) => input !== 'cli/cli.ts' && !inPackages(input));
+const light = await build({
+  ...common,
   entryPoints: { main: 'cli/main.ts' },
   outdir: OUT,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // CommonJS packages (undici, dotenv) require Node's modules: ESM has no require of its own
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-  metafile: true,
-  logLevel: 'warning',
-  plugins: [sourcesPlugin],
-};
-
-// Which packages' files the CLI reaches: each becomes an entry point of its own below,
-// so that code splitting keeps every package's code in chunks apart from the project's
-const discovery = await build({ ...options, write: false });
-const packages = new Map<string, string[]>();
-for (const input of Object.keys(discovery.metafile!.inputs)) {
-  const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
-  if (name) packages.set(name, [...(packages.get(name) ?? []), join(ROOT, input)]);
-}
-const VENDOR = 'vendor-entry';
-const vendorPlugin: Plugin = {
-  name: VENDOR,
-  setup(b) {
-    b.onResolve({ filter: new RegExp(`^${VENDOR}:`) }, (args) => ({ path: args.path.slice(VENDOR.length + 1), namespace: VENDOR }));
-    b.onLoad({ filter: /.*/, namespace: VENDOR }, (args) => {
-      const files = packages.get(args.path) ?? [];
-      const lines = files.map((file, i) => `import * as file${i} from ${JSON.stringify(file)};`);
-      return { contents: `${lines.join('\n')}\nexport { ${files.map((_, i) => `file${i}`).join(', ')} };\n`, resolveDir: ROOT, loader: 'js' };
-    });
-  },
-};
-const vendorEntries = Object.fromEntries([...packages.keys()].map((name) => [`vendor/${name.replace('/', '+')}`, `${VENDOR}:${name}`]));
-const result = await build({
-  ...options,
-  entryPoints: { ...(options.entryPoints as Record<string, string>), ...vendorEntries },
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [sourcesPlugin, vendorPlugin],
+  plugins: [sourcesPlugin, runLoaderPlugin(shared)],
 });
-const meta = result.metafile!;
 
-// The packages' chunks lose their source maps: a stack trace is mapped to the project's
-// sources, and Node, which reads the map of every module it loads while maps are on, then
-// neither reads nor (when an error's stack is formatted, as a stream destroyed by an error
-// has it) parses a map of undici's 500 KiB. The vendor entry points are no part of the CLI.
-for (const [file, output] of Object.entries(meta.outputs)) {
-  const path = join(ROOT, file);
-  if (!file.endsWith('.js')) continue;
-  if (Object.keys(vendorEntries).some((entry) => file === relative(ROOT, join(OUT, `${entry}.js`)))) {
-    delete meta.outputs[file];
-    delete meta.outputs[`${file}.map`];
-    continue;
-  }
-  const inputs = Object.keys(output.inputs);
-  if (inputs.length > 0 && inputs.every((input) => /(^|\/)node_modules\//.test(input))) {
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\n?$/, '\n'));
-    rmSync(`${path}.map`);
-  }
+// 2. The run: the project's code as one CommonJS script with its source map; every
+// package it imports is asked of the vendor script (__vendor), loaded when first needed.
+const specifiers = new Set<string>();
+const run = await build({
+  ...common,
+  entryPoints: [join(ROOT, 'cli', 'certify.ts')],
+  outfile: join(OUT, 'run.cjs'),
+  format: 'cjs',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  define: { 'import.meta.url': '__bundleUrl' },
+  plugins: [sourcesPlugin, linkedPlugin(shared, specifiers)],
+});
+
+// 3. The packages the run imports, as one CommonJS script without a source map (a stack
+// trace is mapped to the project's sources; a package's frames stay as they are); each
+// package's module is evaluated when the run first asks for it (fast-check only when
+// examples are drawn, Ajv only for the embedded reference server).
+const vendor = await build({
+  ...common,
+  stdin: {
+    contents: [...specifiers]
+      .map((spec) => `Object.defineProperty(exports, ${JSON.stringify(spec)}, { enumerable: true, get: () => require(${JSON.stringify(spec)}) });`)
+      .join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'vendor-entry.js',
+    loader: 'js',
+  },
+  outfile: join(OUT, 'vendor.cjs'),
+  format: 'cjs',
+  plugins: [lateHttp2Plugin],
+});
+
+// 4. The code caches: the built CLI certifies the embedded reference server once, and
+// writes, as it exits, what V8 compiled of each script (bundle-loader.ts)
+const reports = mkdtempSync(join(tmpdir(), 'bundle-training-'));
+try {
+  writeFileSync(join(reports, 'empty.env'), '');
+  const env: NodeJS.ProcessEnv = { ...process.env, [WRITE_CODE_CACHE]: '1', REPORT_DIR: reports, ENV_FILE: join(reports, 'empty.env') };
+  for (const name of ['BASE_URL', 'STAGING_BASE_URL', 'TARGET', 'API_KEY', 'QUICKSTART_BASE_URL', 'QUICKSTART_API_KEY', 'PROFILE']) delete env[name];
+  const training = spawnSync(process.execPath, [join(OUT, 'main.js'), '--profile', 'certify'], { env, encoding: 'utf8' });
+  if (training.status !== 0) throw new Error(`bundle: the built CLI failed certifying the embedded server (exit ${training.status}):\n${training.stderr}`);
+} finally {
+  rmSync(reports, { recursive: true, force: true });
 }
-rmSync(join(OUT, 'vendor'), { recursive: true, force: true });
+
 // what the bundle is, for test/built.test.ts and whoever wonders what is loaded when
+const meta = { light: light.metafile!, run: run.metafile!, vendor: vendor.metafile! };
 writeFileSync(join(OUT, 'meta.json'), JSON.stringify(meta));
-const outputs = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.js'));
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+const sizes = Object.values(meta).flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
 process.stdout.write(
-  `bundle: ${outputs.map(([file, o]) => `${relative(OUT, join(ROOT, file))} ${kib(o.bytes)}`).join(', ')} (${Math.round(performance.now() - started)} ms)\n`,
+  `bundle: ${sizes.length} files, ${sizes.map(([file, o]) => `${relative(OUT, join(ROOT, file))} ${kib(o.bytes)}`).join(', ')} (${Math.round(performance.now() - started)} ms)\n`,
 );
+
+/** The project's and the packages' files a module imports statically, itself included (esbuild's metafile paths). */
+function staticClosure(metafile: Metafile, start: string): string[] {
+  const seen = new Set<string>();
+  const visit = (input: string) => {
+    if (seen.has(input) || !metafile.inputs[input]) return;
+    seen.add(input);
+    for (const i of metafile.inputs[input].imports) if (i.kind !== 'dynamic-import' && !i.external) visit(i.path);
+  };
+  visit(start);
+  return [...seen];
+}
+
+/** For the probe of the light part: the run (cli.ts's import of certify.js) and --list's modules are not followed. */
+function stopAtRun(): Plugin {
+  return {
+    name: 'stop-at-run',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
+/** In the light part, cli.ts's import('./certify.js') is a module that loads the run script (bundle-loader.ts). */
+function runLoaderPlugin(sharedInputs: string[]): Plugin {
+  return {
+    name: 'run-loader',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/certify\.js$/ }, (args) => (args.importer === lightEntry ? { path: 'run', namespace: 'run-loader' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'run-loader' }, () => ({
+        contents: [
+          ...sharedInputs.map((input, i) => `import * as shared${i} from ${JSON.stringify(join(ROOT, input))};`),
+          `import { loadRun } from ${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))};`,
+          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} });`,
+        ].join('\n'),
+        resolveDir: ROOT,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** In the run script, the light part's modules are __shared(path), and every package is __vendor(specifier) (collected). */
+function linkedPlugin(sharedInputs: string[], collected: Set<string>): Plugin {
+  const sharedFiles = new Map(sharedInputs.map((input) => [join(ROOT, input), input]));
+  return {
+    name: 'linked',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.namespace !== 'file' || args.pluginData === 'linked') return undefined;
+        if (isPackage(args.path)) {
+          collected.add(args.path);
+          return { path: args.path, namespace: 'vendor' };
+        }
+        if (!args.path.startsWith('.')) return undefined;
+        const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'linked' });
+        const input = sharedFiles.get(resolved.path);
+        return input ? { path: input, namespace: 'shared' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = __vendor(${JSON.stringify(args.path)});`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({ contents: `module.exports = __shared(${JSON.stringify(args.path)});`, loader: 'js' }));
+    },
+  };
+}

@@ -2,6 +2,7 @@
 // The package's bin: runs the CLI and exits with its code. process.exit, not
 // exitCode: a hostile server's half-open socket must not keep the process alive.
 import { setFlagsFromString } from 'node:v8';
+import { mapStackTraces } from './stack-traces.js';
 
 // A run is short (a few hundred requests in a second or two): V8's optimizing compilers
 // spent a third of its CPU on code that ran too briefly to pay the compilation back.
@@ -12,10 +13,8 @@ import { setFlagsFromString } from 'node:v8';
 setFlagsFromString('--liftoff-only');
 setFlagsFromString('--interrupt-budget=1081344');
 
-// Source maps are switched on before anything else is loaded (the CLI is a bundle with
-// chunks, build/bundle.ts; Node reads a module's map as it loads it), so that a stack
-// trace names the TypeScript sources.
-process.setSourceMapsEnabled(true);
+// stack traces name the TypeScript sources (the CLI is a bundle, build/bundle.ts)
+mapStackTraces();
 const { main } = await import('./cli.js');
 
 main(process.argv.slice(2)).then(

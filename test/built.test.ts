@@ -141,54 +141,79 @@ describe('a document the build did not parse as it is now', () => {
 });
 
 interface Metafile {
-  inputs: Record<string, unknown>;
-  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }>; entryPoint?: string }>;
+  inputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }>;
 }
 
 describe('the bundle (dist/cli)', () => {
-  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as Metafile;
-  const js = Object.keys(meta.outputs).filter((file) => file.endsWith('.js'));
-  /** The project's and the packages' files in an output and in every output it imports statically (what loading it loads). */
+  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as { light: Metafile; run: Metafile; vendor: Metafile };
+  const lightJs = Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'));
+  /** The files an output of the light part holds, with those of every output it imports statically (what loading it loads). */
   function loaded(output: string, seen = new Set<string>()): string[] {
     if (seen.has(output)) return [];
     seen.add(output);
-    const own = Object.keys(meta.outputs[output].inputs);
-    const imported = meta.outputs[output].imports.filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => loaded(i.path, seen));
-    return [...own, ...imported];
+    const { inputs, imports } = meta.light.outputs[output];
+    return [...Object.keys(inputs), ...imports.filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => loaded(i.path, seen))];
   }
-  const chunkOf = (source: string) => js.find((file) => source in meta.outputs[file].inputs)!;
+  /** The run's modules that evaluate as it starts: those cli/certify.ts imports, not with import(). */
+  function evaluatedFirst(input: string, seen = new Set<string>()): string[] {
+    if (seen.has(input) || !meta.run.inputs[input]) return [];
+    seen.add(input);
+    return [input, ...meta.run.inputs[input].imports.filter((i) => i.kind !== 'dynamic-import' && !i.external).flatMap((i) => evaluatedFirst(i.path, seen))];
+  }
+  const all = [meta.light, meta.run, meta.vendor].flatMap((m) => Object.keys(m.inputs));
 
   it('is dist/cli/main.js, the bin, and holds no Vitest', () => {
-    expect(js).toContain('dist/cli/main.js');
-    expect(Object.keys(meta.inputs).filter((input) => /vitest|^suites\/|^test\//.test(input))).toEqual([]);
+    expect(lightJs).toContain('dist/cli/main.js');
+    expect(all.filter((input) => /vitest|^suites\/|^test\//.test(input))).toEqual([]);
   });
 
-  it('--version and --help load no part of a run', () => {
-    const cli = chunkOf('cli/cli.ts');
-    expect(meta.outputs['dist/cli/main.js'].imports.find((i) => i.path === cli)?.kind).toBe('dynamic-import');
+  it('--version and --help load no part of a run, and no package', () => {
+    const cli = lightJs.find((file) => 'cli/cli.ts' in meta.light.outputs[file].inputs)!;
+    expect(meta.light.outputs['dist/cli/main.js'].imports.find((i) => i.path === cli)?.kind).toBe('dynamic-import');
     const files = loaded(cli);
     expect(files).toContain('harness/config/settings.ts');
-    expect(files.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\/(?!dotenv\/)/.test(file))).toEqual([]);
+    expect(files.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\//.test(file))).toEqual([]);
   });
 
-  it('a run loads neither the schema compiler, nor the reporters, the embedded server or fast-check before it needs them', () => {
-    const files = loaded(chunkOf('cli/certify.ts'));
-    expect(files).toContain('harness/run/runner.ts');
-    expect(files.filter((file) => /^reporters\/|^reference\/|node_modules\/(ajv\/dist\/(compile|core|2020)|fast-check|yaml)\//.test(file))).toEqual([]);
-    // each is in the bundle, in a chunk loaded with import() when it is needed
-    for (const source of ['reporters/html.ts', 'reference/server.ts', 'node_modules/fast-check/lib/fast-check.js'])
-      expect(chunkOf(source), source).toBeDefined();
+  it("a run is the project's code in run.cjs and the packages' in vendor.cjs, each package evaluated when first asked for", () => {
+    expect(Object.keys(meta.run.inputs).filter((input) => input.includes('node_modules/'))).toEqual([]);
+    expect(Object.keys(meta.vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== 'vendor-entry.js')).toEqual([]);
+    const vendor = readFileSync(join(DIST, 'cli', 'vendor.cjs'), 'utf8');
+    const packages = Object.keys(meta.run.inputs).filter((input) => input.startsWith('vendor:'));
+    expect(packages).toContain('vendor:undici/lib/dispatcher/agent.js');
+    for (const input of packages)
+      expect(vendor, input).toContain(`Object.defineProperty(exports, ${JSON.stringify(input.slice('vendor:'.length))}, { enumerable: true, get: () =>`);
   });
 
-  it("maps the project's chunks to the sources, and leaves the packages' unmapped (Node would read and parse their maps)", () => {
-    for (const file of js) {
-      const project = Object.keys(meta.outputs[file].inputs).some((input) => !input.includes('node_modules/'));
-      const map = existsSync(join(PACKAGE_ROOT, `${file}.map`));
-      expect(map, file).toBe(project || Object.keys(meta.outputs[file].inputs).length === 0);
-    }
-    const chunk = chunkOf('harness/model/json.ts');
-    const script = `process.setSourceMapsEnabled(true); const { parseJson } = await import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, chunk)).href)}); try { parseJson('{'); } catch (err) { console.log(err.stack); }`;
+  it('a run evaluates neither the reporters, the embedded server, fast-check nor Ajv before it needs them', () => {
+    const first = evaluatedFirst('cli/certify.ts');
+    expect(first).toContain('harness/run/runner.ts');
+    expect(first.filter((input) => /^reporters\/|^reference\/|^vendor:(fast-check|ajv\/|ajv-formats$)/.test(input))).toEqual([]);
+    // each is in the run, evaluated by an import() when it is needed
+    for (const input of ['reporters/html.ts', 'reference/server.ts', 'harness/run/examples.ts', 'vendor:fast-check'])
+      expect(meta.run.inputs, input).toHaveProperty([input]);
+  });
+
+  it('comes with code caches, and stack traces name the TypeScript sources', () => {
+    for (const file of ['run.cjs', 'vendor.cjs']) expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(true);
+    for (const file of [...lightJs, 'dist/cli/run.cjs']) expect(existsSync(join(PACKAGE_ROOT, `${file}.map`)), file).toBe(true);
+    expect(existsSync(join(DIST, 'cli', 'vendor.cjs.map'))).toBe(false); // a package's frames stay as they are
+    // the run script, loaded as the CLI loads it, fails on a bad setting: its frames are mapped to the sources
+    const shared = Object.keys(meta.run.inputs).filter((input) => input.startsWith('shared:'));
+    const url = (file: string) => JSON.stringify(pathToFileURL(join(DIST, file)).href);
+    const script = [
+      `import { mapStackTraces } from ${url('cli/stack-traces.js')};`,
+      `import { loadRun } from ${url('cli/bundle-loader.js')};`,
+      'mapStackTraces();',
+      `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
+      `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
+      'const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])));',
+      "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
+    ].join('\n');
     const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(stack).toMatch(/at parseJson \(.*harness\/model\/json\.ts:\d+:\d+\)/);
+    expect(stack).toMatch(/^ConfigError|^Error/);
+    expect(stack).toMatch(/at prepareRun \(.*harness\/config\/prepare\.ts:\d+:\d+\)/);
+    expect(stack).toMatch(/at certify \(.*cli\/certify\.ts:\d+:\d+\)/);
   });
 });
