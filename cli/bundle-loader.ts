@@ -15,6 +15,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { scriptLineOffsets } from './stack-traces.js';
@@ -61,8 +62,20 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
   return module.exports;
 }
 
+/**
+ * The V8 flags of a run, set before its code is loaded (a code cache holds for the flags it
+ * was made with). A run is short (a few hundred requests in a second or two): V8's
+ * optimizing compilers spent a quarter of its CPU on code that ran too briefly to pay the
+ * compilation back. undici's HTTP parser is WebAssembly, and TurboFan recompiled it in the
+ * background on every run: Liftoff's code, compiled as the module loads, serves a run as
+ * well. And JavaScript is optimized only once it has run eight times as long as V8 waits by
+ * default, so that what is hot for a long run (a large body parsed) still is.
+ */
+export const RUN_V8_FLAGS = ['--liftoff-only', '--interrupt-budget=1081344'];
+
 /** The run's module (cli/certify.ts), with the project's modules the light part of the CLI has loaded already. */
 export function loadRun(shared: Record<string, unknown>): Record<string, any> {
+  for (const flag of RUN_V8_FLAGS) setFlagsFromString(flag);
   let vendor: Record<string, any> | undefined;
   const runFile = join(DIR, 'run.cjs');
   return runScript(runFile, {
