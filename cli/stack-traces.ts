@@ -49,6 +49,14 @@ function frameText(frame: NodeJS.CallSite): string {
   }
 }
 
+/**
+ * undici's own errors (code UND_ERR_*) are never shown with their stack (the suite says
+ * their code and message), and Node formats the stack of each one it destroys a socket
+ * with, several at the end of every run: those are left as V8 formats them, so that no map
+ * is parsed for them.
+ */
+const unshown = (error: unknown) => /^UND_ERR_/.test(String((error as { code?: unknown })?.code ?? ''));
+
 /** From now on, every stack trace of the process is mapped so (V8's format otherwise). */
 export function mapStackTraces(): void {
   Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]) => {
@@ -58,6 +66,7 @@ export function mapStackTraces(): void {
     } catch {
       head = '<error>';
     }
-    return frames.length ? `${head}\n    at ${frames.map(frameText).join('\n    at ')}` : head;
+    const lines = unshown(error) ? frames.map(String) : frames.map(frameText);
+    return lines.length ? `${head}\n    at ${lines.join('\n    at ')}` : head;
   };
 }
