@@ -8,11 +8,13 @@
 //    neither parses YAML nor compiles a schema (nor loads the parser or the compiler).
 //    spec/ stays the one source: this is build output, never committed; a spec edited
 //    after the build is parsed and compiled at run time (documents.ts, spec.ts).
-// 2. The CLI bundled by esbuild into one ESM file, dist/cli/main.js (the bin), with what
-//    is loaded only when needed in chunks beside it (dist/cli/chunks/): the run itself,
-//    --list's catalogue, the embedded reference server, fast-check, the reporters. Node
-//    then reads and compiles a few files where it resolved and compiled a hundred. Source
-//    maps (.map, without the sources) let stack traces point at the TypeScript sources.
+// 2. The CLI bundled by esbuild in three parts (docs/how-it-is-built.md): the light one as
+//    ES modules, dist/cli/main.js (the bin) and the chunks --help, --version and --list
+//    load; the run as two CommonJS scripts, the project's code (dist/cli/run.cjs, with its
+//    source map) and the packages' (dist/cli/vendor.cjs), which cli/bundle-loader.ts
+//    compiles from V8 code caches. Node then reads and compiles a few files where it
+//    resolved and compiled a hundred, and a run compiles almost nothing.
+// 3. The code caches: made by one run of the built CLI against the embedded server.
 //
 //   node dist/build/bundle.js
 import { spawnSync } from 'node:child_process';
