@@ -694,9 +694,8 @@ const lines = [
   "The CPU time (user + system) of the CLI's process, medians, as a probe preloaded into it saw it (`dist/bench/probe.cjs`:",
   "at the process's exit, and when undici created its first request). *Before the 1st request*: Node's start, loading the",
   'modules, reading the configuration, the spec and the catalogue, setting up the run (in the loopback cases, starting the',
-  `embedded reference server too); module load alone is what \`--version\` takes above Node's start: ${ms(
-    version.cpu !== undefined && nodeStart.cpu !== undefined ? version.cpu - nodeStart.cpu : undefined,
-  )}. *Per request*: everything after the first`,
+  `embedded reference server too); module load alone shows in \`--version\` (${ms(version.cpu)}) against Node's start (${ms(nodeStart.cpu)},`,
+  '`node -e 0`, which evaluates a script of its own). *Per request*: everything after the first',
   'request (sending, reading, judging, the reports) over the requests made. In the loopback cases the embedded server answers',
   'in the same process, so its CPU time is counted too; the external cases start the reference server in a process of its',
   "own (a fresh one per run), so their figures are the suite's alone. *Schemas compiled at run time*: whether Ajv's",
