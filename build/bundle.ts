@@ -18,7 +18,7 @@
 //
 //   node dist/build/bundle.js
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -156,8 +156,7 @@ for (const name of OPENAPI_DOCUMENTS) writeFileSync(join(GENERATED, `${name}.val
 writeFileSync(join(GENERATED, 'validators.js'), validatorsIndex());
 
 // chunks and scripts of an earlier build have other names and contents: none may be left to load
-for (const old of ['chunks', 'run.cjs', 'run.cjs.map', 'run.cjs.cache', 'vendor.cjs', 'vendor.cjs.cache'])
-  rmSync(join(OUT, old), { recursive: true, force: true });
+for (const old of readdirSync(OUT)) if (old === 'chunks' || /\.cjs(\.map|\.cache)?$/.test(old)) rmSync(join(OUT, old), { recursive: true, force: true });
 
 const common: BuildOptions = {
   absWorkingDir: ROOT,
@@ -170,26 +169,23 @@ const common: BuildOptions = {
 const isPackage = (path: string) => /^[^./]/.test(path) && !path.startsWith('node:') && !isBuiltin(path);
 const inPackages = (input: string) => /(^|\/)node_modules\//.test(input);
 
-// 1. The light part, as ES modules: the bin and what --help, --version and --list load;
-// a run loads the rest through run-loader (below). The project's modules it holds are
-// handed to the run script as they are (__shared), so that each exists once.
+// The packages a run needs only sometimes, each group a script of its own, read (with its
+// code cache) when the run first asks for one of them: fast-check only when examples are
+// drawn, Ajv's compiler only for the embedded reference server. The rest is vendor.cjs.
+const LATE_PACKAGES: Record<string, (specifier: string) => boolean> = {
+  'vendor-examples': (specifier) => /^fast-check(\/|$)/.test(specifier),
+  'vendor-reference': (specifier) => /^ajv(\/|$)/.test(specifier) || specifier === 'ajv-formats',
+};
+const scriptOf = (specifier: string) => Object.keys(LATE_PACKAGES).find((name) => LATE_PACKAGES[name](specifier)) ?? 'vendor';
+
+// 1. The project's modules the light part (below) holds, handed to the run script as they
+// are (__shared), so that each exists once.
 const lightEntry = join(ROOT, 'cli', 'cli.ts');
 const lightProbe = await build({ ...common, entryPoints: [lightEntry], format: 'esm', write: false, plugins: [stopAtRun()] });
 const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) => input !== 'cli/cli.ts' && !inPackages(input));
-const light = await build({
-  ...common,
-  entryPoints: { main: 'cli/main.ts' },
-  outdir: OUT,
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
-  format: 'esm',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  plugins: [sourcesPlugin, runLoaderPlugin(shared)],
-});
 
 // 2. The run: the project's code as one CommonJS script with its source map; every
-// package it imports is asked of the vendor script (__vendor), loaded when first needed.
+// package it imports is asked of a vendor script (__vendor), loaded when first needed.
 const specifiers = new Set<string>();
 const run = await build({
   ...common,
@@ -201,27 +197,46 @@ const run = await build({
   define: { 'import.meta.url': '__bundleUrl' },
   plugins: [sourcesPlugin, linkedPlugin(shared, specifiers)],
 });
+const vendorScripts = Object.fromEntries([...specifiers].map((specifier) => [specifier, scriptOf(specifier)]));
 
-// 3. The packages the run imports, as one CommonJS script without a source map (a stack
-// trace is mapped to the project's sources; a package's frames stay as they are); each
-// package's module is evaluated when the run first asks for it (fast-check only when
-// examples are drawn, Ajv only for the embedded reference server).
-const vendor = await build({
+// 3. The packages the run imports, as CommonJS scripts without source maps (a stack trace
+// is mapped to the project's sources; a package's frames stay as they are); each
+// package's module is evaluated when the run first asks for it.
+const vendors: Record<string, Metafile> = {};
+for (const name of new Set(Object.values(vendorScripts))) {
+  const result = await build({
+    ...common,
+    stdin: {
+      contents: Object.keys(vendorScripts)
+        .filter((specifier) => vendorScripts[specifier] === name)
+        .map((spec) => `Object.defineProperty(exports, ${JSON.stringify(spec)}, { enumerable: true, get: () => require(${JSON.stringify(spec)}) });`)
+        .join('\n'),
+      resolveDir: ROOT,
+      sourcefile: `${name}-entry.js`,
+      loader: 'js',
+    },
+    outfile: join(OUT, `${name}.cjs`),
+    format: 'cjs',
+    plugins: [lateHttp2Plugin],
+  });
+  vendors[name] = result.metafile!;
+}
+
+// 4. The light part, as ES modules: the bin and what --help, --version and --list load;
+// a run loads the scripts above through run-loader (runLoaderPlugin).
+const light = await build({
   ...common,
-  stdin: {
-    contents: [...specifiers]
-      .map((spec) => `Object.defineProperty(exports, ${JSON.stringify(spec)}, { enumerable: true, get: () => require(${JSON.stringify(spec)}) });`)
-      .join('\n'),
-    resolveDir: ROOT,
-    sourcefile: 'vendor-entry.js',
-    loader: 'js',
-  },
-  outfile: join(OUT, 'vendor.cjs'),
-  format: 'cjs',
-  plugins: [lateHttp2Plugin],
+  entryPoints: { main: 'cli/main.ts' },
+  outdir: OUT,
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  format: 'esm',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts)],
 });
 
-// 4. The code caches: the built CLI certifies the embedded reference server once, and
+// 5. The code caches: the built CLI certifies the embedded reference server once, and
 // writes, as it exits, what V8 compiled of each script (bundle-loader.ts)
 const reports = mkdtempSync(join(tmpdir(), 'bundle-training-'));
 try {
@@ -235,10 +250,10 @@ try {
 }
 
 // what the bundle is, for test/built.test.ts and whoever wonders what is loaded when
-const meta = { light: light.metafile!, run: run.metafile!, vendor: vendor.metafile! };
+const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts };
 writeFileSync(join(OUT, 'meta.json'), JSON.stringify(meta));
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-const sizes = Object.values(meta).flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
+const sizes = [meta.light, meta.run, ...Object.values(vendors)].flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
 process.stdout.write(
   `bundle: ${sizes.length} files, ${sizes.map(([file, o]) => `${relative(OUT, join(ROOT, file))} ${kib(o.bytes)}`).join(', ')} (${Math.round(performance.now() - started)} ms)\n`,
 );
@@ -266,7 +281,7 @@ function stopAtRun(): Plugin {
 }
 
 /** In the light part, cli.ts's import('./certify.js') is a module that loads the run script (bundle-loader.ts). */
-function runLoaderPlugin(sharedInputs: string[]): Plugin {
+function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>): Plugin {
   return {
     name: 'run-loader',
     setup(b) {
@@ -275,7 +290,7 @@ function runLoaderPlugin(sharedInputs: string[]): Plugin {
         contents: [
           ...sharedInputs.map((input, i) => `import * as shared${i} from ${JSON.stringify(join(ROOT, input))};`),
           `import { loadRun } from ${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))};`,
-          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} });`,
+          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)});`,
         ].join('\n'),
         resolveDir: ROOT,
         loader: 'js',

@@ -1,5 +1,5 @@
 // How the CLI's bundle (build/bundle.ts) loads a run: the project's code is one script,
-// dist/cli/run.cjs, the packages' another, dist/cli/vendor.cjs, and V8 compiles each from
+// dist/cli/run.cjs, the packages' others (dist/cli/vendor*.cjs), and V8 compiles each from
 // the code cache the build wrote beside it (.cache), made by a run of the built CLI: so a
 // run neither parses its code nor compiles the functions it calls (that took a fifth of
 // its CPU). Node 20 takes a code cache for scripts only (vm.Script), not for ES modules.
@@ -7,9 +7,10 @@
 // it runs, as without one.
 //
 // The scripts are linked by the three names each is handed: __vendor(specifier) is a
-// package's module (evaluated when first asked for), __shared(path) one of the project's
-// modules that --help and --version load too (so that there is one ConfigError, not one
-// per script), __bundleUrl what import.meta.url is in the sources.
+// package's module (its script read, and the module evaluated, when first asked for),
+// __shared(path) one of the project's modules that --help and --version load too (so that
+// there is one ConfigError, not one per script), __bundleUrl what import.meta.url is in
+// the sources.
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,13 +74,17 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
  */
 export const RUN_V8_FLAGS = ['--liftoff-only', '--interrupt-budget=1081344'];
 
-/** The run's module (cli/certify.ts), with the project's modules the light part of the CLI has loaded already. */
-export function loadRun(shared: Record<string, unknown>): Record<string, any> {
+/**
+ * The run's module (cli/certify.ts), with the project's modules the light part of the CLI
+ * has loaded already, and which vendor script holds each package (by import specifier).
+ */
+export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<string, string>): Record<string, any> {
   for (const flag of RUN_V8_FLAGS) setFlagsFromString(flag);
-  let vendor: Record<string, any> | undefined;
+  const vendors = new Map<string, Record<string, any>>();
+  const vendor = (name: string) => vendors.get(name) ?? vendors.set(name, runScript(join(DIR, `${name}.cjs`), {})).get(name)!;
   const runFile = join(DIR, 'run.cjs');
   return runScript(runFile, {
-    __vendor: (specifier: string) => (vendor ??= runScript(join(DIR, 'vendor.cjs'), {}))[specifier],
+    __vendor: (specifier: string) => vendor(vendorScripts[specifier])[specifier],
     __shared: (path: string) => shared[path],
     __bundleUrl: pathToFileURL(runFile).href,
   });

@@ -146,7 +146,12 @@ interface Metafile {
 }
 
 describe('the bundle (dist/cli)', () => {
-  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as { light: Metafile; run: Metafile; vendor: Metafile };
+  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as {
+    light: Metafile;
+    run: Metafile;
+    vendors: Record<string, Metafile>;
+    vendorScripts: Record<string, string>;
+  };
   const lightJs = Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'));
   /** The files an output of the light part holds, with those of every output it imports statically (what loading it loads). */
   function loaded(output: string, seen = new Set<string>()): string[] {
@@ -161,7 +166,7 @@ describe('the bundle (dist/cli)', () => {
     seen.add(input);
     return [input, ...meta.run.inputs[input].imports.filter((i) => i.kind !== 'dynamic-import' && !i.external).flatMap((i) => evaluatedFirst(i.path, seen))];
   }
-  const all = [meta.light, meta.run, meta.vendor].flatMap((m) => Object.keys(m.inputs));
+  const all = [meta.light, meta.run, ...Object.values(meta.vendors)].flatMap((m) => Object.keys(m.inputs));
 
   it('is dist/cli/main.js, the bin, and holds no Vitest', () => {
     expect(lightJs).toContain('dist/cli/main.js');
@@ -179,14 +184,25 @@ describe('the bundle (dist/cli)', () => {
     expect(Object.values(meta.light.outputs).some((o) => o.imports.some((i) => i.path === loader && i.kind === 'dynamic-import'))).toBe(true);
   });
 
-  it("a run is the project's code in run.cjs and the packages' in vendor.cjs, each package evaluated when first asked for", () => {
+  it("a run is the project's code in run.cjs and the packages' in vendor scripts, each package evaluated when first asked for", () => {
     expect(Object.keys(meta.run.inputs).filter((input) => input.includes('node_modules/'))).toEqual([]);
-    expect(Object.keys(meta.vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== 'vendor-entry.js')).toEqual([]);
-    const vendor = readFileSync(join(DIST, 'cli', 'vendor.cjs'), 'utf8');
+    for (const [name, vendor] of Object.entries(meta.vendors)) {
+      expect(
+        Object.keys(vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== `${name}-entry.js`),
+        name,
+      ).toEqual([]);
+    }
     const packages = Object.keys(meta.run.inputs).filter((input) => input.startsWith('vendor:'));
     expect(packages).toContain('vendor:undici/lib/dispatcher/agent.js');
-    for (const input of packages)
-      expect(vendor, input).toContain(`Object.defineProperty(exports, ${JSON.stringify(input.slice('vendor:'.length))}, { enumerable: true, get: () =>`);
+    for (const input of packages) {
+      const specifier = input.slice('vendor:'.length);
+      const script = readFileSync(join(DIST, 'cli', `${meta.vendorScripts[specifier]}.cjs`), 'utf8');
+      expect(script, input).toContain(`Object.defineProperty(exports, ${JSON.stringify(specifier)}, { enumerable: true, get: () =>`);
+    }
+    // what a run needs only sometimes is in a script of its own, read when first asked for
+    expect(meta.vendorScripts['fast-check']).toBe('vendor-examples');
+    expect(meta.vendorScripts['ajv/dist/2020.js']).toBe('vendor-reference');
+    expect(meta.vendorScripts['undici/lib/dispatcher/agent.js']).toBe('vendor');
   });
 
   it('a run evaluates neither the reporters, the embedded server, fast-check nor Ajv before it needs them', () => {
@@ -199,9 +215,11 @@ describe('the bundle (dist/cli)', () => {
   });
 
   it('comes with code caches, and stack traces name the TypeScript sources', () => {
-    for (const file of ['run.cjs', 'vendor.cjs']) expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(true);
+    for (const file of ['run.cjs', ...Object.keys(meta.vendors).map((name) => `${name}.cjs`)])
+      expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(true);
     for (const file of [...lightJs, 'dist/cli/run.cjs']) expect(existsSync(join(PACKAGE_ROOT, `${file}.map`)), file).toBe(true);
-    expect(existsSync(join(DIST, 'cli', 'vendor.cjs.map'))).toBe(false); // a package's frames stay as they are
+    // a package's frames stay as they are
+    for (const name of Object.keys(meta.vendors)) expect(existsSync(join(DIST, 'cli', `${name}.cjs.map`)), name).toBe(false);
     // the run script, loaded as the CLI loads it, fails on a bad setting: its frames are mapped to the sources
     const shared = Object.keys(meta.run.inputs).filter((input) => input.startsWith('shared:'));
     const url = (file: string) => JSON.stringify(pathToFileURL(join(DIST, file)).href);
@@ -211,7 +229,7 @@ describe('the bundle (dist/cli)', () => {
       'mapStackTraces();',
       `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
       `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
-      'const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])));',
+      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)});`,
       "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
     ].join('\n');
     const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
