@@ -13,7 +13,6 @@ import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import type { RequirementResult, RunReport } from '../harness/model/types.js';
 import type { TranscriptEntry } from '../harness/run/transcript.js';
 import { formatProgress } from '../reporters/console.js';
-import { finishRun } from '../reporters/finish.js';
 
 /** Runs the checks as the parsed command line says; returns the exit code. Throws ConfigError for bad input. */
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
@@ -61,6 +60,8 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
       await server?.close();
     }
     const exitCode = signalled ? exitCodeFor(signalled) : report.exitCode;
+    // the reporters are loaded when the reports are written, not before the first request
+    const { finishRun } = await import('../reporters/finish.js');
     await finishRun(report, {
       reportDir: config.reportDir,
       baseline,

@@ -1,9 +1,10 @@
 // The target of a run: the configured server, or the embedded reference server
-// (started on 127.0.0.1 with a fresh random key) when no BASE_URL is configured.
+// (started on 127.0.0.1 with a fresh random key) when no BASE_URL is configured. The
+// reference server (and the schema compiler it validates with) is loaded only then.
 import { randomBytes } from 'node:crypto';
 import type { RunConfig } from '../harness/config/settings.js';
 import type { Target } from '../harness/model/types.js';
-import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
+import type { ReferenceServer } from '../reference/server.js';
 
 export async function startTarget(config: RunConfig): Promise<{ target: Target; server?: ReferenceServer }> {
   if (config.environment !== 'embedded') {
@@ -18,6 +19,7 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
     };
   }
   const apiKey = randomBytes(18).toString('base64url');
+  const { startReferenceServer } = await import('../reference/server.js');
   // health creates nothing, so it gets a store that already holds animals to read
   const server = await startReferenceServer({ apiKey, prefill: config.profile === 'health' ? 30 : 0 });
   return {

@@ -4,17 +4,41 @@
 // to run), so each document is kept as JSON in dist/document-cache/ with the text it
 // was parsed from, and read from there while the YAML is that text; writing the cache
 // is best-effort (an installation may be read-only) and atomic (runs may be parallel).
+// The CLI's bundle carries the project's documents as the build parsed them
+// (built-documents.ts), used while each file is still the text they were parsed from.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGE_ROOT, SPEC_DIR } from '../model/paths.js';
+import { builtDocuments } from './built-documents.js';
 
 const CACHE_DIR = join(PACKAGE_ROOT, 'dist', 'document-cache');
 
-/** A YAML document; the project's own (spec/) through the cache. */
+/** A YAML document; the project's own (spec/) as the build parsed it, else through the cache. */
 export function readSpecDocument(file: string): Record<string, any> {
-  return dirname(file) === SPEC_DIR ? readDocument(file, CACHE_DIR) : readDocument(file);
+  return builtDocument(file) ?? (dirname(file) === SPEC_DIR ? readDocument(file, CACHE_DIR) : readDocument(file));
 }
+
+/**
+ * One of the project's own documents as the build parsed it, while the file is still
+ * the text it was parsed from (a spec edited after the build is parsed again); else
+ * undefined, as always from sources, where nothing was built.
+ */
+export function builtDocument(file: string): Record<string, any> | undefined {
+  const built = dirname(file) === SPEC_DIR ? builtDocuments?.[basename(file)] : undefined;
+  if (!built) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined; // reported by the parse that follows
+  }
+  return sha256(text) === built.sha256 ? JSON.parse(built.json) : undefined;
+}
+
+/** The hex sha256 of a text, as the build records it for each document. */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A YAML document, through a cache in `cacheDir` when one is given. */
 export function readDocument(file: string, cacheDir?: string): Record<string, any> {

@@ -1,18 +1,46 @@
 // The OpenAPI descriptions, read at run time: operations, security, parameter
 // bounds, enums and schemas all come from here, so a changed spec changes the checks.
-import { join } from 'node:path';
-import { readSpecDocument } from './documents.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+// The CLI's bundle carries the project's documents parsed and their schemas compiled
+// by the build (built-documents.ts, built-validators.ts); any other document (a test's,
+// or a spec edited since the build) is compiled here, when a schema is first asked for.
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+import { builtDocument, readSpecDocument } from './documents.js';
+import { builtValidators } from './built-validators.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { FormatsPlugin } from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { forValidation, isInt64Range, showJson } from '../model/json.js';
+import { forValidation, showJson } from '../model/json.js';
 import { SPEC_DIR } from '../model/paths.js';
+import { int64Format } from './formats.js';
 
 type Schema = Record<string, any>;
 
-// ajv-formats is CommonJS: Node hands its default export over as the module object,
-// a bundler (Vitest) as the function itself
-const addFormats = ((formatsModule as any).default ?? formatsModule) as FormatsPlugin;
+/**
+ * The Ajv options every schema of a description is compiled with, at run time and by
+ * the build alike. validateSchema off: checking the schemas against the JSON Schema
+ * meta-schema cost ~60 ms of every run's start; the self-tests prove the documents valid
+ * OpenAPI 3.1 and every schema valid JSON Schema (test/spec.test.ts), not at run time.
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
+
+/**
+ * An Ajv instance set up to compile a description's component schemas (as `api`), with
+ * the formats of formats.ts. The schema compiler is loaded only now: a run of the CLI's
+ * bundle never needs it. `options` adds to AJV_OPTIONS (the build's code generation).
+ */
+export function schemaCompiler(doc: Schema, options: Record<string, unknown> = {}): Ajv2020 {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats is CommonJS: its function is the module itself (and its default)
+  const formatsModule = require('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
+  const addFormats = formatsModule.default ?? formatsModule;
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...options });
+  addFormats(ajv);
+  ajv.addFormat('int64', int64Format);
+  ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
+  return ajv;
+}
 
 export interface Operation {
   id: string;
@@ -38,26 +66,18 @@ export function isRemoved(op: Operation, now: Date): boolean {
   return op.removalDate !== undefined && now >= new Date(op.removalDate);
 }
 
-/** One OpenAPI document with its schemas compiled once. */
+/** One OpenAPI document with its schemas compiled once: by the build, or here when first asked for. */
 export class ApiDescription {
   readonly doc: Schema;
   readonly operations: Operation[];
-  private readonly ajv: Ajv2020;
-  private readonly validators = new Map<string, ValidateFunction>();
+  private ajv?: Ajv2020;
+  private readonly validators: Map<string, ValidateFunction>;
 
-  constructor(doc: Schema) {
+  /** `built`: the validators the build generated for this very document, by schema name. */
+  constructor(doc: Schema, built?: Readonly<Record<string, ValidateFunction>>) {
     this.doc = doc;
     this.operations = readOperations(doc);
-    // validateSchema off: checking the schemas against the JSON Schema meta-schema cost
-    // ~60 ms of every run's start; the self-tests prove the documents valid OpenAPI 3.1
-    // and every schema valid JSON Schema (test/spec.test.ts), not at run time
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
-    addFormats(this.ajv);
-    // ajv-formats' int64 only asks Number.isInteger, so 2^64 passed: the range is judged
-    // here (on the numbers forValidation gives; 1e400 is Infinity, outside), and a
-    // fraction is left to the schema's type: integer
-    this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => isInt64Range(n) || (Number.isFinite(n) && !Number.isInteger(n)) });
-    this.ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
+    this.validators = new Map(Object.entries(built ?? {}));
   }
 
   get title(): string {
@@ -117,6 +137,8 @@ export class ApiDescription {
   errors(schemaName: string, value: unknown): string[] {
     let validate = this.validators.get(schemaName);
     if (!validate) {
+      if (!this.doc.components?.schemas?.[schemaName]) throw new Error(`schema ${schemaName} is not in the spec`);
+      this.ajv ??= schemaCompiler(this.doc);
       validate = this.ajv.getSchema(`api#/components/schemas/${schemaName}`);
       if (!validate) throw new Error(`schema ${schemaName} is not in the spec`);
       this.validators.set(schemaName, validate);
@@ -188,8 +210,14 @@ export interface Specs {
 
 /** Loads spec/openapi.yaml and spec/quickstart.yaml (or the given documents). */
 export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): Specs {
-  return {
-    store: new AnimalStoreSpec(docs.store ?? readSpecDocument(join(SPEC_DIR, 'openapi.yaml'))),
-    quickstart: new ApiDescription(docs.quickstart ?? readSpecDocument(join(SPEC_DIR, 'quickstart.yaml'))),
-  };
+  const [store, storeValidators] = docs.store ? [docs.store] : projectDocument('openapi.yaml');
+  const [quickstart, quickstartValidators] = docs.quickstart ? [docs.quickstart] : projectDocument('quickstart.yaml');
+  return { store: new AnimalStoreSpec(store, storeValidators), quickstart: new ApiDescription(quickstart, quickstartValidators) };
+}
+
+/** One of the project's OpenAPI documents, with the build's validators when it is the document they were built from. */
+function projectDocument(name: string): [Schema, Readonly<Record<string, ValidateFunction>>?] {
+  const file = join(SPEC_DIR, name);
+  const built = builtDocument(file);
+  return built ? [built, builtValidators?.[basename(file)]] : [readSpecDocument(file)];
 }

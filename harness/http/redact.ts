@@ -151,6 +151,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export class Redactor {
   private readonly forms: Array<[string, string]> = [];
   private pairs: Array<[RegExp, string]> = [];
+  /** Matches where any of the pairs' patterns would: a text it does not match is returned as it is, unscanned by each. */
+  private any: RegExp = /(?!)/;
 
   constructor(secrets: Secret[]) {
     this.add(secrets);
@@ -171,13 +173,14 @@ export class Redactor {
       for (const form of new Set(variants)) if (!this.forms.some(([f]) => f === form)) this.forms.push([form, label]);
     }
     this.forms.sort((a, b) => b[0].length - a[0].length); // longest first, so no secret is half-replaced
-    this.pairs = this.forms.map(([form, label]) => {
-      const pattern = form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form);
-      return [new RegExp(pattern, 'g'), label];
-    });
+    const patterns = this.forms.map(([form]) => (form.length < SHORT_SECRET ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form)));
+    this.pairs = this.forms.map(([, label], i) => [new RegExp(patterns[i], 'g'), label]);
+    this.any = patterns.length ? new RegExp(patterns.map((p) => `(?:${p})`).join('|')) : /(?!)/;
   }
 
   redact(text: string, labelFor: (label: string) => string = (l) => l): string {
+    // the replacements run one after another, but when none matches the text none changes it
+    if (!this.any.test(text)) return text;
     let out = text;
     for (const [pattern, label] of this.pairs) out = out.replace(pattern, () => labelFor(label));
     return out;

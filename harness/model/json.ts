@@ -11,9 +11,17 @@ function parseNumber(text: string): number | bigint {
   return INTEGER_LITERAL.test(text) && !Number.isSafeInteger(value) ? BigInt(text) : value;
 }
 
+/**
+ * Digits enough for an integer JSON.parse may round: 2^53 has 16. Text without such a
+ * run holds no integer beyond the safe range, and JSON.parse gives just what the
+ * lossless parse would, in a fraction of the time: most bodies are parsed once, natively.
+ */
+const LONG_DIGITS = /\d{16}/;
+
 /** Parses JSON text; throws SyntaxError on invalid JSON. */
 export function parseJson(text: string): unknown {
   const standard = JSON.parse(text); // the standard grammar decides what is valid JSON
+  if (!LONG_DIGITS.test(text)) return standard;
   try {
     return parseLossless(text, undefined, parseNumber);
   } catch {
@@ -53,13 +61,30 @@ function bigintForValidation(value: bigint): number {
  * property that is null is still missing, and fails.
  */
 export function forValidation(value: unknown): unknown {
+  return needsMapping(value) ? mapForValidation(value) : value; // Ajv reads the value, never changes it
+}
+
+/** Whether a value holds a bigint or a property whose value is null: what forValidation changes. */
+function needsMapping(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (Array.isArray(value)) return value.some(needsMapping);
+  if (value && typeof value === 'object') {
+    for (const key in value) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v === null || needsMapping(v)) return true;
+    }
+  }
+  return false;
+}
+
+function mapForValidation(value: unknown): unknown {
   if (typeof value === 'bigint') return bigintForValidation(value);
-  if (Array.isArray(value)) return value.map(forValidation);
+  if (Array.isArray(value)) return value.map(mapForValidation);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, v]) => v !== null)
-        .map(([k, v]) => [k, forValidation(v)]),
+        .map(([k, v]) => [k, mapForValidation(v)]),
     );
   }
   return value;

@@ -12,7 +12,7 @@ import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
 import { CheckContext } from './context.js';
 import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
-import type { Outcome, Requirement, RequirementResult, RunReport } from '../model/types.js';
+import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport } from '../model/types.js';
 import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
@@ -91,7 +91,7 @@ export async function judge(session: Session, fixtures: Fixtures, requirement: R
   }
   const evidence = [...cited, ...ctx.evidence.filter((e) => !cited.includes(e))].slice(0, MAX_EVIDENCE);
   const { redactor } = session;
-  return {
+  const result = {
     id: requirement.id,
     level: requirement.level,
     area: requirement.area,
@@ -103,8 +103,17 @@ export async function judge(session: Session, fixtures: Fixtures, requirement: R
     ...(cause !== undefined && { cause: redactor.redact(cause) }),
     notes: ctx.notes.map((n) => redactor.redact(n)),
     durationMs: Math.round(performance.now() - started),
-    evidence: evidence.map((e) => e.record()),
-  };
+  } as RequirementResult;
+  // The evidence (a redacted copy of each request and answer, its curl line) is built when
+  // a report first reads it, not on the run's path between one answer and the next request
+  let records: ExchangeRecord[] | undefined;
+  Object.defineProperty(result, 'evidence', {
+    enumerable: true,
+    configurable: true,
+    get: () => (records ??= evidence.map((e) => e.record())),
+    set: (value: ExchangeRecord[]) => (records = value),
+  });
+  return result;
 }
 
 /** Starts a run; it goes on whether or not anyone asks for its results. */

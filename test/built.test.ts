@@ -1,0 +1,240 @@
+// What the build (build/bundle.ts, run by npm test's pretest) makes of the project's
+// files, held against them: the documents it parsed are the YAML's, the validators it
+// generated judge every value as the compiler they replace does, a spec edited after the
+// build is read and compiled again, and the bundle loads what each command needs only:
+// --version nothing of a run, a run against a server neither the schema compiler, the
+// reporters nor fast-check before it needs them; its stack traces name the sources.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readDocument, sha256 } from '../harness/api/documents.js';
+import { ApiDescription, schemaCompiler } from '../harness/api/spec.js';
+import { forValidation } from '../harness/model/json.js';
+import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
+import type { BuiltDocument } from '../harness/api/built-documents.js';
+
+const DIST = join(PACKAGE_ROOT, 'dist');
+const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(DIST, file)).href)) as T;
+
+describe('the documents the build parsed', () => {
+  it('are the YAML files, each with the hash of its text', async () => {
+    const { builtDocuments } = await load<{ builtDocuments: Record<string, BuiltDocument> }>('generated/documents.js');
+    expect(Object.keys(builtDocuments).sort()).toEqual(['openapi.yaml', 'quickstart.yaml', 'requirements.yaml']);
+    for (const [name, built] of Object.entries(builtDocuments)) {
+      const file = join(SPEC_DIR, name);
+      expect(JSON.parse(built.json), name).toEqual(readDocument(file));
+      expect(built.sha256, name).toBe(sha256(readFileSync(file, 'utf8')));
+    }
+  });
+});
+
+/** Values of every JSON type, valid and not for each schema: types, enums, int64's edges, nulls, extra and missing fields. */
+const VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 2,
+  Infinity, // what JSON.parse makes of 1e400
+  9223372036854775807n,
+  9223372036854775808n,
+  -9223372036854775808n,
+  -9223372036854775809n,
+  '',
+  'available',
+  'lost',
+  [],
+  [null],
+  {},
+  { name: 'Rex' },
+  { name: 'Rex', categoryId: 1 },
+  { name: 'Rex', categoryId: '1' },
+  { name: 1, categoryId: 1.5 },
+  { name: 'Rex', categoryId: 9223372036854775808n },
+  { name: 'Rex', categoryId: -9223372036854775809n, status: 'lost' },
+  { name: 'Rex', categoryId: 1, status: 'sold', extra: [1] },
+  { name: 'Rex', categoryId: 1, status: null },
+  { id: 1, name: 'Rex', categoryId: 1, status: 'pending' },
+  { id: 9223372036854775807n, name: 'Rex', categoryId: 1 },
+  { id: 'one', name: null, categoryId: 1 },
+  [{ id: 1, name: 'Rex', categoryId: 1 }, { id: 2 }, 'x'],
+  { code: 400, message: 'bad request' },
+  { code: '400', message: 7, status: 400 },
+  { message: 'hello' },
+  { message: 1 },
+  { id: 'm-1', message: 'hello', status: 'queued', createdAt: '2024-01-01T00:00:00Z' },
+  { id: 7, message: 'hello', status: 'queued', createdAt: 'yesterday' },
+];
+
+describe('the validators the build generated', () => {
+  it('exist for every component schema of both descriptions, and judge every value as the run-time compiler does', async () => {
+    const { builtValidators } = await load<{ builtValidators: Record<string, Record<string, ValidateFunction>> }>('generated/validators.js');
+    expect(Object.keys(builtValidators).sort()).toEqual(['openapi.yaml', 'quickstart.yaml']);
+    for (const [name, validators] of Object.entries(builtValidators)) {
+      const doc = readDocument(join(SPEC_DIR, name));
+      const schemas = Object.keys(doc.components.schemas);
+      expect(Object.keys(validators).sort(), name).toEqual([...schemas].sort());
+      const compiler = schemaCompiler(doc);
+      const [built, compiled] = [new ApiDescription(doc, validators), new ApiDescription(doc)];
+      for (const schema of schemas) {
+        const compiledValidate = compiler.getSchema(`api#/components/schemas/${schema}`)!;
+        for (const value of VALUES) {
+          const what = `${name} ${schema} ${String(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)))}`;
+          const input = forValidation(value);
+          expect(validators[schema](input), what).toBe(compiledValidate(input));
+          expect(validators[schema].errors ?? null, what).toEqual(compiledValidate.errors ?? null);
+          expect(built.errors(schema, value), what).toEqual(compiled.errors(schema, value));
+        }
+      }
+    }
+  });
+});
+
+describe('a document the build did not parse as it is now', () => {
+  afterEach(() => {
+    vi.doUnmock('../harness/api/built-documents.js');
+    vi.doUnmock('../harness/api/built-validators.js');
+    vi.resetModules();
+  });
+
+  /** documents.ts and spec.ts as the bundle has them: with these built documents and validators. */
+  async function withBuilt(documents: Record<string, BuiltDocument>, validators: Record<string, Record<string, ValidateFunction>>) {
+    vi.resetModules();
+    vi.doMock('../harness/api/built-documents.js', () => ({ builtDocuments: documents }));
+    vi.doMock('../harness/api/built-validators.js', () => ({ builtValidators: validators }));
+    return { ...(await import('../harness/api/documents.js')), ...(await import('../harness/api/spec.js')) };
+  }
+  const text = (name: string) => readFileSync(join(SPEC_DIR, name), 'utf8');
+  const fromTheBuild = Object.assign(() => false, { errors: [{ instancePath: '', message: 'from the build' }] }) as unknown as ValidateFunction;
+
+  it('is taken as built, validators and all, while its file is the text it was parsed from', async () => {
+    const doc = readDocument(join(SPEC_DIR, 'openapi.yaml'));
+    const { readSpecDocument, loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256(text('openapi.yaml')), json: JSON.stringify({ ...doc, built: true }) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(readSpecDocument(join(SPEC_DIR, 'openapi.yaml')).built).toBe(true);
+    expect(loadSpecs().store.errors('NewPet', {})).toEqual(['(body) from the build']);
+  });
+
+  it('is parsed and compiled at run time once the file changed: the spec stays the one source', async () => {
+    const { readSpecDocument, loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256('an older text'), json: JSON.stringify({ built: true }) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(readSpecDocument(join(SPEC_DIR, 'openapi.yaml'))).toEqual(readDocument(join(SPEC_DIR, 'openapi.yaml')));
+    expect(loadSpecs().store.errors('NewPet', {})).toEqual(["(body) must have required property 'name'", "(body) must have required property 'categoryId'"]);
+  });
+
+  it('given by the caller (a test description) is compiled at run time', async () => {
+    const doc = readDocument(join(SPEC_DIR, 'openapi.yaml'));
+    const { loadSpecs } = await withBuilt(
+      { 'openapi.yaml': { sha256: sha256(text('openapi.yaml')), json: JSON.stringify(doc) } },
+      { 'openapi.yaml': { NewPet: fromTheBuild } },
+    );
+    expect(loadSpecs({ store: doc }).store.errors('NewPet', { name: 'Rex', categoryId: 1 })).toEqual([]);
+  });
+});
+
+interface Metafile {
+  inputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+}
+
+describe('the bundle (dist/cli)', () => {
+  const meta = JSON.parse(readFileSync(join(DIST, 'cli', 'meta.json'), 'utf8')) as {
+    light: Metafile;
+    run: Metafile;
+    vendors: Record<string, Metafile>;
+    vendorScripts: Record<string, string>;
+  };
+  const lightJs = Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'));
+  /** The files an output of the light part holds, with those of every output it imports statically (what loading it loads). */
+  function loaded(output: string, seen = new Set<string>()): string[] {
+    if (seen.has(output)) return [];
+    seen.add(output);
+    const { inputs, imports } = meta.light.outputs[output];
+    return [...Object.keys(inputs), ...imports.filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => loaded(i.path, seen))];
+  }
+  /** The run's modules that evaluate as it starts: those cli/certify.ts imports, not with import(). */
+  function evaluatedFirst(input: string, seen = new Set<string>()): string[] {
+    if (seen.has(input) || !meta.run.inputs[input]) return [];
+    seen.add(input);
+    return [input, ...meta.run.inputs[input].imports.filter((i) => i.kind !== 'dynamic-import' && !i.external).flatMap((i) => evaluatedFirst(i.path, seen))];
+  }
+  const all = [meta.light, meta.run, ...Object.values(meta.vendors)].flatMap((m) => Object.keys(m.inputs));
+
+  it('is dist/cli/main.js, the bin, and holds no Vitest', () => {
+    expect(lightJs).toContain('dist/cli/main.js');
+    expect(all.filter((input) => /vitest|^suites\/|^test\//.test(input))).toEqual([]);
+  });
+
+  it('--version and --help load no part of a run, and no package', () => {
+    const files = loaded('dist/cli/main.js');
+    expect(files).toContain('cli/cli.ts');
+    expect(files).toContain('harness/config/settings.ts');
+    expect(files.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\//.test(file))).toEqual([]);
+    // the run is loaded with import(), by the module that loads its scripts
+    const loader = lightJs.find((file) => Object.keys(meta.light.outputs[file].inputs).some((input) => input.includes('cli/bundle-loader.ts')))!;
+    expect(loaded('dist/cli/main.js')).not.toContain('cli/bundle-loader.ts');
+    expect(Object.values(meta.light.outputs).some((o) => o.imports.some((i) => i.path === loader && i.kind === 'dynamic-import'))).toBe(true);
+  });
+
+  it("a run is the project's code in run.cjs and the packages' in vendor scripts, each package evaluated when first asked for", () => {
+    expect(Object.keys(meta.run.inputs).filter((input) => input.includes('node_modules/'))).toEqual([]);
+    for (const [name, vendor] of Object.entries(meta.vendors)) {
+      expect(
+        Object.keys(vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== `${name}-entry.js`),
+        name,
+      ).toEqual([]);
+    }
+    const packages = Object.keys(meta.run.inputs).filter((input) => input.startsWith('vendor:'));
+    expect(packages).toContain('vendor:undici/lib/dispatcher/agent.js');
+    for (const input of packages) {
+      const specifier = input.slice('vendor:'.length);
+      const script = readFileSync(join(DIST, 'cli', `${meta.vendorScripts[specifier]}.cjs`), 'utf8');
+      expect(script, input).toContain(`Object.defineProperty(exports, ${JSON.stringify(specifier)}, { enumerable: true, get: () =>`);
+    }
+    // what a run needs only sometimes is in a script of its own, read when first asked for
+    expect(meta.vendorScripts['fast-check']).toBe('vendor-examples');
+    expect(meta.vendorScripts['ajv/dist/2020.js']).toBe('vendor-reference');
+    expect(meta.vendorScripts['undici/lib/dispatcher/agent.js']).toBe('vendor');
+  });
+
+  it('a run evaluates neither the reporters, the embedded server, fast-check nor Ajv before it needs them', () => {
+    const first = evaluatedFirst('cli/certify.ts');
+    expect(first).toContain('harness/run/runner.ts');
+    expect(first.filter((input) => /^reporters\/|^reference\/|^vendor:(fast-check|ajv\/|ajv-formats$)/.test(input))).toEqual([]);
+    // each is in the run, evaluated by an import() when it is needed
+    for (const input of ['reporters/html.ts', 'reference/server.ts', 'harness/run/examples.ts', 'vendor:fast-check'])
+      expect(meta.run.inputs, input).toHaveProperty([input]);
+  });
+
+  it('comes with code caches, and stack traces name the TypeScript sources', () => {
+    for (const file of ['run.cjs', ...Object.keys(meta.vendors).map((name) => `${name}.cjs`)])
+      expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(true);
+    for (const file of [...lightJs, 'dist/cli/run.cjs']) expect(existsSync(join(PACKAGE_ROOT, `${file}.map`)), file).toBe(true);
+    // a package's frames stay as they are
+    for (const name of Object.keys(meta.vendors)) expect(existsSync(join(DIST, 'cli', `${name}.cjs.map`)), name).toBe(false);
+    // the run script, loaded as the CLI loads it, fails on a bad setting: its frames are mapped to the sources
+    const shared = Object.keys(meta.run.inputs).filter((input) => input.startsWith('shared:'));
+    const url = (file: string) => JSON.stringify(pathToFileURL(join(DIST, file)).href);
+    const script = [
+      `import { mapStackTraces } from ${url('cli/stack-traces.js')};`,
+      `import { loadRun } from ${url('cli/bundle-loader.js')};`,
+      'mapStackTraces();',
+      `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
+      `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
+      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)});`,
+      "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
+    ].join('\n');
+    const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(stack).toMatch(/^ConfigError|^Error/);
+    expect(stack).toMatch(/at prepareRun \(.*harness\/config\/prepare\.ts:\d+:\d+\)/);
+    expect(stack).toMatch(/at certify \(.*cli\/certify\.ts:\d+:\d+\)/);
+  });
+});
