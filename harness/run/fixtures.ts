@@ -216,6 +216,27 @@ export class Fixtures {
     return (await this.created()).slice(0, this.store.statuses.length + 1);
   }
 
+  /**
+   * One list page, named by its query, as the run asked for it once its animals existed:
+   * a page of the set the run fetches at once (pages(): no query, the smallest and the
+   * largest limit, each status with the largest limit, the last status alone), else one
+   * asked for then, once for every check that names it.
+   */
+  async page(query: { status?: string; limit?: number } = {}): Promise<Exchange> {
+    const pages = await this.pages();
+    const { min, max } = this.store.limit;
+    if (query.status === undefined) {
+      if (query.limit === undefined) return pages.default;
+      if (query.limit === min) return pages.min;
+      if (query.limit === max) return pages.max;
+    } else {
+      const found = pages.byStatus.find((p) => p.status === query.status && p.limit === query.limit);
+      if (found) return found.ex;
+    }
+    const asked = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
+    return this.once(`page:${JSON.stringify(asked)}`, () => this.list(asked));
+  }
+
   /** The list pages every list check judges, fetched after the run's animals exist. */
   pages(): Promise<ListPages> {
     return this.once('pages', async () => {
