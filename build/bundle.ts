@@ -10,8 +10,8 @@
 //    after the build is parsed and compiled at run time (documents.ts, spec.ts).
 // 2. The CLI bundled by esbuild in three parts (docs/how-it-is-built.md): the light one as
 //    ES modules, dist/cli/main.js (the bin) and the chunks --help, --version and --list
-//    load; the run as two CommonJS scripts, the project's code (dist/cli/run.cjs, with its
-//    source map) and the packages' (dist/cli/vendor.cjs), which cli/bundle-loader.ts
+//    load; the run as CommonJS scripts, the project's code (dist/cli/run.cjs, with its
+//    source map) and the packages' (dist/cli/vendor*.cjs), which cli/bundle-loader.ts
 //    compiles from V8 code caches. Node then reads and compiles a few files where it
 //    resolved and compiled a hundred, and a run compiles almost nothing.
 // 3. The code caches: made by one run of the built CLI against the embedded server.
@@ -175,6 +175,8 @@ const inPackages = (input: string) => /(^|\/)node_modules\//.test(input);
 const LATE_PACKAGES: Record<string, (specifier: string) => boolean> = {
   'vendor-examples': (specifier) => /^fast-check(\/|$)/.test(specifier),
   'vendor-reference': (specifier) => /^ajv(\/|$)/.test(specifier) || specifier === 'ajv-formats',
+  // the badge's font metrics are most of the vendor code: read when a badge is drawn
+  'vendor-badge': (specifier) => /^badge-maker(\/|$)/.test(specifier),
 };
 const scriptOf = (specifier: string) => Object.keys(LATE_PACKAGES).find((name) => LATE_PACKAGES[name](specifier)) ?? 'vendor';
 

@@ -12,7 +12,6 @@ import {
   fail,
   Inconclusive,
   integerText,
-  isInteger,
   isRemoved,
   itemSpellings,
   newPetProperties,
@@ -20,7 +19,6 @@ import {
   Skip,
   undocumentedMethods,
   type Check,
-  type CredentialKind,
   type Exchange,
   type Operation,
   type Spelling,
@@ -69,11 +67,6 @@ interface Credential {
   label: string;
   /** Query parameters the probe carries (listPets with a filter or a limit). */
   query?: Record<string, string | number>;
-}
-
-/** The credential classes of these kinds (input-space.ts) as probes. */
-function credentials(ctx: CheckContext, ...kinds: CredentialKind[]): Credential[] {
-  return ctx.credentials.filter((c) => kinds.includes(c.kind)).map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
 }
 
 /**
@@ -135,14 +128,14 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
 }
 
 /** Why a check that needs the real key in another spelling than `Bearer <key>` is skipped. */
-export const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
+const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
 
 export const AUTH_CHECKS: Check[] = [
   // listPets also with each of its parameters: a server may take a filtered or limited
   // list down another code path (a search index, a cache), and forget the key there;
   // and an empty Authorization header, which a parser may take for a header with a key
   check('AUTH-MISSING-HEADER', async (ctx) => {
-    const [none, empty] = [credentials(ctx, 'missing'), credentials(ctx, 'empty')];
+    const [none, empty] = [ctx.credentials('store', 'missing'), ctx.credentials('store', 'empty')];
     const ops = probedOperations(ctx);
     const listPets = ops.filter(({ op }) => op.id === 'listPets');
     // health (few requests, every few minutes) sends the first parameter only, and the empty header to listPets only
@@ -158,26 +151,37 @@ export const AUTH_CHECKS: Check[] = [
   // operation in certify, with the scheme twice to listPets; health sends them all to
   // listPets and the first to every other operation
   check('AUTH-INVALID-KEY', async (ctx) => {
-    const keys = credentials(ctx, 'random', 'changed', 'extended', 'shortened', 'case-changed', 'prefixed', 'second-word', 'scheme-only', 'unset-variable');
+    const keys = ctx.credentials(
+      'store',
+      'random',
+      'changed',
+      'extended',
+      'shortened',
+      'case-changed',
+      'prefixed',
+      'second-word',
+      'scheme-only',
+      'unset-variable',
+    );
     const ops = probedOperations(ctx);
     await expect401(ctx, [
       ...ops.flatMap((gated) => (ctx.profile === 'certify' || gated.op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ ...gated, ...c }))),
       ...(ctx.profile === 'certify'
-        ? ops.filter(({ op }) => op.id === 'listPets').flatMap((gated) => credentials(ctx, 'scheme-twice').map((c) => ({ ...gated, ...c })))
+        ? ops.filter(({ op }) => op.id === 'listPets').flatMap((gated) => ctx.credentials('store', 'scheme-twice').map((c) => ({ ...gated, ...c })))
         : []),
     ]);
   }),
 
-  check('AUTH-WRONG-SCHEME', (ctx) => expect401Everywhere(ctx, credentials(ctx, 'other-scheme'), schemeProbeOperations(ctx))),
+  check('AUTH-WRONG-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.credentials('store', 'other-scheme'), schemeProbeOperations(ctx))),
 
   // certify also glues the key to the scheme (BearerKEY): a server that strips a
   // "Bearer" prefix without its space accepts it
-  check('AUTH-NO-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.sample(credentials(ctx, 'no-scheme', 'glued'), 1), schemeProbeOperations(ctx))),
+  check('AUTH-NO-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.sample(ctx.credentials('store', 'no-scheme', 'glued'), 1), schemeProbeOperations(ctx))),
 
   // SHOULD: RFC 9110 11.1 makes the scheme case-insensitive, but a server that accepts
   // only the exact "Bearer " the description shows refuses no valid key in that spelling
   check('AUTH-SCHEME-CASE', async (ctx) => {
-    const [valid] = credentials(ctx, 'scheme-case');
+    const [valid] = ctx.credentials('store', 'scheme-case');
     if (!valid) throw new Skip(WITHOUT_KEY_VARIANTS);
     const ex = await ctx.call('listPets', { auth: valid.auth });
     expectStatus(ex, [200], `listPets with ${valid.label}`);
@@ -292,9 +296,9 @@ async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: strin
   // an animal without a status changes no status page, and one more animal in the store
   // makes no page shorter: it need not wait for the pages the list checks judge
   const created = await ctx.call('createPet', { json: ctx.newPet('method-probe') });
-  const id = (created.json as any)?.id;
-  if (!created.succeeded || !isInteger(id)) throw new Inconclusive(`no animal to send the methods to: ${created.summary}`, [created]);
-  const petId = integerText(id);
+  const [pet] = animalsShown(created);
+  if (!pet) throw new Inconclusive(`no animal to send the methods to: ${created.summary}`, [created]);
+  const petId = integerText(pet.id);
   const read = () => ctx.call('getPet', { params: { petId } });
   const before = await ctx.poll(read, (ex) => ex.status === 404);
   if (before.value.status !== 200) throw new Inconclusive(`getPet does not show the animal made for the methods: ${before.value.summary}`, [before.value]);

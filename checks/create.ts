@@ -15,6 +15,7 @@ import {
   integerText,
   isBroken,
   isInteger,
+  isSafeMethod,
   newPetProperties,
   refusalCounts,
   sameJson,
@@ -89,7 +90,7 @@ const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? u
 
 /** The ids the run sent a write other than createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
 function writtenTo(observed: Exchange[]): Set<string> {
-  const writes = observed.filter((ex) => !ex.request.operation && !['GET', 'HEAD', 'OPTIONS'].includes(ex.request.method));
+  const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method));
   return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
 }
 

@@ -4,12 +4,10 @@
 // own burst (a server that queues requests would otherwise be blamed for the suite's
 // concurrency). The latency under the run's load is reported beside it.
 import type { CheckContext } from '../harness/run/context.js';
-import { check, fail, Inconclusive, latencyByOperation, Skip, type Check, type Exchange, type LatencyStats } from '../harness/run/kit.js';
+import { check, fail, Inconclusive, isSafeMethod, latencyByOperation, Skip, type Check, type Exchange, type LatencyStats } from '../harness/run/kit.js';
 
 /** Requests per operation in the quiet sample: with 20, the 95th percentile is the second slowest, so one stall does not decide it. */
 export const QUIET_SAMPLE = 20;
-
-const SAFE = ['GET', 'HEAD', 'OPTIONS'];
 
 /**
  * For each operation the run got a 2xx from, the first request that got one, one
@@ -19,7 +17,7 @@ const SAFE = ['GET', 'HEAD', 'OPTIONS'];
 function requestsToSample(ctx: CheckContext): Exchange[] {
   const chosen = new Map<string, Exchange>();
   const answered = [...ctx.observed('store'), ...ctx.observed('quickstart')].filter(
-    (ex) => ex.succeeded && ex.request.operation && (ctx.profile === 'certify' || SAFE.includes(ex.request.method)),
+    (ex) => ex.succeeded && ex.request.operation && (ctx.profile === 'certify' || isSafeMethod(ex.request.method)),
   );
   for (const ex of answered) {
     const op = ex.request.operation!;

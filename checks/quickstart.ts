@@ -46,14 +46,20 @@ const ISO_DATE_TIME = new RegExp(
 /** A zone designator that says UTC: Z, or a zero offset. */
 const UTC_ZONE = /^(z|[+-]00(:?00)?)$/i;
 
+/** The zone designator of a match of ISO_DATE_TIME (its 15th group). */
+const zoneIn = (m: RegExpExecArray): string | undefined => m[15];
+
 /** The zone designator of an ISO 8601 date-time; undefined when it has none. */
-const zoneOf = (value: string): string | undefined => ISO_DATE_TIME.exec(value)?.[15];
+const zoneOf = (value: string): string | undefined => {
+  const m = ISO_DATE_TIME.exec(value);
+  return m ? zoneIn(m) : undefined;
+};
 
 /** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
 function utcInstant(value: unknown): number | undefined {
   const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
   if (!m) return undefined;
-  const zone = m[15];
+  const zone = zoneIn(m);
   if (zone && !UTC_ZONE.test(zone)) return undefined;
   const [y, mo, d, h, mi, s, fraction] = m[1] ? m.slice(1, 8) : m.slice(8, 15);
   const ms = Math.round(Number(`0.${(fraction ?? '.0').slice(1)}`) * 1000);
@@ -78,8 +84,7 @@ async function expectRejected(ctx: CheckContext, status: number, probes: Array<{
 const withAuth = (ctx: CheckContext, label: string, auth: Auth) => ({ label, options: { auth, json: validMessage(ctx) } });
 
 /** The quickstart key's credential classes of these kinds (input-space.ts), as probes carrying a valid message. */
-const credentials = (ctx: CheckContext, ...kinds: CredentialKind[]) =>
-  ctx.quickstartCredentials.filter((c) => kinds.includes(c.kind)).map((c) => withAuth(ctx, c.label, c.header === undefined ? 'none' : { header: c.header }));
+const credentials = (ctx: CheckContext, ...kinds: CredentialKind[]) => ctx.credentials('quickstart', ...kinds).map((c) => withAuth(ctx, c.label, c.auth));
 
 /**
  * The invalid keys: every near-miss and the tokens of an unset variable in certify,

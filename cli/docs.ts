@@ -3,7 +3,7 @@
 // declarations; and, when the API description lies beside the checkout
 // (../shared/api/animal-store-api.md), its digest in spec/api-description.json, which
 // certificates record: the description itself is never read at run time.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../harness/api/documents.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalogue } from '../harness/api/catalogue.js';
@@ -26,9 +26,9 @@ console.log("wrote action.yml's inputs and environment");
 
 const description = join(PACKAGE_ROOT, '../shared/api/animal-store-api.md');
 if (existsSync(description)) {
-  const sha256 = createHash('sha256').update(readFileSync(description)).digest('hex');
-  writeFileSync(join(PACKAGE_ROOT, API_DESCRIPTION_FILE), `${JSON.stringify({ name: 'animal-store-api.md', digest: { sha256 } }, null, 2)}\n`);
-  console.log(`wrote ${API_DESCRIPTION_FILE} (sha256 ${sha256})`);
+  const digest = sha256(readFileSync(description));
+  writeFileSync(join(PACKAGE_ROOT, API_DESCRIPTION_FILE), `${JSON.stringify({ name: 'animal-store-api.md', digest: { sha256: digest } }, null, 2)}\n`);
+  console.log(`wrote ${API_DESCRIPTION_FILE} (sha256 ${digest})`);
 } else {
   console.log(`kept ${API_DESCRIPTION_FILE}: no API description at ${description}`);
 }

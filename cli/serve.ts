@@ -12,10 +12,10 @@ import type { RequestLog } from '../reference/options.js';
 import { VARIANTS, VARIANT_NAMES, VARIANT_SPECS, type VariantName } from '../reference/variants.js';
 
 const NAME = 'animal-store-conformance serve';
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_QUICKSTART_PORT = 8081;
+const DEFAULT_PORT = 8080;
+const DEFAULT_QUICKSTART_PORT = 8081;
 
-export const SERVE_USAGE = [
+const SERVE_USAGE = [
   `Usage: ${NAME} [--port ${DEFAULT_PORT}] [--quickstart-port ${DEFAULT_QUICKSTART_PORT}] [--host 127.0.0.1] [--api-key KEY]`,
   '         [--variant NAME]... [--fault NAME]... [--prefill N]',
   `       ${NAME} --list`,
@@ -52,7 +52,7 @@ function names<T extends string>(kind: string, given: string[], known: readonly 
 }
 
 /** Every variant and fault with what it does, for --list. */
-export function serveList(): string {
+function serveList(): string {
   const width = Math.max(...[...VARIANT_NAMES, ...FAULT_NAMES].map((n) => n.length)) + 2;
   const variant = (name: VariantName) => {
     const spec = VARIANT_SPECS[name];
@@ -90,7 +90,7 @@ function scrubber(key: string): (text: string) => string {
 }
 
 /** "GET /v1/pets?limit=5 200 1.2 ms": each path segment and query value that holds part of the key is shown as ***. */
-export function requestLine(entry: RequestLog, key: string, scrub = scrubber(key)): string {
+function requestLine(entry: RequestLog, key: string, scrub = scrubber(key)): string {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
   const shownQuery =
@@ -108,14 +108,14 @@ export function requestLine(entry: RequestLog, key: string, scrub = scrubber(key
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-export interface Serving {
+interface Serving {
   server: ReferenceServer;
   /** The lines printed when it started: the addresses, the key, how to certify and call it. */
   banner: string[];
 }
 
 /** Starts the servers as the command line says (throws BadInput); the caller stops them. */
-export async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Serving> {
+async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Serving> {
   let parsed;
   try {
     parsed = parseArgs({

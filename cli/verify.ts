@@ -13,7 +13,7 @@ import { coverageText, verdictText } from '../harness/run/report.js';
 
 const NAME = 'animal-store-conformance verify';
 
-export const VERIFY_USAGE = [
+const VERIFY_USAGE = [
   `Usage: ${NAME} <certificate.json> [--public-key <file>] [--reports <dir>]`,
   '',
   'Checks a certificate written by a run: that no byte of it changed, its signature (with',

@@ -14,7 +14,8 @@
 #
 # Environment (all optional; in a crontab, NAME=value lines or before the command):
 #   STATE_DIR         where the reports go (compliance.json, junit.xml, report.html,
-#                     metrics.prom); default /var/lib/animal-store-health. Its
+#                     metrics.prom, exchanges.har, and for a judged run certificate.json
+#                     and badge.svg); default /var/lib/animal-store-health. Its
 #                     compliance.json, whatever run wrote it, is the next run's
 #                     --baseline (the tool reads it before the run overwrites it).
 #   ON_NOT_COMPLIANT  an executable (a path, or a name on PATH; no arguments: wrap a

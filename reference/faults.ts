@@ -18,7 +18,7 @@
 
 import type { VariantName } from './variants.js';
 
-export interface FaultSpec {
+interface FaultSpec {
   breaks: string;
   expect: readonly string[];
   prefill?: number;

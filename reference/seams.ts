@@ -7,9 +7,9 @@ import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 
 /** A deliberate fault or an allowed variant. */
-export type Deviation = FaultName | VariantName;
+type Deviation = FaultName | VariantName;
 
-export interface Seam<T> {
+interface Seam<T> {
   name: string;
   entries: Partial<Record<Deviation, T>>;
 }

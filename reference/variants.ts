@@ -83,7 +83,7 @@ export const VARIANTS = {
   'long-names': 'the store holds 120 animals with 12,000-character names from the start: a page of 100 is 1.2 MB',
 } as const;
 
-export interface VariantSpec {
+interface VariantSpec {
   /** The key the server is started and the run made with, for a variant about the key's format. */
   apiKey?: string;
   /** SHOULD requirements the variant fails: it is compliant, yet not all the description recommends. */

@@ -8,7 +8,8 @@
 // A signature proves which key made the certificate and that nothing it covers changed
 // since; it does not prove that the run was honest: whoever holds the key can sign what
 // a modified suite wrote.
-import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { sha256 } from '../harness/api/documents.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Coverage, Counts, Environment, Outcome, Profile, RunReport, Verdict } from '../harness/model/types.js';
@@ -28,7 +29,7 @@ export interface Digested {
   digest: { sha256: string };
 }
 
-export interface CertificatePredicate {
+interface CertificatePredicate {
   verdict: Verdict;
   exitCode: number;
   strict: boolean;
@@ -58,8 +59,6 @@ export interface Envelope {
   payloadType: string;
   signatures: Array<{ keyid?: string; sig: string }>;
 }
-
-export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** A run that judged something and was carried out to its end: it gets a certificate and a badge. */
 export const isCertified = (report: Pick<RunReport, 'verdict'>) => ['compliant', 'non-compliant', 'incomplete'].includes(report.verdict);
@@ -131,7 +130,7 @@ export function keyIdOf(key: KeyObject): string {
 const keyIds = new WeakMap<KeyObject, string>();
 
 /** The file's text: JSON, two-space indented, one newline at the end; verify holds a certificate to exactly this form. */
-export const certificateText = (value: Statement | Envelope) => `${JSON.stringify(value, null, 2)}\n`;
+const certificateText = (value: Statement | Envelope) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The statement, or with a key the DSSE envelope signed with it (Ed25519). */
 export function renderCertificate(statement: Statement, signKey?: KeyObject): string {
@@ -224,7 +223,7 @@ export function envelopeVerifies(envelope: Envelope, publicKey: KeyObject): bool
   });
 }
 
-export interface OpenedCertificate {
+interface OpenedCertificate {
   statement: Statement;
   /** The id of the key whose signature verified; undefined for an unsigned statement or one whose signature was not checked. */
   verifiedKey?: string;
@@ -278,7 +277,7 @@ export function openCertificate(text: string, publicKey?: KeyObject): OpenedCert
 }
 
 /** A file the certificate names, read from the reports' folder; undefined when it is not there. */
-export type ReadReport = (name: string) => Buffer | undefined;
+type ReadReport = (name: string) => Buffer | undefined;
 
 /**
  * Checks every report the statement covers against its digest, and the statement's run

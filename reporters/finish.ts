@@ -15,10 +15,11 @@ import { renderMetrics } from './metrics.js';
 import { formatSummary, interruptedSummary } from './console.js';
 import { reportToGithub } from './github.js';
 import { EXCHANGE_LOG_FILE, renderHar } from './har.js';
-import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, renderBadge, renderCertificate, sha256, type Digested } from './certificate.js';
+import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, renderBadge, renderCertificate, type Digested } from './certificate.js';
+import { sha256 } from '../harness/api/documents.js';
 
 /** The reports every run that starts writes to REPORT_DIR, by file name (finishRun adds exchanges.har, the badge and the certificate). */
-export const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
+const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
   ['compliance.json', renderComplianceJson],
   ['junit.xml', renderJunit],
   ['report.html', renderHtml],

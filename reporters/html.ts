@@ -95,8 +95,6 @@ const VERDICT_LABEL: Record<Verdict, string> = {
 const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'passed'];
 const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
 
-/** Failed or errored, and listed in the known-deviations file: not a violation. */
-
 /** The anchor of a requirement's row. */
 const requirementAnchor = (id: string) => `req-${slug(id)}`;
 

@@ -9,7 +9,7 @@
 // verdict does) with its evidence in <system-out>. An aborted run, and a run that
 // judged nothing (not-tested), add a suite "run" whose one testcase is an <error>
 // carrying the reason, so CI shows the run as broken rather than all skipped.
-import { countsAgainstVerdict, coverageText, coverageWarning, isUnjudged, isViolation, leavesIncomplete } from '../harness/run/report.js';
+import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete } from '../harness/run/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
@@ -96,7 +96,8 @@ function testcase(r: RequirementResult, aborted: boolean, strict: boolean): stri
         body.push(`<system-out>${text(out)}</system-out>`);
         break;
       }
-      if (!aborted && (isViolation(r) || isUnjudged(r)) && kindOf(r, aborted, strict) === 'skipped') {
+      // the tag is the kind the counts are made of (kindOf)
+      if (kindOf(r, aborted, strict) === 'skipped') {
         // a SHOULD without --strict: shown, but it does not decide the verdict, so it does not colour the build
         const what = r.outcome === 'failed' ? 'not met' : 'could not be judged';
         body.push(`<skipped message="${attr(`${r.level} ${what} (does not decide the verdict without --strict): ${r.message ?? r.outcome}`)}"/>`);

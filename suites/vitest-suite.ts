@@ -18,7 +18,8 @@ import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
 import { EXCHANGE_LOG_FILE, renderHar, type HarRun } from '../reporters/har.js';
 import { writeAtomically } from '../reporters/finish.js';
-import { sha256, type Digested } from '../reporters/certificate.js';
+import type { Digested } from '../reporters/certificate.js';
+import { sha256 } from '../harness/api/documents.js';
 
 interface SharedRun {
   run: ConformanceRun;

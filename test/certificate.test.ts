@@ -21,9 +21,9 @@ import {
   keyIdOf,
   openCertificate,
   pae,
-  sha256,
   type Envelope,
 } from '../reporters/certificate.js';
+import { sha256 } from '../harness/api/documents.js';
 import { verifyCommand } from '../cli/verify.js';
 import { runBin } from './support/cli.js';
 import { startReferenceServer } from '../reference/server.js';

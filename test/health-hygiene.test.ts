@@ -59,9 +59,9 @@ function longestKeyPart(seen: Seen[], key: string): { part: string; where: strin
     ];
     for (const [where, text] of places) {
       for (let length = best.part.length + 1; length <= key.length; length++) {
-        const found = [...Array(key.length - length + 1).keys()].some((at) => text.includes(key.slice(at, at + length)));
-        if (!found) break;
-        best = { part: key.slice(0, length), where: `${s.method} ${s.url} (${where})` };
+        const at = [...Array(key.length - length + 1).keys()].find((i) => text.includes(key.slice(i, i + length)));
+        if (at === undefined) break;
+        best = { part: key.slice(at, at + length), where: `${s.method} ${s.url} (${where})` };
       }
     }
   }

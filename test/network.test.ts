@@ -458,7 +458,7 @@ describe('a request that gets no answer is observed again before anything is bla
   it('halves the requests in flight after a timeout, as after a 429', async () => {
     let hold = false;
     const held: ServerResponse[] = [];
-    const { url, arrivals } = await recording((req, res, n) => {
+    const { url, arrivals } = await recording((_req, res, n) => {
       if (n === 1) return; // the first request gets no answer
       if (hold) held.push(res);
       else json(res, 200);

@@ -331,6 +331,7 @@ describe('reference server, dimensions of a request: faults', () => {
       expect(await res.text()).toBe('');
       expect(s.petCount()).toBe(1);
       expect((await get(`${s.baseUrl}/pets/1`)).status).toBe(404);
+      expect((await get(`${s.baseUrl}/pets/2`)).status).toBe(200); // the other animal stays
       expect((await get(`${s.baseUrl}/pets/999`, {}, 'DELETE')).status).toBe(204);
       expect((await get(`${s.baseUrl}/pets/abc`, {}, 'DELETE')).status).toBe(400);
     }));

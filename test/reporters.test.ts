@@ -337,6 +337,11 @@ describe('junit.xml', () => {
     expect(elementOf(out, 'AUTH-INVALID-KEY', 'skipped')).toBe(
       '<skipped message="not counted, the run was aborted: failed before the abort: expected 401, got 500 &amp; an HTML page"/>',
     );
+    // an unjudged SHOULD in an aborted run: its tag is the kind it is counted as
+    const should = fixture.requirements.map((r) => (r.id === 'ERR-BODY-SHAPE' ? { ...r, level: 'SHOULD' as const } : r));
+    const withShould = renderJunit(buildReport({ ...fixture, abortReason: reason }, should));
+    expectConsistentCounts(withShould);
+    expect(elementOf(withShould, 'ERR-BODY-SHAPE', 'skipped')).toMatch(/^<skipped message="SHOULD could not be judged/);
     expect(unescapeXml(elementOf(out, 'AUTH-INVALID-KEY', 'system-out'))).toContain(`curl: ${fixture.requirements[1].evidence[0].curl}`);
     expect(elementOf(out, 'ERR-BODY-SHAPE', 'error')).toMatch(/^<error message="timeout after 10000 ms" type="MUST">/);
     expect(unescapeXml(elementOf(out, 'RUN', 'error'))).toContain(`The conformance run could not be made: ${reason}`);

@@ -37,8 +37,8 @@ export function builtDocument(file: string): Record<string, any> | undefined {
   return sha256(text) === built.sha256 ? JSON.parse(built.json) : undefined;
 }
 
-/** The hex sha256 of a text, as the build records it for each document. */
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** The hex sha256 of a text or bytes: what the build records for each document, and the certificate for each report. */
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** A YAML document, through a cache in `cacheDir` when one is given. */
 export function readDocument(file: string, cacheDir?: string): Record<string, any> {

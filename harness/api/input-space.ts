@@ -18,6 +18,7 @@
 // Which requirement judges which class is said by the checks and, for a reader, by the
 // catalogue's accepts (spec/requirements.yaml).
 import { nearMisses, type Secret } from '../http/redact.js';
+import { isSafeMethod } from '../http/exchange.js';
 import type { AnimalStoreSpec } from './spec.js';
 
 export { edgeValues, enumProbes, integerProbes } from './edge-values.js';
@@ -86,7 +87,7 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 export function undocumentedMethods(spec: AnimalStoreSpec, path: string): { safe: string[]; unsafe: string[] } {
   const documented = spec.operations.filter((op) => op.path === path).map((op) => op.method);
   const others = HTTP_METHODS.filter((m) => !documented.includes(m));
-  return { safe: others.filter((m) => m === 'HEAD' || m === 'OPTIONS'), unsafe: others.filter((m) => m !== 'HEAD' && m !== 'OPTIONS') };
+  return { safe: others.filter(isSafeMethod), unsafe: others.filter((m) => !isSafeMethod(m)) };
 }
 
 export type CredentialKind =
@@ -164,6 +165,9 @@ export function credentialClasses(key: string, variable: string, keyVariants: bo
   ];
 }
 
+/** What of the classes is made from the key, for the redactor (each with the shell expression that gives it back). */
+export const secretsOf = (classes: CredentialClass[]): Secret[] => classes.flatMap((c) => (c.secret ? [c.secret] : []));
+
 /**
  * Request headers a valid client sends besides the suite's own (Accept: application/json,
  * Accept-Encoding: identity, no Content-Type without a body), each allowed by HTTP:
@@ -190,7 +194,7 @@ export const READ_HEADER_SPELLINGS: Array<{ label: string; headers: Record<strin
  * (RFC 9112 7.1: a client streaming a body does not know its length beforehand). Both
  * are HTTP/1.1's, so both carry the same body.
  */
-export const BODY_FRAMINGS: Array<{ label: string; chunked: boolean }> = [{ label: 'the body sent chunked (Transfer-Encoding: chunked)', chunked: true }];
+const BODY_FRAMINGS: Array<{ label: string; chunked: boolean }> = [{ label: 'the body sent chunked (Transfer-Encoding: chunked)', chunked: true }];
 
 /** Every other spelling of a request that carries a body of this media type: its Content-Type, then its framing. */
 export function bodySpellingsOf(mediaType: string): Array<{ label: string; options: { contentType?: string; chunked?: boolean } }> {

@@ -8,11 +8,10 @@ import { basename, join } from 'node:path';
 import { builtDocument, readSpecDocument } from './documents.js';
 import { builtValidators } from './built-validators.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { FormatsPlugin } from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { forValidation, showJson } from '../model/json.js';
 import { SPEC_DIR } from '../model/paths.js';
-import { int64Format } from './formats.js';
+import { formats } from './formats.js';
 
 type Schema = Record<string, any>;
 
@@ -22,7 +21,7 @@ type Schema = Record<string, any>;
  * meta-schema cost ~60 ms of every run's start; the self-tests prove the documents valid
  * OpenAPI 3.1 and every schema valid JSON Schema (test/spec.test.ts), not at run time.
  */
-export const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
+const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
 
 /**
  * An Ajv instance set up to compile a description's component schemas (as `api`), with
@@ -32,12 +31,7 @@ export const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: fal
 export function schemaCompiler(doc: Schema, options: Record<string, unknown> = {}): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  // ajv-formats is CommonJS: its function is the module itself (and its default)
-  const formatsModule = require('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
-  const addFormats = formatsModule.default ?? formatsModule;
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...options });
-  addFormats(ajv);
-  ajv.addFormat('int64', int64Format);
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...options, formats } as ConstructorParameters<typeof Ajv2020>[0]);
   ajv.addSchema({ $id: 'api', components: { schemas: doc.components?.schemas ?? {} } });
   return ajv;
 }
@@ -139,8 +133,7 @@ export class ApiDescription {
     if (!validate) {
       if (!this.doc.components?.schemas?.[schemaName]) throw new Error(`schema ${schemaName} is not in the spec`);
       this.ajv ??= schemaCompiler(this.doc);
-      validate = this.ajv.getSchema(`api#/components/schemas/${schemaName}`);
-      if (!validate) throw new Error(`schema ${schemaName} is not in the spec`);
+      validate = this.ajv.getSchema(`api#/components/schemas/${schemaName}`)!;
       this.validators.set(schemaName, validate);
     }
     if (validate(forValidation(value))) return [];

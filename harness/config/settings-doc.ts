@@ -70,7 +70,7 @@ const yamlString = (text: string) =>
   (text.match(/'/g)?.length ?? 0) > (text.match(/"/g)?.length ?? 0) ? JSON.stringify(text) : `'${text.replace(/'/g, "''")}'`;
 
 /** action.yml's inputs, one per setting, named by its flag. */
-export function renderActionInputs(indent = '  '): string[] {
+function renderActionInputs(indent = '  '): string[] {
   return ALL.flatMap((s) => {
     const fallback = defaultOf(s);
     const description = `${plain(s.description)}${fallback ? ` Default: ${plain(fallback)}.` : ''}`;
@@ -79,7 +79,7 @@ export function renderActionInputs(indent = '  '): string[] {
 }
 
 /** The certify step's environment: each setting's variable from its input. */
-export function renderActionEnv(indent = '        '): string[] {
+function renderActionEnv(indent = '        '): string[] {
   return ALL.map((s) => `${indent}${s.env}: \${{ inputs.${s.flag} }}`);
 }
 

@@ -47,10 +47,10 @@ export interface Setting<T = unknown> extends SettingDoc {
  * a search index refreshed every second (a common default) with room to spare under
  * load. A server that shows writes at once never waits for it.
  */
-export const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
+const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
 
 /** The body cap unless told otherwise (see the setting). */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 ** 2;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 ** 2;
 
 /** The value as given: what the rules across settings check (the base addresses and keys, below). */
 const text = (_name: string, value: string) => value;
@@ -465,7 +465,7 @@ function positiveInteger(name: string, value: string, min = 1): number {
 }
 
 /** fast-check's seeds are 32-bit integers; a non-negative one reads the same everywhere. */
-export const MAX_SEED = 2 ** 31 - 1;
+const MAX_SEED = 2 ** 31 - 1;
 
 function boundedInteger(name: string, value: string, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(`${name} must be an integer from 0 to ${max}, got ${value}`);

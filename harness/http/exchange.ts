@@ -29,6 +29,9 @@ const NOT_PARSED = Symbol('not parsed');
  */
 export type Failure = 'timeout' | 'connection' | 'body-cap' | 'deadline' | 'stopped';
 
+/** A safe method (RFC 9110 9.2.1): it reads and changes nothing on the server. */
+export const isSafeMethod = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+
 /** A 429, or a 503 with Retry-After: the server asks to be called again later (rate limits are "not shown"). */
 export const isRateLimit = (ex: Exchange) => ex.status === 429 || (ex.status === 503 && ex.headers['retry-after'] !== undefined);
 

@@ -11,6 +11,8 @@ import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
 import type { Fixtures } from './fixtures.js';
+import type { CredentialKind } from '../api/input-space.js';
+import type { Auth } from './request.js';
 import { pollWithinWindow, type Polled } from './window.js';
 
 export { waitedFor, type Polled } from './window.js';
@@ -60,13 +62,12 @@ export class CheckContext {
   get keyVariants() {
     return this.session.options.keyVariants;
   }
-  /** Every class of Authorization header (input-space.ts), from the animal store's key. */
-  get credentials() {
-    return this.session.credentials('store');
-  }
-  /** Every class of Authorization header, from the quickstart service's key. */
-  get quickstartCredentials() {
-    return this.session.credentials('quickstart');
+  /** The classes of Authorization header of these kinds (input-space.ts), from one service's key, as the auth of a call. */
+  credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
+    return this.session
+      .credentials(service)
+      .filter((c) => kinds.includes(c.kind))
+      .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
   /**

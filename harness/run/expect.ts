@@ -53,7 +53,7 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   );
 }
 
-export interface NoDataProbe {
+interface NoDataProbe {
   label: string;
   send: () => Promise<Exchange>;
   /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
@@ -70,7 +70,10 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => ex.succeeded);
   if (through.length === 0) return ctx.note(`${probes.length} requests without a valid credential, none answered 2xx`);
-  const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await b.canonical() })));
+  // probes that stand for the same documented request share one answer to it
+  const asked = new Map<NoDataProbe['canonical'], Promise<Exchange>>();
+  const plainOf = (canonical: NoDataProbe['canonical']) => asked.get(canonical) ?? asked.set(canonical, canonical()).get(canonical)!;
+  const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await plainOf(b.canonical) })));
   const bypasses = open.filter(({ plain }) => !plain.succeeded);
   if (bypasses.length === 0) {
     throw new Inconclusive(`${open[0].plain.summary} answers without any key: ${missingKeyCheck} fails; nothing is bypassed`, [open[0].plain]);

@@ -36,7 +36,7 @@ export interface ListPages {
   byStatus: StatusPage[];
 }
 
-export interface StatusPage {
+interface StatusPage {
   status: string;
   /** The limit the page was asked with; undefined for the default. */
   limit?: number;
@@ -45,13 +45,16 @@ export interface StatusPage {
   ex: Exchange;
 }
 
-export interface SentMessage {
+interface SentMessage {
   sent: { message: string };
   exchange: Exchange;
   /** The suite's clock (ms since the epoch) just before sending and once the answer was in. */
   sentAt: number;
   answeredAt: number;
 }
+
+/** The status the run gives most of its animals (created()), and asks once more without limit (pages()). */
+export const favouredStatus = (spec: { statuses: string[] }) => spec.statuses[spec.statuses.length - 1];
 
 /** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
 export function unlikelyId(known: bigint[]): bigint {
@@ -81,7 +84,7 @@ export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<strin
 }
 
 /** The unfiltered page asked between the run's first animals and the bulk, and the animals known to exist then. */
-export interface EarlyPage {
+interface EarlyPage {
   polled: Polled<Exchange>;
   known: Map<string, Record<string, any>>;
 }
@@ -151,7 +154,7 @@ export class Fixtures {
       // below that is seen (LIST-STATUS-COMPLETE), an unfiltered list that leaves it out
       // falls far short of a full page (LIST-PAGE-FULL), and every status has animals. The
       // first body is sent twice: "add an animal" adds one each time (CREATE-ID-UNIQUE)
-      const favoured = this.store.statuses[this.store.statuses.length - 1];
+      const favoured = favouredStatus(this.store);
       const others = this.store.statuses.slice(0, -1);
       const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
       const bodies = Array.from({ length: fill }, (_, i) =>
@@ -301,7 +304,7 @@ export class Fixtures {
     // without limit (the default page size must hold with the filter too)
     const asked = [
       ...this.store.statuses.map((status) => ({ status, limit: max as number | undefined })),
-      { status: this.store.statuses[this.store.statuses.length - 1], limit: undefined },
+      { status: favouredStatus(this.store), limit: undefined },
     ];
     const byStatus = await Promise.all(
       asked.map(async ({ status, limit }): Promise<StatusPage> => {

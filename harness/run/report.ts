@@ -14,17 +14,18 @@ import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunR
 import { AREAS } from '../api/catalogue.js';
 import type { Session } from './session.js';
 import { latencyByOperation } from '../http/latency.js';
+import { isSafeMethod } from '../http/exchange.js';
 import { TOOL } from '../model/tool.js';
 
 /** What a report says of a run apart from its results: the figures of the session. */
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
-/** The run's writes a server answered 2xx (each once: not a redirect followed, not an answer sent again), by operation. */
+/** The run's writes a server answered 2xx, each counted once (Session.answered), by operation. */
 function writesAccepted(session: Session): Record<string, number> {
   const by: Record<string, number> = {};
-  for (const ex of session.client.exchanges) {
+  for (const ex of [...session.answered('store'), ...session.answered('quickstart')]) {
     const { method, operation, url } = ex.request;
-    if (['GET', 'HEAD', 'OPTIONS'].includes(method) || !ex.succeeded || ex.followed || ex.superseded) continue;
+    if (isSafeMethod(method) || !ex.succeeded) continue;
     const what = operation ?? `${method} ${new URL(url).pathname}`;
     by[what] = (by[what] ?? 0) + 1;
   }

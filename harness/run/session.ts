@@ -14,7 +14,7 @@ import type { RunSettings, RunConfig } from '../config/settings.js';
 import { TOOL } from '../model/tool.js';
 import { CheckError } from '../model/outcome.js';
 import { durationSetting, formatSeconds, formatSize, sizeSetting } from '../model/units.js';
-import { credentialClasses, type CredentialClass } from '../api/input-space.js';
+import { credentialClasses, secretsOf, type CredentialClass } from '../api/input-space.js';
 import type { ConsistencyWindow } from './window.js';
 
 /** A run's settings, every one with its value (resolveConfig), and the target it certifies. */
@@ -50,7 +50,7 @@ export function redactorFor(target: Target): Redactor {
 }
 
 /** The target's keys with the shell variable each is shown as. */
-export function keysOf(target: Target): Array<{ value: string; label: string }> {
+function keysOf(target: Target): Array<{ value: string; label: string }> {
   return [
     { value: target.apiKey, label: '$API_KEY' },
     ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
@@ -166,9 +166,10 @@ export class Session implements ConsistencyWindow {
     if (!this.credentialsMade.has(service)) {
       const store = service === 'store';
       const key = store ? this.options.target.apiKey : this.quickstartApiKey;
-      const variable = store || key === this.options.target.apiKey ? '$API_KEY' : '$QUICKSTART_API_KEY';
+      // the shell variable the key is shown as (keysOf: one key used for both services is $API_KEY)
+      const variable = keysOf(this.options.target).find((k) => k.value === key)!.label;
       const classes = credentialClasses(key, variable, this.options.keyVariants, randomKeyLike(key, randomInt));
-      this.redactor.add(classes.flatMap((c) => (c.secret ? [c.secret] : [])));
+      this.redactor.add(secretsOf(classes));
       this.credentialsMade.set(service, classes);
     }
     return this.credentialsMade.get(service)!;
