@@ -12,13 +12,14 @@
 // there is one ConfigError, not one per script), __bundleUrl what import.meta.url is in
 // the sources.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { writeCacheAtomically } from '../harness/model/files.js';
 import { scriptLineOffsets } from './stack-traces.js';
 
 /** Set (to 1) by the build's run of the CLI: each script's code cache is written when the process exits. */
@@ -49,15 +50,7 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
   const script = new Script(`(function (${Object.keys(names).join(', ')}) {\n${source}\n})`, { filename: file, cachedData });
   scriptLineOffsets.set(file, 1);
   if (writing) {
-    process.once('exit', () => {
-      const temporary = `${file}.cache.${process.pid}.tmp`;
-      try {
-        writeFileSync(temporary, Buffer.concat([digest, script.createCachedData()]));
-        renameSync(temporary, `${file}.cache`);
-      } catch {
-        rmSync(temporary, { force: true });
-      }
-    });
+    process.once('exit', () => writeCacheAtomically(`${file}.cache`, Buffer.concat([digest, script.createCachedData()])));
   }
   (script.runInThisContext() as (...args: unknown[]) => void).apply(module.exports, Object.values(names));
   return module.exports;

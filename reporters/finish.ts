@@ -2,8 +2,8 @@
 // baseline, the reports written (exchanges.har from the run's exchanges; for a judged
 // run the badge and, last, the certificate that covers them all), the summary, and the
 // GitHub Actions output.
-import { randomUUID, type KeyObject } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../harness/model/types.js';
 import type { TranscriptEntry } from '../harness/run/transcript.js';
@@ -17,6 +17,7 @@ import { reportToGithub } from './github.js';
 import { EXCHANGE_LOG_FILE, renderHar } from './har.js';
 import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, renderBadge, renderCertificate, type Digested } from './certificate.js';
 import { sha256 } from '../harness/api/documents.js';
+import { writeAtomically } from '../harness/model/files.js';
 
 /** The reports every run that starts writes to REPORT_DIR, by file name (finishRun adds exchanges.har, the badge and the certificate). */
 const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
@@ -25,26 +26,6 @@ const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => strin
   ['report.html', renderHtml],
   ['metrics.prom', renderMetrics],
 ];
-
-/**
- * Writes <dir>/<name> (creating dir) and returns its path. Atomically: the text goes to
- * a temporary name in the same folder (one no collector reads: not ending in .prom) and
- * is renamed over the file, so that a textfile collector, a CI step or the next run's
- * --baseline never reads half a report.
- */
-export async function writeAtomically(dir: string, name: string, text: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, name);
-  const temporary = join(dir, `.${name}.${randomUUID()}.tmp`);
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, file);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw err;
-  }
-  return file;
-}
 
 /** Files a run writes only in some cases: one an earlier run left and this one did not write is removed, so the folder holds one run's files. */
 const SOMETIMES_WRITTEN = [EXCHANGE_LOG_FILE, BADGE_FILE, CERTIFICATE_FILE];

@@ -17,7 +17,7 @@ import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
 import { EXCHANGE_LOG_FILE, renderHar, type HarRun } from '../reporters/har.js';
-import { writeAtomically } from '../reporters/finish.js';
+import { writeAtomically } from '../harness/model/files.js';
 import type { Digested } from '../reporters/certificate.js';
 import { sha256 } from '../harness/api/documents.js';
 

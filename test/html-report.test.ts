@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderHtml } from '../reporters/html.js';
-import { writeAtomically } from '../reporters/finish.js';
+import { writeAtomically } from '../harness/model/files.js';
 import type { RunReport } from '../harness/model/types.js';
 import { buildReport, countResults } from '../harness/run/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderMetrics } from '../reporters/metrics.js';
-import { writeAtomically } from '../reporters/finish.js';
+import { writeAtomically } from '../harness/model/files.js';
 
 const writeMetrics = (report: RunReport, dir: string) => writeAtomically(dir, 'metrics.prom', renderMetrics(report));
 import ComplianceReporter from '../reporters/vitest-compliance.js';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderComplianceJson } from '../reporters/compliance-json.js';
-import { writeAtomically } from '../reporters/finish.js';
+import { writeAtomically } from '../harness/model/files.js';
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
 import { buildReport } from '../harness/run/report.js';

@@ -7,10 +7,11 @@
 // The CLI's bundle carries the project's documents as the build parsed them
 // (built-documents.ts), used while each file is still the text they were parsed from.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGE_ROOT, SPEC_DIR } from '../model/paths.js';
+import { writeCacheAtomically } from '../model/files.js';
 import { builtDocuments } from './built-documents.js';
 
 const CACHE_DIR = join(PACKAGE_ROOT, 'dist', 'document-cache');
@@ -54,14 +55,7 @@ export function readDocument(file: string, cacheDir?: string): Record<string, an
   }
   // the parser is loaded only when needed: loading it is part of the cost saved
   const document = parse();
-  const temporary = `${cached}.${process.pid}.tmp`;
-  try {
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(temporary, JSON.stringify({ text, document }));
-    renameSync(temporary, cached);
-  } catch {
-    // a read-only installation parses each time
-    rmSync(temporary, { force: true });
-  }
+  // a read-only installation parses each time
+  writeCacheAtomically(cached, JSON.stringify({ text, document }));
   return document;
 }

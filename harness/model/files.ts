@@ -1,0 +1,39 @@
+// Writing a file so that no reader sees half of it: the content goes to a temporary name
+// in the same folder and is renamed over the file (a rename within a folder is atomic).
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** The temporary name beside a file: hidden, and not ending as the file does (a textfile collector reads *.prom). */
+const temporaryFor = (file: string) => join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`);
+
+/**
+ * Writes <dir>/<name> (creating dir) and returns its path, atomically: a textfile
+ * collector, a CI step or the next run's --baseline never reads half a report.
+ */
+export async function writeAtomically(dir: string, name: string, data: string | Buffer): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, name);
+  const temporary = temporaryFor(file);
+  try {
+    await writeFile(temporary, data);
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+  return file;
+}
+
+/** The same at once, for a cache: a file that cannot be written (a read-only installation) is left as it was, and nothing is thrown. */
+export function writeCacheAtomically(file: string, data: string | Buffer): void {
+  const temporary = temporaryFor(file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
