@@ -149,6 +149,37 @@ const lateHttp2Plugin: Plugin = {
   },
 };
 
+/**
+ * badge-maker's font metrics (anafanafo) as the badge uses them: the flat style measures
+ * its text in 11px Verdana only, and that table alone is bundled, parsed when a badge is
+ * first measured. anafanafo itself builds the tables of all four fonts as it loads (a
+ * megabyte of JavaScript literals, 25 ms of a run); any other font throws here, as an
+ * unknown font does in anafanafo.
+ */
+const badgeFontPlugin: Plugin = {
+  name: 'badge-font',
+  setup(b) {
+    const FONT = '11px Verdana';
+    b.onResolve({ filter: /^anafanafo$/ }, (args) => ({ path: args.path, namespace: 'badge-font', pluginData: args.resolveDir }));
+    b.onLoad({ filter: /.*/, namespace: 'badge-font' }, async (args) => {
+      const table = await b.resolve('anafanafo/data/verdana-11px-normal.json', { kind: 'require-call', resolveDir: args.pluginData as string });
+      return {
+        contents: [
+          `const { createConsumer } = require('char-width-table-consumer');`,
+          `let consumer;`,
+          `module.exports = function measure(text, { font, ...rest }) {`,
+          `  if (font !== ${JSON.stringify(FONT)}) throw Error(\`Unknown font "\${font}", expected ${FONT}\`);`,
+          `  consumer ??= createConsumer(JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(table.path, 'utf8'))))}));`,
+          `  return consumer.widthOf(text, { ...rest });`,
+          `};`,
+        ].join('\n'),
+        resolveDir: args.pluginData as string,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const started = performance.now();
 mkdirSync(GENERATED, { recursive: true });
 writeFileSync(join(GENERATED, 'documents.js'), documentsModule());
@@ -219,10 +250,12 @@ for (const name of new Set(Object.values(vendorScripts))) {
     },
     outfile: join(OUT, `${name}.cjs`),
     format: 'cjs',
-    plugins: [lateHttp2Plugin],
+    plugins: [lateHttp2Plugin, badgeFontPlugin],
   });
   vendors[name] = result.metafile!;
 }
+
+const builtins = builtinsOf(run.metafile!, ...Object.values(vendors));
 
 // 4. The light part, as ES modules: the bin and what --help, --version and --list load;
 // a run loads the scripts above through run-loader (runLoaderPlugin).
@@ -235,7 +268,7 @@ const light = await build({
   format: 'esm',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts)],
+  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts, builtins)],
 });
 
 // 5. The code caches: the built CLI certifies the embedded reference server once, and
@@ -252,7 +285,7 @@ try {
 }
 
 // what the bundle is, for test/built.test.ts and whoever wonders what is loaded when
-const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts };
+const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts, builtins };
 writeFileSync(join(OUT, 'meta.json'), JSON.stringify(meta));
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 const sizes = [meta.light, meta.run, ...Object.values(vendors)].flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
@@ -282,8 +315,16 @@ function stopAtRun(): Plugin {
   };
 }
 
+/** The Node modules the scripts of these metafiles import (node:http, ...), but node:http2, which a run does not load (lateHttp2Plugin). */
+function builtinsOf(...metafiles: Metafile[]): string[] {
+  const ids = metafiles.flatMap((m) =>
+    Object.values(m.inputs).flatMap((input) => input.imports.filter((i) => i.external && isBuiltin(i.path)).map((i) => i.path)),
+  );
+  return [...new Set(ids.map((id) => (id.startsWith('node:') ? id : `node:${id}`)))].filter((id) => id !== 'node:http2').sort();
+}
+
 /** In the light part, cli.ts's import('./certify.js') is a module that loads the run script (bundle-loader.ts). */
-function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>): Plugin {
+function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>, builtins: string[]): Plugin {
   return {
     name: 'run-loader',
     setup(b) {
@@ -292,7 +333,7 @@ function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, 
         contents: [
           ...sharedInputs.map((input, i) => `import * as shared${i} from ${JSON.stringify(join(ROOT, input))};`),
           `import { loadRun } from ${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))};`,
-          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)});`,
+          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)}, ${JSON.stringify(builtins)});`,
         ].join('\n'),
         resolveDir: ROOT,
         loader: 'js',

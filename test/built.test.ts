@@ -5,7 +5,8 @@
 // --version nothing of a run, a run against a server neither the schema compiler, the
 // reporters nor fast-check before it needs them; its stack traces name the sources.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
@@ -151,6 +152,7 @@ describe('the bundle (dist/cli)', () => {
     run: Metafile;
     vendors: Record<string, Metafile>;
     vendorScripts: Record<string, string>;
+    builtins: string[];
   };
   const lightJs = Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'));
   /** The files an output of the light part holds, with those of every output it imports statically (what loading it loads). */
@@ -188,7 +190,7 @@ describe('the bundle (dist/cli)', () => {
     expect(Object.keys(meta.run.inputs).filter((input) => input.includes('node_modules/'))).toEqual([]);
     for (const [name, vendor] of Object.entries(meta.vendors)) {
       expect(
-        Object.keys(vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== `${name}-entry.js`),
+        Object.keys(vendor.inputs).filter((input) => !input.includes('node_modules/') && input !== `${name}-entry.js` && input !== 'badge-font:anafanafo'),
         name,
       ).toEqual([]);
     }
@@ -215,6 +217,24 @@ describe('the bundle (dist/cli)', () => {
       expect(meta.run.inputs, input).toHaveProperty([input]);
   });
 
+  it("holds the one table of font metrics the badge measures with: its badges are badge-maker's own", async () => {
+    const bundled = createRequire(import.meta.url)(join(DIST, 'cli', 'vendor-badge.cjs'))['badge-maker'] as typeof import('badge-maker');
+    const { makeBadge } = await import('badge-maker');
+    for (const format of [
+      { label: 'Animal Store API 1.0.0', message: 'compliant · 65/66 judged', color: 'brightgreen' },
+      { label: 'Tierladen-API 2.1.0-β', message: 'non-compliant · 7/66 judged · ✗', color: 'red' },
+    ])
+      expect(bundled.makeBadge(format)).toBe(makeBadge(format));
+    expect(() => bundled.makeBadge({ message: 'm', style: 'for-the-badge' })).toThrow(/Unknown font "bold 10px Verdana"/);
+    expect(statSync(join(DIST, 'cli', 'vendor-badge.cjs')).size).toBeLessThan(400 * 1024);
+  });
+
+  it("names the Node modules a run imports, loaded before the run's V8 flags are set", () => {
+    expect(meta.builtins).toEqual(expect.arrayContaining(['node:http', 'node:net', 'node:zlib', 'node:crypto']));
+    // undici's HTTP/2 client is loaded when first used (never, but with allowH2)
+    expect(meta.builtins).not.toContain('node:http2');
+  });
+
   it('comes with code caches, and stack traces name the TypeScript sources', () => {
     for (const file of ['run.cjs', ...Object.keys(meta.vendors).map((name) => `${name}.cjs`)])
       expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(true);
@@ -230,7 +250,7 @@ describe('the bundle (dist/cli)', () => {
       'mapStackTraces();',
       `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
       `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
-      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)});`,
+      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)}, ${JSON.stringify(meta.builtins)});`,
       "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
     ].join('\n');
     const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
