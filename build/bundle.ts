@@ -29,7 +29,7 @@ import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
 import { readDocument, sha256 } from '../harness/api/documents.js';
 import { schemaCompiler } from '../harness/api/spec.js';
 import type { BuiltDocument } from '../harness/api/built-documents.js';
-import { WRITE_CODE_CACHE } from '../cli/bundle-loader.js';
+import { BUILTINS_FILE, WRITE_CODE_CACHE } from '../cli/bundle-loader.js';
 
 const ROOT = PACKAGE_ROOT;
 const GENERATED = join(ROOT, 'dist', 'generated');
@@ -255,7 +255,7 @@ for (const name of new Set(Object.values(vendorScripts))) {
   vendors[name] = result.metafile!;
 }
 
-const builtins = builtinsOf(run.metafile!, ...Object.values(vendors));
+writeFileSync(BUILTINS_FILE, JSON.stringify(builtinsOf(run.metafile!, ...Object.values(vendors))));
 
 // 4. The light part, as ES modules: the bin and what --help, --version and --list load;
 // a run loads the scripts above through run-loader (runLoaderPlugin).
@@ -268,7 +268,7 @@ const light = await build({
   format: 'esm',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts, builtins)],
+  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts)],
 });
 
 // 5. The code caches: the built CLI certifies the embedded reference server once, and
@@ -285,7 +285,7 @@ try {
 }
 
 // what the bundle is, for test/built.test.ts and whoever wonders what is loaded when
-const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts, builtins };
+const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts, builtins: JSON.parse(readFileSync(BUILTINS_FILE, 'utf8')) as string[] };
 writeFileSync(join(OUT, 'meta.json'), JSON.stringify(meta));
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 const sizes = [meta.light, meta.run, ...Object.values(vendors)].flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
@@ -315,7 +315,7 @@ function stopAtRun(): Plugin {
   };
 }
 
-/** The Node modules the scripts of these metafiles import (node:http, ...), but node:http2, which a run does not load (lateHttp2Plugin). */
+/** The Node modules the scripts of these metafiles import (node:http, ...), but node:http2, which a run does not load (lateHttp2Plugin): the build's run adds those it loaded besides. */
 function builtinsOf(...metafiles: Metafile[]): string[] {
   const ids = metafiles.flatMap((m) =>
     Object.values(m.inputs).flatMap((input) => input.imports.filter((i) => i.external && isBuiltin(i.path)).map((i) => i.path)),
@@ -324,7 +324,7 @@ function builtinsOf(...metafiles: Metafile[]): string[] {
 }
 
 /** In the light part, cli.ts's import('./certify.js') is a module that loads the run script (bundle-loader.ts). */
-function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>, builtins: string[]): Plugin {
+function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>): Plugin {
   return {
     name: 'run-loader',
     setup(b) {
@@ -333,7 +333,7 @@ function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, 
         contents: [
           ...sharedInputs.map((input, i) => `import * as shared${i} from ${JSON.stringify(join(ROOT, input))};`),
           `import { loadRun } from ${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))};`,
-          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)}, ${JSON.stringify(builtins)});`,
+          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)});`,
         ].join('\n'),
         resolveDir: ROOT,
         loader: 'js',

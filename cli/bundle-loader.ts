@@ -13,7 +13,7 @@
 // the sources.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -68,15 +68,23 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
 export const RUN_V8_FLAGS = ['--liftoff-only', '--interrupt-budget=1081344'];
 
 /**
- * The run's module (cli/certify.ts), with the project's modules the light part of the CLI
- * has loaded already, which vendor script holds each package (by import specifier), and
- * the Node modules the run's code imports (node:http, node:zlib, ...).
+ * The Node modules a run loads, written by the build: those the run's code imports
+ * (node:http, node:zlib, ...), and those the build's run loaded besides (net's listen()
+ * loads node:cluster for the embedded server).
  */
-export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<string, string>, builtins: string[]): Record<string, any> {
+export const BUILTINS_FILE = join(DIR, 'builtins.json');
+
+/**
+ * The run's module (cli/certify.ts), with the project's modules the light part of the CLI
+ * has loaded already, and which vendor script holds each package (by import specifier).
+ */
+export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<string, string>): Record<string, any> {
   // Node compiles its own modules from a code cache made for its default V8 flags: one
   // first loaded after the flags change is compiled from its source (30 ms a run), so
   // each is loaded before
+  const builtins = JSON.parse(readFileSync(BUILTINS_FILE, 'utf8')) as string[];
   for (const id of builtins) process.getBuiltinModule(id);
+  if (process.env[WRITE_CODE_CACHE] === '1') recordLateBuiltins(builtins);
   for (const flag of RUN_V8_FLAGS) setFlagsFromString(flag);
   const vendors = new Map<string, Record<string, any>>();
   const vendor = (name: string) => vendors.get(name) ?? vendors.set(name, runScript(join(DIR, `${name}.cjs`), {})).get(name)!;
@@ -85,5 +93,20 @@ export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<s
     __vendor: (specifier: string) => vendor(vendorScripts[specifier])[specifier],
     __shared: (path: string) => shared[path],
     __bundleUrl: pathToFileURL(runFile).href,
+  });
+}
+
+/** For the build's run: adds the Node modules it loads from now on to BUILTINS_FILE as it exits. */
+function recordLateBuiltins(builtins: string[]): void {
+  // "NativeModule cluster", "NativeModule internal/..." and "Internal Binding ...", in the order loaded
+  const loaded = () => (process as unknown as { moduleLoadList: string[] }).moduleLoadList;
+  const before = loaded().length;
+  process.once('exit', () => {
+    const late = loaded()
+      .slice(before)
+      .map((entry) => /^NativeModule (.+)$/.exec(entry)?.[1])
+      .filter((id): id is string => id !== undefined && isBuiltin(id) && !id.startsWith('internal/'))
+      .map((id) => `node:${id}`);
+    writeCacheAtomically(BUILTINS_FILE, Buffer.from(JSON.stringify([...new Set([...builtins, ...late])])));
   });
 }

@@ -231,6 +231,9 @@ describe('the bundle (dist/cli)', () => {
 
   it("names the Node modules a run imports, loaded before the run's V8 flags are set", () => {
     expect(meta.builtins).toEqual(expect.arrayContaining(['node:http', 'node:net', 'node:zlib', 'node:crypto']));
+    // and those the build's run loaded besides: the embedded server's listen() loads node:cluster
+    expect(meta.builtins).toContain('node:cluster');
+    expect(JSON.parse(readFileSync(join(DIST, 'cli', 'builtins.json'), 'utf8'))).toEqual(meta.builtins);
     // undici's HTTP/2 client is loaded when first used (never, but with allowH2)
     expect(meta.builtins).not.toContain('node:http2');
   });
@@ -250,7 +253,7 @@ describe('the bundle (dist/cli)', () => {
       'mapStackTraces();',
       `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
       `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
-      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)}, ${JSON.stringify(meta.builtins)});`,
+      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)});`,
       "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
     ].join('\n');
     const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });

@@ -141,7 +141,13 @@ export class Exchange {
     return `${this.target} -> ${this.redactor.redact(outcome + after)}`;
   }
 
+  /** The exchange as evidence: redacted, the body capped, and the curl line that sends it again. */
   record(): ExchangeRecord {
+    return { ...this.transcribed(), curl: this.redactor.redactShell(curlCommand(this.request)) };
+  }
+
+  /** The record without its curl line (which no transcript shows). */
+  transcribed(): Omit<ExchangeRecord, 'curl'> {
     const r = (s: string) => this.redactor.redact(s);
     const redactHeaders = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, r(v)]));
     return {
@@ -159,7 +165,6 @@ export class Exchange {
       durationMs: Math.round(this.durationMs),
       ...(this.attempt > 1 && { attempt: this.attempt }),
       ...(this.request.operation && { operation: this.request.operation }),
-      curl: this.redactor.redactShell(curlCommand(this.request)),
     };
   }
 }

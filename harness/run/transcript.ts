@@ -2,13 +2,13 @@
 // redirect hop too), in the order sent, as records for exchanges.har. Each is the
 // record the reports cite (exchange.ts record(): every secret redacted by the session's
 // redactor, which by the end of the run knows every credential made from the keys;
-// bodies cut at the evidence cap), with what a record does not carry: when it was sent,
-// to which service, and the sizes the bodies had before the cap.
+// bodies cut at the evidence cap) less its curl line, with what a record does not
+// carry: when it was sent, to which service, and the sizes the bodies had before the cap.
 import type { ExchangeRecord, Service } from '../model/types.js';
 import type { Session } from './session.js';
 
 export interface TranscriptEntry {
-  record: ExchangeRecord;
+  record: Omit<ExchangeRecord, 'curl'>;
   /** When the request was sent (Unix time, ms). */
   sentAt: number;
   /** From sending it to the last byte of the answer (or its failure), in ms, unrounded. */
@@ -22,7 +22,7 @@ export interface TranscriptEntry {
 
 export function transcriptOf(session: Session): TranscriptEntry[] {
   return session.client.exchanges.map((ex) => ({
-    record: ex.record(),
+    record: ex.transcribed(),
     // sentAt is performance.now(): the same clock, from the process's start
     sentAt: performance.timeOrigin + ex.sentAt,
     durationMs: ex.durationMs,
