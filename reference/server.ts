@@ -35,7 +35,7 @@ export interface ReferenceServer {
 }
 
 export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
-  const ctx = resolveOptions(opts);
+  const ctx = await resolveOptions(opts);
   const { sw } = ctx;
   fillAtStart(ctx, ctx.opts.prefill ?? 0);
 
