@@ -289,7 +289,7 @@ const light = await build({
   format: 'esm',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [sourcesPlugin, runLoaderPlugin(shared, vendorScripts)],
+  plugins: [sourcesPlugin, badgeFontPlugin, runLoaderPlugin(shared, vendorScripts)],
 });
 
 // 5. The code caches: the built CLI certifies the embedded reference server once, and

@@ -9,7 +9,7 @@
 // since; it does not prove that the run was honest: whoever holds the key can sign what
 // a modified suite wrote.
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { sha256 } from '../harness/api/documents.js';
+import { documentDigest, sha256 } from '../harness/api/documents.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Coverage, Counts, Environment, Outcome, Profile, RunReport, Verdict } from '../harness/model/types.js';
@@ -78,7 +78,7 @@ function specificationDigests(): { apiDescription?: Digested; files: Digested[] 
     } catch {
       apiDescription = undefined; // a checkout that never had the description beside it
     }
-    const files = SPEC_FILES.map((name) => ({ name, digest: { sha256: sha256(readFileSync(join(PACKAGE_ROOT, name))) } }));
+    const files = SPEC_FILES.map((name) => ({ name, digest: { sha256: documentDigest(join(PACKAGE_ROOT, name)) } }));
     specification = { ...(apiDescription && { apiDescription }), files };
   }
   return specification;

@@ -35,7 +35,17 @@ export function builtDocument(file: string): Record<string, any> | undefined {
   } catch {
     return undefined; // reported by the parse that follows
   }
-  return sha256(text) === built.sha256 ? JSON.parse(built.json) : undefined;
+  const digest = sha256(text);
+  readDigests.set(file, digest);
+  return digest === built.sha256 ? JSON.parse(built.json) : undefined;
+}
+
+/** The sha256 of each of the project's documents whose text builtDocument read. */
+const readDigests = new Map<string, string>();
+
+/** The sha256 of one of the project's documents: of the text the run read, where it read one (the certificate records it). */
+export function documentDigest(file: string): string {
+  return readDigests.get(file) ?? sha256(readFileSync(file));
 }
 
 /** The hex sha256 of a text or bytes: what the build records for each document, and the certificate for each report. */
