@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent, send } from './undici.js';
+import { Agent, EnvHttpProxyAgent, send, type InFlight } from './undici.js';
 import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
 import { Violation } from '../model/outcome.js';
@@ -142,7 +142,7 @@ export class HttpClient {
   rateLimitedAtDeadline = false;
   /** Wakes every wait() at the deadline; one listener on the run's signal serves them all. */
   private readonly wakers = new Set<() => void>();
-  private readonly inFlight = new Set<AbortController>();
+  private readonly inFlight = new Set<InFlight>();
 
   constructor(private readonly options: HttpOptions) {
     const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
@@ -152,7 +152,7 @@ export class HttpClient {
     options.signal.addEventListener(
       'abort',
       () => {
-        for (const controller of this.inFlight) controller.abort();
+        for (const request of this.inFlight) request.abort(new Error('the run deadline has passed'));
         this.wakeAll();
       },
       { once: true },
@@ -294,7 +294,7 @@ export class HttpClient {
   private stop(reason: string): void {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
-    for (const controller of this.inFlight) controller.abort();
+    for (const request of this.inFlight) request.abort(new Error(reason));
     this.wakeAll();
     this.pump();
     this.options.onStop?.(reason);
@@ -380,51 +380,50 @@ export class HttpClient {
       ex.error = this.stopReason ? 'not sent: the target had stopped answering' : 'not sent: the run deadline has passed';
       return;
     }
-    // One controller per exchange, aborted by its own timer or by the deadline (through
+    // Each request is aborted by its own timer, or by the deadline and a stop (through
     // inFlight). Not AbortSignal.any([deadline, AbortSignal.timeout()]): Node may collect
     // the timeout signal, timer and all, when nothing listens to it directly, and a body
     // dripping a byte a second then ran until the run deadline (undici's bodyTimeout
     // restarts with every chunk).
-    const controller = new AbortController();
     let timedOut = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const request = send(
+      this.dispatcher,
+      ex.request.url,
+      {
+        method: ex.request.method,
+        headers: ex.request.headers,
+        // a body of unknown length (a stream) is sent chunked; undici refuses the header itself
+        body: ex.request.chunked && ex.request.body !== undefined ? Readable.from([Buffer.from(ex.request.body)]) : ex.request.body,
+      },
+      {
+        onHeaders: (status, headers) => {
+          ex.status = status;
+          for (const [k, v] of Object.entries(headers)) {
+            if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+          }
+        },
+        onData: (chunk) => {
+          size += chunk.length;
+          if (size > maxBodyBytes) {
+            chunks.push(chunk.subarray(0, chunk.length - (size - maxBodyBytes)));
+            ex.truncated = true;
+            return false;
+          }
+          chunks.push(chunk);
+          return true;
+        },
+      },
+    );
+    // the timeout bounds the whole exchange: the body too, however slowly it comes
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      request.abort(new Error(`timed out after ${timeoutMs} ms`));
     }, timeoutMs);
-    this.inFlight.add(controller);
+    this.inFlight.add(request);
     try {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      await send(
-        this.dispatcher,
-        ex.request.url,
-        {
-          method: ex.request.method,
-          headers: ex.request.headers,
-          // a body of unknown length (a stream) is sent chunked; undici refuses the header itself
-          body: ex.request.chunked && ex.request.body !== undefined ? Readable.from([Buffer.from(ex.request.body)]) : ex.request.body,
-        },
-        // the timeout bounds the whole exchange: the body too, however slowly it comes
-        controller.signal,
-        {
-          onHeaders: (status, headers) => {
-            ex.status = status;
-            for (const [k, v] of Object.entries(headers)) {
-              if (v !== undefined) ex.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-            }
-          },
-          onData: (chunk) => {
-            size += chunk.length;
-            if (size > maxBodyBytes) {
-              chunks.push(chunk.subarray(0, chunk.length - (size - maxBodyBytes)));
-              ex.truncated = true;
-              return false;
-            }
-            chunks.push(chunk);
-            return true;
-          },
-        },
-      );
+      await request.done;
       ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
       if (ex.truncated) {
         ex.failure = 'body-cap';
@@ -440,7 +439,7 @@ export class HttpClient {
       }[ex.failure];
     } finally {
       clearTimeout(timer);
-      this.inFlight.delete(controller);
+      this.inFlight.delete(request);
     }
   }
 

@@ -33,57 +33,64 @@ export interface Sent {
   body?: string | Readable;
 }
 
+/** One request under way. */
+export interface InFlight {
+  /** Settles when the answer is complete (or the sink wanted no more); rejects with undici's error when none could be had. */
+  done: Promise<void>;
+  /**
+   * Ends it at once, whatever phase undici is in (a proxy that never answers CONNECT was
+   * seen to hang past undici's own timeouts): done rejects with the reason.
+   */
+  abort(reason: Error): void;
+}
+
 /**
- * Sends one request through the dispatcher and hands its answer to the sink. Resolves
- * when the answer is complete (or the sink wanted no more); rejects with undici's error
- * when none could be had, and at once with the signal's reason when it aborts, whatever
- * phase undici is in (a proxy that never answers CONNECT was seen to hang past it): what
- * undici's request() does, with the abort of its signal and the body's stream.
+ * Sends one request through the dispatcher and hands its answer to the sink, as undici's
+ * request() does with the abort of its signal and the body's stream. No AbortSignal: the
+ * client aborts a request through abort() (its timer, the deadline), which spares every
+ * request an AbortController and its event listeners.
  */
-export function send(dispatcher: DispatcherType, url: string, request: Sent, signal: AbortSignal, sink: AnswerSink): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    let abort: ((reason?: unknown) => void) | undefined;
-    const settle = (err?: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      if (err === undefined) resolve();
-      else reject(err);
-    };
-    const onAbort = () => {
-      abort?.(signal.reason);
-      settle(signal.reason);
-    };
-    if (signal.aborted) return reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+export function send(dispatcher: DispatcherType, url: string, request: Sent, sink: AnswerSink): InFlight {
+  let settled = false;
+  let abortRequest: ((reason?: unknown) => void) | undefined;
+  let abortReason: Error | undefined;
+  let finish!: (err?: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = (err) => (err === undefined ? resolve() : reject(err));
+  });
+  const settle = (err?: unknown) => {
+    if (settled) return;
+    settled = true;
+    finish(err);
+  };
+  const handler = {
+    onConnect(abort: (reason?: unknown) => void) {
+      abortRequest = abort;
+      if (abortReason) abort(abortReason); // aborted while it waited for a connection
+    },
+    onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+      if (settled) return false;
+      if (statusCode < 200) return true; // an interim answer (100 Continue, 103): the final one follows
+      sink.onHeaders(statusCode, util.parseHeaders(rawHeaders));
+      return true;
+    },
+    onData(chunk: Buffer) {
+      if (settled) return false;
+      if (sink.onData(chunk)) return true;
+      settle();
+      // as request()'s body stream, destroyed before its end, aborts the request
+      queueMicrotask(() => abortRequest?.());
+      return false;
+    },
+    onComplete() {
+      settle();
+    },
+    onError(err: Error) {
+      settle(err);
+    },
+  };
+  try {
     const parsed = new URL(url);
-    const handler = {
-      onConnect(abortRequest: (reason?: unknown) => void) {
-        abort = abortRequest;
-        if (settled) abortRequest(signal.reason); // aborted while it waited for a connection
-      },
-      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-        if (settled) return false;
-        if (statusCode < 200) return true; // an interim answer (100 Continue, 103): the final one follows
-        sink.onHeaders(statusCode, util.parseHeaders(rawHeaders));
-        return true;
-      },
-      onData(chunk: Buffer) {
-        if (settled) return false;
-        if (sink.onData(chunk)) return true;
-        settle();
-        // as request()'s body stream, destroyed before its end, aborts the request
-        queueMicrotask(() => abort?.());
-        return false;
-      },
-      onComplete() {
-        settle();
-      },
-      onError(err: Error) {
-        settle(err);
-      },
-    };
     dispatcher.dispatch(
       {
         origin: parsed.origin,
@@ -94,5 +101,16 @@ export function send(dispatcher: DispatcherType, url: string, request: Sent, sig
       },
       handler as unknown as DispatcherType.DispatchHandler,
     );
-  });
+  } catch (err) {
+    settle(err); // a URL or request undici refuses before sending: no answer, as from undici
+  }
+  return {
+    done,
+    abort: (reason) => {
+      if (settled) return;
+      abortReason = reason;
+      abortRequest?.(reason);
+      settle(reason);
+    },
+  };
 }
