@@ -145,9 +145,17 @@ export class HttpClient {
   private readonly inFlight = new Set<InFlight>();
 
   constructor(private readonly options: HttpOptions) {
-    const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+    const agent = {
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      // no more connections to an origin than requests in flight: undici frees a connection
+      // a turn after its answer, and opened a new one for a request sent in that turn (a
+      // certify run of the embedded server opened 83, now 53)
+      connections: options.concurrency,
+    };
     // HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool
-    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
+    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(agent) : new Agent(agent);
     this.limit = options.concurrency;
     options.signal.addEventListener(
       'abort',
