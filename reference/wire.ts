@@ -66,8 +66,13 @@ export function toJson(value: Json): string {
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
   if (isObject(value)) {
-    const members = Object.entries(value).filter(([, v]) => v !== undefined);
-    return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`;
+    // a loop, not entries/filter/map: every answer of the server is written here
+    let text = '';
+    for (const key of Object.keys(value)) {
+      if (value[key] === undefined) continue;
+      text += `${text ? ',' : ''}${JSON.stringify(key)}:${toJson(value[key])}`;
+    }
+    return `{${text}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

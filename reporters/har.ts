@@ -41,12 +41,9 @@ function shown(text: string, bytes: number, truncated: boolean): { text: string;
 
 function request(entry: TranscriptEntry): Request {
   const { method, url, headers, body } = entry.record.request;
-  let queryString: Request['queryString'] = [];
-  try {
-    queryString = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
-  } catch {
-    // a URL the redaction left unparseable keeps its query in the URL only
-  }
+  // the query as URLSearchParams reads it (the URL as sent has no fragment)
+  const start = url.indexOf('?');
+  const queryString = start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))].map(([name, value]) => ({ name, value }));
   const postData = body === undefined ? undefined : { mimeType: header(headers, 'content-type') ?? '', ...shown(body, entry.requestBytes, false) };
   return {
     method,

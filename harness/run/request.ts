@@ -35,9 +35,8 @@ export const quickstartKey = (target: Target) => target.quickstartApiKey ?? targ
 export function buildRequest(target: Target, service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): HttpRequest {
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);
-  const query = new URLSearchParams(
-    Object.entries(options.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one): [string, string] => [k, String(one)])),
-  ).toString();
+  const pairs = Object.entries(options.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one): [string, string] => [k, String(one)]));
+  const query = pairs.length > 0 ? new URLSearchParams(pairs).toString() : '';
   // identity: without Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3),
   // and a server may then gzip every body
   const given = { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers };
