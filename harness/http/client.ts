@@ -160,7 +160,7 @@ export class HttpClient {
     options.signal.addEventListener(
       'abort',
       () => {
-        for (const request of this.inFlight) request.abort(new Error('the run deadline has passed'));
+        for (const request of this.inFlight) request.abort(new Error('the run was stopped (its deadline, or a signal)'));
         this.wakeAll();
       },
       { once: true },
