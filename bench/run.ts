@@ -5,7 +5,7 @@
 //   node dist/bench/run.js [--runs N] [--concurrency-runs M] [--concurrency-values 16,32,64,128]
 //                          [--delay-ms D] [--chain-delay-ms C] [--chain-runs K] [--no-concurrency] [--out FILE]
 //
-// Each case is run N times (default 7) as a fresh `node dist/cli/main.js`
+// Each case is run N times (default 7), the cases interleaved, as a fresh `node dist/cli/main.js`
 // process with its own temporary REPORT_DIR; the wall time is measured from the
 // spawn to the process's exit, and the process's CPU time (user + system) by a probe
 // preloaded into it (probe.cts): in all, before its first request, and after it per
@@ -505,25 +505,40 @@ interface Measured extends Split {
   schemaCompiler: boolean;
 }
 
-async function measure(label: string, once: () => Promise<Sample>, runs: number): Promise<Measured> {
-  const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = await once();
-    if (s.exitCode !== 0 || s.requests === undefined) {
-      console.error(`bench: ${label}, run ${i + 1}: exit code ${s.exitCode}${s.requests === undefined ? ', no report' : ''}`);
-      console.error((s.stdout + s.stderr).split('\n').slice(-30).join('\n'));
-      process.exit(1);
-    }
-    if (s.proxied !== undefined && s.proxied !== s.requests) {
-      process.stderr.write(`bench: ${label}, run ${i + 1}: the proxies saw ${s.proxied} requests, the report counts ${s.requests}\n`);
-    }
-    samples.push(s);
-    const cpu =
-      s.cpuMs === undefined
-        ? ''
-        : `, ${sec(s.cpuMs)} s CPU${s.cpuPerRequestMs === undefined ? '' : ` (${s.cpuPerRequestMs.toFixed(2)} ms per request after the first)`}`;
-    process.stderr.write(`  ${label} #${i + 1}: ${sec(s.wallMs)} s, ${s.requests} requests${cpu}\n`);
+type Case = [label: string, once: () => Promise<Sample>];
+
+/** One run of a case, checked (a failed run ends the bench) and logged. */
+async function sample([label, once]: Case, i: number): Promise<Sample> {
+  const s = await once();
+  if (s.exitCode !== 0 || s.requests === undefined) {
+    console.error(`bench: ${label}, run ${i + 1}: exit code ${s.exitCode}${s.requests === undefined ? ', no report' : ''}`);
+    console.error((s.stdout + s.stderr).split('\n').slice(-30).join('\n'));
+    process.exit(1);
   }
+  if (s.proxied !== undefined && s.proxied !== s.requests) {
+    process.stderr.write(`bench: ${label}, run ${i + 1}: the proxies saw ${s.proxied} requests, the report counts ${s.requests}\n`);
+  }
+  const cpu =
+    s.cpuMs === undefined
+      ? ''
+      : `, ${sec(s.cpuMs)} s CPU${s.cpuPerRequestMs === undefined ? '' : ` (${s.cpuPerRequestMs.toFixed(2)} ms per request after the first)`}`;
+  process.stderr.write(`  ${label} #${i + 1}: ${sec(s.wallMs)} s, ${s.requests} requests${cpu}\n`);
+  return s;
+}
+
+/**
+ * Each case `runs` times, interleaved: one run of every case per round, so that a
+ * machine that slows down for a while (a neighbour on the host) slows every case alike,
+ * Node's start (the floor the targets are set from) too.
+ */
+async function measureInterleaved(cases: Case[], runs: number): Promise<Measured[]> {
+  const samples: Sample[][] = cases.map(() => []);
+  for (let i = 0; i < runs; i++) for (const [c, one] of cases.entries()) samples[c].push(await sample(one, i));
+  return cases.map(([label], c) => summarize(label, samples[c]));
+}
+
+function summarize(label: string, samples: Sample[]): Measured {
+  const runs = samples.length;
   const walls = samples.map((s) => s.wallMs);
   const reqs = samples.map((s) => s.requests as number);
   const med = (f: (s: Sample) => number | undefined): number | undefined => {
@@ -565,15 +580,20 @@ process.stderr.write(`bench: ${RUNS} runs per case, ${cores} cores, Node ${proce
 await cliRun({ profile: 'health', proxied: false });
 await plainRun([CLI, '--version'], /\d+\.\d+\.\d+/);
 
-const nodeStart = await measure('Node start (`node -e 0`)', () => plainRun(['-e', '0'], /^$/), RUNS);
-const version = await measure('`--version`', () => plainRun([CLI, '--version'], /\d+\.\d+\.\d+/), RUNS);
-const help = await measure('`--help`', () => plainRun([CLI, '--help'], /^Usage:/), RUNS);
-const certLoop = await measure('certify, loopback', () => cliRun({ profile: 'certify', proxied: false }), RUNS);
-const healthLoop = await measure('health, loopback', () => cliRun({ profile: 'health', proxied: false }), RUNS);
-const certExternal = await measure('certify, external server on loopback', () => cliRun({ profile: 'certify', proxied: false, external: true }), RUNS);
-const healthExternal = await measure('health, external server on loopback', () => cliRun({ profile: 'health', proxied: false, external: true }), RUNS);
-const certProxy = await measure(`certify, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'certify', proxied: true }), RUNS);
-const healthProxy = await measure(`health, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'health', proxied: true }), RUNS);
+const [nodeStart, version, help, certLoop, healthLoop, certExternal, healthExternal, certProxy, healthProxy] = await measureInterleaved(
+  [
+    ['Node start (`node -e 0`)', () => plainRun(['-e', '0'], /^$/)],
+    ['`--version`', () => plainRun([CLI, '--version'], /\d+\.\d+\.\d+/)],
+    ['`--help`', () => plainRun([CLI, '--help'], /^Usage:/)],
+    ['certify, loopback', () => cliRun({ profile: 'certify', proxied: false })],
+    ['health, loopback', () => cliRun({ profile: 'health', proxied: false })],
+    ['certify, external server on loopback', () => cliRun({ profile: 'certify', proxied: false, external: true })],
+    ['health, external server on loopback', () => cliRun({ profile: 'health', proxied: false, external: true })],
+    [`certify, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'certify', proxied: true })],
+    [`health, +${DELAY_MS} ms proxy`, () => cliRun({ profile: 'health', proxied: true })],
+  ],
+  RUNS,
+);
 
 // the longest chain: the largest of CHAIN_RUNS measurements (each is an upper bound that is met when the machine keeps up)
 const chains: Record<'certify' | 'health', Chain & { requests: number }> = { certify: await chainRun('certify'), health: await chainRun('health') };
@@ -587,10 +607,11 @@ for (let i = 1; i < CHAIN_RUNS; i++) {
 const conc: Array<Measured & { concurrency: number; profile: string }> = [];
 if (!opts['no-concurrency']) {
   for (const profile of ['certify', 'health'] as const) {
-    for (const n of C_VALUES) {
-      const m = await measure(`${profile}, +${DELAY_MS} ms proxy, --concurrency ${n}`, () => cliRun({ profile, proxied: true, concurrency: n }), C_RUNS);
-      conc.push({ ...m, concurrency: n, profile });
-    }
+    const cases = C_VALUES.map((n): Case => [
+      `${profile}, +${DELAY_MS} ms proxy, --concurrency ${n}`,
+      () => cliRun({ profile, proxied: true, concurrency: n }),
+    ]);
+    (await measureInterleaved(cases, C_RUNS)).forEach((m, i) => conc.push({ ...m, concurrency: C_VALUES[i], profile }));
   }
 }
 
@@ -659,7 +680,7 @@ const lines = [
   `- Date: ${started.toISOString()}`,
   `- Cores (os.availableParallelism()): ${cores} (${cpuModel})`,
   `- Node: ${process.version} (${process.platform}/${process.arch})`,
-  `- Runs per case: ${RUNS} (after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each; default --concurrency: ${DEFAULT_CONCURRENCY}`,
+  `- Runs per case: ${RUNS}, interleaved (a round runs every case once; after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each, interleaved; default --concurrency: ${DEFAULT_CONCURRENCY}`,
   `- Load average (1/5/15 min) before: ${loadText(loadBefore)}; after: ${loadText(loadAfter)} (a 1-minute figure above ${cores / 2} means other work competed for the cores)`,
   `- Proxy delay: ${DELAY_MS} ms before every request is forwarded (reference server and proxies in the benchmark's process, a fresh reference server per run)`,
   '',

@@ -67,7 +67,9 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const mount = sw.at(QUICKSTART_MOUNT)[0];
   const isQuickstartPath = (path: string) =>
     mount === '' ? path !== '/v1' && !path.startsWith('/v1/') : mount !== undefined && (path === mount || path.startsWith(`${mount}/`));
-  const store = serve('store', (req, res) => (isQuickstartPath(pathOf(req)) ? sendMessages(req, res, mount) : handleStore(ctx, gateway, req, res)));
+  const store = serve('store', (req, res) =>
+    mount !== undefined && isQuickstartPath(pathOf(req)) ? sendMessages(req, res, mount) : handleStore(ctx, gateway, req, res),
+  );
   const quickstart = serve('quickstart', (req, res) => sendMessages(req, res));
   const { host = '127.0.0.1', port = 0, quickstartPort: qsPort = 0 } = ctx.opts.listen ?? {};
   const [storePort, quickstartPort] = await Promise.all([listen(store, port, host), listen(quickstart, qsPort, host)]).catch(async (err: Error) => {

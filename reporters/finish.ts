@@ -61,10 +61,12 @@ export async function finishRun(report: RunReport, finish: Finish): Promise<stri
   if (finish.exchanges) files.push([EXCHANGE_LOG_FILE, renderHar(report, finish.exchanges)]);
   const certified = isCertified(report);
   if (certified) files.push([BADGE_FILE, await renderBadge(report)]);
-  const paths = await Promise.all(files.map(([name, text]) => writeAtomically(dir, name, text)));
+  // encoded once: the bytes written are the bytes the certificate digests
+  const encoded = files.map(([name, text]) => [name, Buffer.from(text)] as const);
+  const paths = await Promise.all(encoded.map(([name, bytes]) => writeAtomically(dir, name, bytes)));
   const others = finish.written ?? [];
   paths.push(...others.map((f) => join(dir, f.name)));
-  const subject: Digested[] = [...files.map(([name, text]) => ({ name, digest: { sha256: sha256(text) } })), ...others];
+  const subject: Digested[] = [...encoded.map(([name, bytes]) => ({ name, digest: { sha256: sha256(bytes) } })), ...others];
   if (certified) paths.push(await writeAtomically(dir, CERTIFICATE_FILE, renderCertificate(certificateStatement(report, subject), finish.signKey)));
   const thisRun = new Set([...subject.map((s) => s.name), ...(certified ? [CERTIFICATE_FILE] : [])]);
   await Promise.all(SOMETIMES_WRITTEN.filter((name) => !thisRun.has(name)).map((name) => rm(join(dir, name), { force: true })));
