@@ -82,7 +82,7 @@ export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<s
   // Node compiles its own modules from a code cache made for its default V8 flags: one
   // first loaded after the flags change is compiled from its source (30 ms a run), so
   // each is loaded before
-  const builtins = JSON.parse(readFileSync(BUILTINS_FILE, 'utf8')) as string[];
+  const builtins = readBuiltins();
   for (const id of builtins) process.getBuiltinModule(id);
   if (process.env[WRITE_CODE_CACHE] === '1') recordLateBuiltins(builtins);
   for (const flag of RUN_V8_FLAGS) setFlagsFromString(flag);
@@ -94,6 +94,16 @@ export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<s
     __shared: (path: string) => shared[path],
     __bundleUrl: pathToFileURL(runFile).href,
   });
+}
+
+/** BUILTINS_FILE's list; none when it is missing or damaged: the run then loads them as it goes, as without a code cache. */
+function readBuiltins(): string[] {
+  try {
+    const list: unknown = JSON.parse(readFileSync(BUILTINS_FILE, 'utf8'));
+    return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** For the build's run: adds the Node modules it loads from now on to BUILTINS_FILE as it exits. */

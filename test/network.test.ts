@@ -356,6 +356,43 @@ describe('a proxy that never answers', () => {
   });
 });
 
+describe('a proxy that ignores one CONNECT', () => {
+  it('holds no later request: each is sent over a CONNECT of its own, one request in flight at a time', async () => {
+    const target = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200).end('direct');
+      }),
+    );
+    const held: Array<{ destroy(): void }> = [];
+    let connects = 0;
+    const proxyServer = createServer();
+    proxyServer.on('connect', (req, socket, head) => {
+      if (++connects === 1) return void held.push(socket); // the first is never answered
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket).pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    const proxy = await listen(proxyServer);
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = proxy;
+    try {
+      const http = client(0, { timeoutMs: 1000, concurrency: 1 });
+      await expect(http.send({ method: 'GET', url: `${target}/v1/pets` })).rejects.toThrow(/timed out after 1000 ms/);
+      for (let i = 0; i < 2; i++) expect((await http.send({ method: 'GET', url: `${target}/v1/pets` })).text).toBe('direct');
+      expect(connects).toBeGreaterThanOrEqual(3);
+    } finally {
+      for (const socket of held) socket.destroy();
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+    }
+  });
+});
+
 describe('plain http', () => {
   const resolve = (argv: string[], env: Record<string, string>) => resolveConfig(parseCommandLine(argv), env, '/nonexistent');
 

@@ -145,17 +145,12 @@ export class HttpClient {
   private readonly inFlight = new Set<InFlight>();
 
   constructor(private readonly options: HttpOptions) {
-    const agent = {
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      // no more connections to an origin than requests in flight: undici frees a connection
-      // a turn after its answer, and opened a new one for a request sent in that turn (a
-      // certify run of the embedded server opened 83, now 53)
-      connections: options.concurrency,
-    };
+    // No cap on connections to an origin: a request abandoned while its connection was
+    // made (a proxy that never answers CONNECT) keeps that connection in undici until
+    // undici gives up on it, and under a cap every later request waited behind it.
+    const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
     // HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool
-    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(agent) : new Agent(agent);
+    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
     this.limit = options.concurrency;
     options.signal.addEventListener(
       'abort',
