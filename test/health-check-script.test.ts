@@ -41,17 +41,23 @@ async function recordingHook(dir: string, name: string): Promise<{ path: string;
   return { path, calls };
 }
 
+/** A folder with a settings file of these lines, the state folder the script keeps, and both hooks recording their calls. */
+async function scheduledCheck(settingsText: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'health-'));
+  const settings = join(dir, 'health.env');
+  await writeFile(settings, settingsText);
+  const state = join(dir, 'state');
+  const notCompliant = await recordingHook(dir, 'on-not-compliant');
+  const notChecked = await recordingHook(dir, 'on-not-checked');
+  const env = { STATE_DIR: state, ON_NOT_COMPLIANT: notCompliant.path, ON_NOT_CHECKED: notChecked.path };
+  return { settings, state, notCompliant, notChecked, env };
+}
+
 const readReport = async (dir: string) => JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8'));
 
 describe('examples/health-check.sh', () => {
   it('runs the health profile twice against the embedded server: exit 0, the reports, the second compared with the first', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'health-'));
-    const settings = join(dir, 'health.env');
-    await writeFile(settings, '# no BASE_URL: the embedded reference server\nRETRIES=1\n');
-    const state = join(dir, 'state');
-    const notCompliant = await recordingHook(dir, 'on-not-compliant');
-    const notChecked = await recordingHook(dir, 'on-not-checked');
-    const env = { STATE_DIR: state, ON_NOT_COMPLIANT: notCompliant.path, ON_NOT_CHECKED: notChecked.path };
+    const { settings, state, notCompliant, notChecked, env } = await scheduledCheck('# no BASE_URL: the embedded reference server\nRETRIES=1\n');
 
     const first = await runScript(SCRIPT, [settings], env);
     expect(first.code, first.output).toBe(0);
@@ -80,13 +86,8 @@ describe('examples/health-check.sh', () => {
     const key = 'health-script-secret-0123456789';
     const ref = await startReferenceServer({ apiKey: key, faults: ['no-auth-on-list'], prefill: 30 });
     try {
-      const dir = await mkdtemp(join(tmpdir(), 'health-'));
-      const settings = join(dir, 'health.env');
-      await writeFile(settings, `BASE_URL=${ref.baseUrl}\nAPI_KEY=${key}\n`);
-      const state = join(dir, 'state');
-      const notCompliant = await recordingHook(dir, 'on-not-compliant');
-      const notChecked = await recordingHook(dir, 'on-not-checked');
-      const run = await runScript(SCRIPT, [settings], { STATE_DIR: state, ON_NOT_COMPLIANT: notCompliant.path, ON_NOT_CHECKED: notChecked.path });
+      const { settings, state, notCompliant, notChecked, env } = await scheduledCheck(`BASE_URL=${ref.baseUrl}\nAPI_KEY=${key}\n`);
+      const run = await runScript(SCRIPT, [settings], env);
       expect(run.code, run.output).toBe(1);
       expect(await notCompliant.calls()).toEqual([`${state} 1`]);
       expect(await notChecked.calls()).toEqual([]);
@@ -100,13 +101,8 @@ describe('examples/health-check.sh', () => {
   });
 
   it('calls ON_NOT_CHECKED on exit 2: a settings file with an invalid value writes no report', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'health-'));
-    const settings = join(dir, 'health.env');
-    await writeFile(settings, 'RETRIES=abc\n');
-    const state = join(dir, 'state');
-    const notCompliant = await recordingHook(dir, 'on-not-compliant');
-    const notChecked = await recordingHook(dir, 'on-not-checked');
-    const run = await runScript(SCRIPT, [settings], { STATE_DIR: state, ON_NOT_COMPLIANT: notCompliant.path, ON_NOT_CHECKED: notChecked.path });
+    const { settings, state, notCompliant, notChecked, env } = await scheduledCheck('RETRIES=abc\n');
+    const run = await runScript(SCRIPT, [settings], env);
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain('RETRIES must be an integer');
     expect(run.output).toContain('no report written');

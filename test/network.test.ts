@@ -28,6 +28,42 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
+/**
+ * A tunnelling proxy, as undici speaks to proxies with CONNECT: each CONNECT for which
+ * `answers(n)` (n counts from 1) holds is tunnelled to its target, the others are held
+ * unanswered (close() destroys them: server.close does not). The targets asked for, in order.
+ */
+async function tunnellingProxy(answers: (n: number) => boolean = () => true) {
+  const seen: string[] = [];
+  const held: Array<{ destroy(): void }> = [];
+  const proxyServer = createServer();
+  proxyServer.on('connect', (req, socket, head) => {
+    seen.push(req.url ?? '');
+    if (!answers(seen.length)) return void held.push(socket);
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  return { url: await listen(proxyServer), seen, close: () => held.forEach((socket) => socket.destroy()) };
+}
+
+/** Runs `body` with HTTP_PROXY set to `proxy`, then puts HTTP_PROXY back as it was. */
+async function withProxy(proxy: string, body: () => Promise<void>): Promise<void> {
+  const saved = process.env.HTTP_PROXY;
+  process.env.HTTP_PROXY = proxy;
+  try {
+    await body();
+  } finally {
+    if (saved === undefined) delete process.env.HTTP_PROXY;
+    else process.env.HTTP_PROXY = saved;
+  }
+}
+
 function client(retries = 0, more: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
   return new HttpClient({
     timeoutMs: 2000,
@@ -306,52 +342,26 @@ describe('proxies', () => {
         res.writeHead(200).end('direct');
       }),
     );
-    const seen: string[] = [];
-    // a tunnelling proxy, as undici speaks to proxies with CONNECT
-    const proxyServer = createServer();
-    proxyServer.on('connect', (req, socket, head) => {
-      seen.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket).pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    const proxy = await listen(proxyServer);
-    const saved = process.env.HTTP_PROXY;
-    process.env.HTTP_PROXY = proxy;
-    try {
+    const proxy = await tunnellingProxy();
+    await withProxy(proxy.url, async () => {
       const ex = await client().send({ method: 'GET', url: `${target}/v1/pets` });
       expect(ex.text).toBe('direct');
-      expect(seen).toEqual([target.replace('http://', '')]);
-    } finally {
-      if (saved === undefined) delete process.env.HTTP_PROXY;
-      else process.env.HTTP_PROXY = saved;
-    }
+      expect(proxy.seen).toEqual([target.replace('http://', '')]);
+    });
   });
 });
 
 describe('a proxy that never answers', () => {
   it('cannot hold a request past its timeout', async () => {
-    const proxyServer = createServer();
-    const held: Array<{ destroy(): void }> = [];
-    proxyServer.on('connect', (_req, socket) => {
-      held.push(socket);
-    }); // never answers
-    const proxy = await listen(proxyServer);
-    const saved = process.env.HTTP_PROXY;
-    process.env.HTTP_PROXY = proxy;
+    const proxy = await tunnellingProxy(() => false);
     try {
-      const started = Date.now();
-      await expect(client().send({ method: 'GET', url: 'http://127.0.0.1:9/v1/pets' })).rejects.toThrow(/timed out after 2000 ms/);
-      expect(Date.now() - started).toBeLessThan(4000);
+      await withProxy(proxy.url, async () => {
+        const started = Date.now();
+        await expect(client().send({ method: 'GET', url: 'http://127.0.0.1:9/v1/pets' })).rejects.toThrow(/timed out after 2000 ms/);
+        expect(Date.now() - started).toBeLessThan(4000);
+      });
     } finally {
-      for (const socket of held) socket.destroy(); // a tunnel socket is not closed by server.close
-      if (saved === undefined) delete process.env.HTTP_PROXY;
-      else process.env.HTTP_PROXY = saved;
+      proxy.close();
     }
   });
 });
@@ -363,32 +373,16 @@ describe('a proxy that ignores one CONNECT', () => {
         res.writeHead(200).end('direct');
       }),
     );
-    const held: Array<{ destroy(): void }> = [];
-    let connects = 0;
-    const proxyServer = createServer();
-    proxyServer.on('connect', (req, socket, head) => {
-      if (++connects === 1) return void held.push(socket); // the first is never answered
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket).pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    const proxy = await listen(proxyServer);
-    const saved = process.env.HTTP_PROXY;
-    process.env.HTTP_PROXY = proxy;
+    const proxy = await tunnellingProxy((n) => n > 1); // the first is never answered
     try {
-      const http = client(0, { timeoutMs: 1000, concurrency: 1 });
-      await expect(http.send({ method: 'GET', url: `${target}/v1/pets` })).rejects.toThrow(/timed out after 1000 ms/);
-      for (let i = 0; i < 2; i++) expect((await http.send({ method: 'GET', url: `${target}/v1/pets` })).text).toBe('direct');
-      expect(connects).toBeGreaterThanOrEqual(3);
+      await withProxy(proxy.url, async () => {
+        const http = client(0, { timeoutMs: 1000, concurrency: 1 });
+        await expect(http.send({ method: 'GET', url: `${target}/v1/pets` })).rejects.toThrow(/timed out after 1000 ms/);
+        for (let i = 0; i < 2; i++) expect((await http.send({ method: 'GET', url: `${target}/v1/pets` })).text).toBe('direct');
+        expect(proxy.seen.length).toBeGreaterThanOrEqual(3);
+      });
     } finally {
-      for (const socket of held) socket.destroy();
-      if (saved === undefined) delete process.env.HTTP_PROXY;
-      else process.env.HTTP_PROXY = saved;
+      proxy.close();
     }
   });
 });
