@@ -51,7 +51,7 @@ function listingByArea(report: RunReport): string[] {
 }
 
 /** The "since the baseline" section: newly failing, recovered, still failing, and what differs. */
-export function formatSinceBaseline(s: SinceBaseline): string[] {
+function formatSinceBaseline(s: SinceBaseline): string[] {
   const lines = [`${baselineHeading(s)}:`];
   for (const { label, changes } of changeGroups(s)) {
     if (changes.length) lines.push(`  ${label}:`, ...changes.map((c) => `    ${c.id} (${c.level}) ${c.title} — ${c.detail}`));

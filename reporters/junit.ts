@@ -37,7 +37,7 @@ function headerLines(headers: Record<string, string>): string[] {
 }
 
 /** One exchange as plain text: request, response or error, and the curl line. */
-export function describeExchange(x: ExchangeRecord, index: number, total: number): string {
+function describeExchange(x: ExchangeRecord, index: number, total: number): string {
   const attempt = x.attempt && x.attempt > 1 ? `, attempt ${x.attempt}` : '';
   const lines = [`--- exchange ${index + 1} of ${total} (${Math.round(x.durationMs)} ms${attempt}) ---`];
   lines.push(`${x.request.method} ${x.request.url}`, ...headerLines(x.request.headers));

@@ -20,7 +20,7 @@ type Labels = Record<string, string>;
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 /** A label value as the format wants it: backslash, double quote and line feed escaped. */
-export const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 const labelText = (labels: Labels) =>
   `{${Object.entries(labels)

@@ -11,7 +11,7 @@ import { isInt64Range } from '../model/json.js';
  * here (on the numbers forValidation gives; 1e400 is Infinity, outside), and a
  * fraction is left to the schema's type: integer.
  */
-export const int64Format: FormatDefinition<number> = {
+const int64Format: FormatDefinition<number> = {
   type: 'number',
   validate: (n: number) => isInt64Range(n) || (Number.isFinite(n) && !Number.isInteger(n)),
 };

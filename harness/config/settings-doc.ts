@@ -26,7 +26,7 @@ export function helpRows(): string[] {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-export function renderSettingsTable(): string {
+function renderSettingsTable(): string {
   return [
     '| Variable | Flag | Default | Meaning |',
     '|---|---|---|---|',

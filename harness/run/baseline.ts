@@ -150,7 +150,7 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
 }
 
 /** An ISO time as "2025-01-02 03:04:05 UTC"; anything else as given. */
-export function utcTime(iso: string): string {
+function utcTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? iso

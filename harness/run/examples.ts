@@ -17,9 +17,9 @@ type Json = unknown;
 type Schema = Record<string, any>;
 
 /** Creations shrinking may make (each also costs a getPet), the replay of the failing example included. */
-export const MAX_SHRINK_RUNS = 25;
+const MAX_SHRINK_RUNS = 25;
 /** Time shrinking may take, against a slow server. */
-export const MAX_SHRINK_MS = 5000;
+const MAX_SHRINK_MS = 5000;
 
 export interface Examples {
   seed: number;

@@ -122,7 +122,7 @@ export function formatDuration(ms: number): string {
 export const verdictText = (v: Verdict) => (v === 'not-tested' ? 'not tested' : v);
 
 /** Judged: passed or failed (see Coverage); errors, skipped and inconclusive ones apart. */
-export function coverageOf(c: Counts): Coverage {
+function coverageOf(c: Counts): Coverage {
   return { judged: c.passed + c.failed, total: c.total, error: c.error, skipped: c.skipped, inconclusive: c.inconclusive };
 }
 
