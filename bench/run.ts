@@ -35,7 +35,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
-import { SETTINGS } from '../harness/config/settings.js';
+import { SETTINGS, withoutSettings } from '../harness/config/settings.js';
 import type { ProbeFigures } from './probe.cjs';
 
 /** The CLI's default, which the bounds are computed for. */
@@ -320,28 +320,6 @@ function spawnTimed(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promis
   });
 }
 
-/** Environment of a CLI run: this process's, without any configured target. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of [
-    'BASE_URL',
-    'STAGING_BASE_URL',
-    'TARGET',
-    'API_KEY',
-    'QUICKSTART_BASE_URL',
-    'QUICKSTART_API_KEY',
-    'PROFILE',
-    'REPORT_DIR',
-    'REQUEST_TIMEOUT_MS',
-    'RUN_DEADLINE_MS',
-    'CONCURRENCY',
-    'CONFORMANCE_NOW',
-    'ENV_FILE',
-  ])
-    delete env[k];
-  return env;
-}
-
 /** The fields of compliance.json read here. */
 interface ReportFigures {
   startedAt: string;
@@ -372,7 +350,7 @@ async function cliRun(c: {
   log?: boolean;
 }): Promise<Sample> {
   const reportDir = await mkdtemp(join(tmpdir(), 'bench-report-'));
-  const env = cleanEnv();
+  const env = withoutSettings(process.env);
   // an empty settings file, so a developer's .env cannot change what is measured
   const dotenv = join(reportDir, 'empty.env');
   await writeFile(dotenv, '');
@@ -436,7 +414,7 @@ const cpuOf = (s: Sample): Partial<Sample> => ({
 
 /** A process that needs no network: Node's own start (`node -e 0`), or the CLI with arguments that answer at once. */
 async function plainRun(args: string[], expect: RegExp): Promise<Sample> {
-  const s = await timeProcess(args, cleanEnv(), ROOT);
+  const s = await timeProcess(args, withoutSettings(process.env), ROOT);
   const sample: Sample = { ...cpuOf(s), wallMs: s.wallMs, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr, requests: 0 };
   if (!expect.test(s.stdout)) {
     sample.exitCode = sample.exitCode || 1;

@@ -28,6 +28,7 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
 import { readDocument, sha256 } from '../harness/api/documents.js';
 import { schemaCompiler } from '../harness/api/spec.js';
+import { withoutSettings } from '../harness/config/settings.js';
 import type { BuiltDocument } from '../harness/api/built-documents.js';
 import { BUILTINS_FILE, WRITE_CODE_CACHE } from '../cli/bundle-loader.js';
 import { referenceCompiler } from '../reference/compiler.js';
@@ -297,8 +298,8 @@ const light = await build({
 const reports = mkdtempSync(join(tmpdir(), 'bundle-training-'));
 try {
   writeFileSync(join(reports, 'empty.env'), '');
-  const env: NodeJS.ProcessEnv = { ...process.env, [WRITE_CODE_CACHE]: '1', REPORT_DIR: reports, ENV_FILE: join(reports, 'empty.env') };
-  for (const name of ['BASE_URL', 'STAGING_BASE_URL', 'TARGET', 'API_KEY', 'QUICKSTART_BASE_URL', 'QUICKSTART_API_KEY', 'PROFILE']) delete env[name];
+  // a whole certify run, whatever the developer's shell sets (ONLY, SIGN_KEY, ...)
+  const env = { ...withoutSettings(process.env), [WRITE_CODE_CACHE]: '1', REPORT_DIR: reports, ENV_FILE: join(reports, 'empty.env') };
   const training = spawnSync(process.execPath, [join(OUT, 'main.js'), '--profile', 'certify'], { env, encoding: 'utf8' });
   if (training.status !== 0) throw new Error(`bundle: the built CLI failed certifying the embedded server (exit ${training.status}):\n${training.stderr}`);
 } finally {

@@ -520,6 +520,13 @@ function refuseInsecure(name: string, url: string | undefined, allowed: boolean)
   }
 }
 
+/** An environment without any of the suite's settings: a run given it is configured by its flags alone. */
+export function withoutSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  for (const setting of Object.values(SETTINGS)) delete rest[setting.env];
+  return rest;
+}
+
 /** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
   const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
