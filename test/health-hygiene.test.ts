@@ -91,6 +91,12 @@ describe.concurrent('a health run and the production key', () => {
         const { part, where } = longestKeyPart(seen, key);
         // a random key of the same format shares a character here and there, never a third of the key
         expect(part.length, `${part} in ${where}`).toBeLessThan(key.length / 3);
+        // the invalid key every operation gets is the random one, of the key's length (not the bare scheme)
+        const getPetTokens = store.seen.filter((s) => /\/pets\/[^/?]+$/.test(s.url.split('?')[0])).map((s) => String(s.headers.authorization));
+        expect(getPetTokens.some((h) => h !== `Bearer ${key}` && h.startsWith('Bearer ') && h.length === `Bearer ${key}`.length)).toBe(true);
+        // listPets without a key is also asked with the status filter
+        const unauthenticated = store.seen.filter((s) => s.headers.authorization === undefined).map((s) => new URL(s.url, 'http://x').searchParams);
+        expect(unauthenticated.some((query) => query.has('status'))).toBe(true);
         expect(report.requirements.find((r) => r.id === 'AUTH-SCHEME-CASE')).toMatchObject({
           outcome: 'skipped',
           message: expect.stringContaining('--key-variants'),

@@ -101,23 +101,6 @@ export class ApiDescription {
     return this.schema(name);
   }
 
-  /**
-   * Every query parameter of an operation with one valid value: the first member of an
-   * enumeration, an integer's minimum (or its default, or 1); for a probe that must
-   * differ from the plain request only in carrying the parameter.
-   */
-  queryExamples(operationId: string): Array<Record<string, string | number>> {
-    const op = this.operation(operationId);
-    const params: Schema[] = this.doc.paths[op.path][op.method.toLowerCase()].parameters ?? [];
-    return params
-      .filter((p) => p.in === 'query')
-      .map((p) => {
-        const schema = this.deref(p.schema);
-        const value = schema.enum?.[0] ?? schema.minimum ?? schema.default ?? 1;
-        return { [p.name]: value };
-      });
-  }
-
   /** A query parameter's schema, e.g. bounds of limit. */
   parameter(operationId: string, name: string): Schema {
     const op = this.operation(operationId);

@@ -62,11 +62,15 @@ export class CheckContext {
   get keyVariants() {
     return this.session.options.keyVariants;
   }
-  /** The classes of Authorization header of these kinds (input-space.ts), from one service's key, as the auth of a call. */
+  /**
+   * The classes of Authorization header of these kinds (input-space.ts), from one
+   * service's key, as the auth of a call: in the order the kinds are given (a kind the
+   * run does not send, such as a near-miss without --key-variants, is left out).
+   */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
-    return this.session
-      .credentials(service)
-      .filter((c) => kinds.includes(c.kind))
+    const classes = this.session.credentials(service);
+    return kinds
+      .flatMap((kind) => classes.filter((c) => c.kind === kind))
       .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
