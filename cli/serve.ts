@@ -5,7 +5,7 @@
 // every variant and non-compliant with every fault (test/serve.test.ts).
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { nearestFlag } from '../harness/config/settings.js';
+import { ConfigError, nearestFlag } from '../harness/config/settings.js';
 import { FAULTS, FAULT_NAMES, faultSpec, type FaultName } from '../reference/faults.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import type { RequestLog } from '../reference/options.js';
@@ -33,12 +33,9 @@ const SERVE_USAGE = [
   '  --list                list the variants and faults with what each does',
 ].join('\n');
 
-/** Bad input: one line, exit code 2. */
-class BadInput extends Error {}
-
 function port(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new BadInput(`--${name} must be a port from 0 to 65535, got ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`--${name} must be a port from 0 to 65535, got ${value}`);
   return Number(value);
 }
 
@@ -46,7 +43,7 @@ function names<T extends string>(kind: string, given: string[], known: readonly 
   for (const name of given) {
     if (known.includes(name as T)) continue;
     const near = nearestFlag(name, [...known]);
-    throw new BadInput(`unknown ${kind} ${name}${near ? `: did you mean ${near}?` : ''} (--list shows them)`);
+    throw new ConfigError(`unknown ${kind} ${name}${near ? `: did you mean ${near}?` : ''} (--list shows them)`);
   }
   return [...new Set(given)] as T[];
 }
@@ -90,7 +87,7 @@ function scrubber(key: string): (text: string) => string {
 }
 
 /** "GET /v1/pets?limit=5 200 1.2 ms": each path segment and query value that holds part of the key is shown as ***. */
-function requestLine(entry: RequestLog, key: string, scrub = scrubber(key)): string {
+function requestLine(entry: RequestLog, scrub: (text: string) => string): string {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
   const shownQuery =
@@ -114,7 +111,7 @@ interface Serving {
   banner: string[];
 }
 
-/** Starts the servers as the command line says (throws BadInput); the caller stops them. */
+/** Starts the servers as the command line says (throws ConfigError); the caller stops them. */
 async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Serving> {
   let parsed;
   try {
@@ -131,12 +128,12 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
       },
     });
   } catch (err) {
-    throw new BadInput((err as Error).message.split('\n')[0]);
+    throw new ConfigError((err as Error).message.split('\n')[0]);
   }
   const v = parsed.values;
   const variants = names('variant', v.variant ?? [], VARIANT_NAMES);
   const faults = names('fault', v.fault ?? [], FAULT_NAMES);
-  if (v.prefill !== undefined && !/^\d+$/.test(v.prefill)) throw new BadInput(`--prefill must be a number of animals, got ${v.prefill}`);
+  if (v.prefill !== undefined && !/^\d+$/.test(v.prefill)) throw new ConfigError(`--prefill must be a number of animals, got ${v.prefill}`);
   // what a fault needs to show at all comes with it: the animals it must find, the variants it builds on
   const specs = faults.map(faultSpec);
   const allVariants = [...new Set([...variants, ...specs.flatMap((s) => s.variants ?? [])])];
@@ -144,11 +141,11 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
   // a key-format variant accepts keys of its format only: it serves its own
   const formatKeys = [...new Set(allVariants.flatMap((name) => VARIANT_SPECS[name]?.apiKey ?? []))];
   if (formatKeys.length > 1)
-    throw new BadInput(`${allVariants.filter((n) => VARIANT_SPECS[n]?.apiKey).join(' and ')} each serve a key of their own format: choose one`);
+    throw new ConfigError(`${allVariants.filter((n) => VARIANT_SPECS[n]?.apiKey).join(' and ')} each serve a key of their own format: choose one`);
   const given = v['api-key'] ?? env.API_KEY;
-  if (given === '') throw new BadInput('the API key is set but empty: give it a value, or leave it out for a random one');
+  if (given === '') throw new ConfigError('the API key is set but empty: give it a value, or leave it out for a random one');
   if (formatKeys.length && given !== undefined && given !== formatKeys[0]) {
-    throw new BadInput(`a key-format variant serves its own key: leave out --api-key (and API_KEY)`);
+    throw new ConfigError(`a key-format variant serves its own key: leave out --api-key (and API_KEY)`);
   }
   const apiKey = formatKeys[0] ?? given ?? randomBytes(18).toString('base64url');
   const scrub = scrubber(apiKey);
@@ -164,12 +161,12 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
         port: port('port', v.port, DEFAULT_PORT),
         quickstartPort: port('quickstart-port', v['quickstart-port'], DEFAULT_QUICKSTART_PORT),
       },
-      onRequest: (entry) => log(requestLine(entry, apiKey, scrub)),
+      onRequest: (entry) => log(requestLine(entry, scrub)),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new BadInput(`a port is in use (${e.message}): give another, or 0 for any free port`);
-    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new BadInput(`cannot listen on ${v.host}: ${e.code}`);
+    if (e.code === 'EADDRINUSE') throw new ConfigError(`a port is in use (${e.message}): give another, or 0 for any free port`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new ConfigError(`cannot listen on ${v.host}: ${e.code}`);
     throw err;
   }
 
@@ -215,7 +212,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   try {
     serving = await startServing(argv, env, (line) => process.stdout.write(`${line}\n`));
   } catch (err) {
-    if (!(err instanceof BadInput)) throw err;
+    if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
     return 2;
   }

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Mismatch, checkReports, openCertificate, type Statement } from '../reporters/certificate.js';
 import { coverageText, verdictText } from '../harness/run/report.js';
+import { ConfigError } from '../harness/config/settings.js';
 
 const NAME = 'animal-store-conformance verify';
 
@@ -22,14 +23,11 @@ const VERIFY_USAGE = [
   'Exit codes: 0 verified, 1 it does not verify (the line says what does not match), 2 bad input.',
 ].join('\n');
 
-/** Bad input: one line, exit code 2. */
-class BadInput extends Error {}
-
 function read(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new BadInput(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ConfigError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 
@@ -39,10 +37,10 @@ function publicKeyFrom(path: string): KeyObject {
     // a private key gives its public key too; the signer keeps it, but a test may hand it over
     key = createPublicKey(read(path, 'the public key'));
   } catch (err) {
-    if (err instanceof BadInput) throw err;
-    throw new BadInput(`${path} is not a public key in PEM (${(err as Error).message.split('\n')[0]})`);
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${path} is not a public key in PEM (${(err as Error).message.split('\n')[0]})`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new BadInput(`${path} is a ${key.asymmetricKeyType} key; certificates are signed with Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${path} is a ${key.asymmetricKeyType} key; certificates are signed with Ed25519`);
   return key;
 }
 
@@ -66,18 +64,18 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
         options: { 'public-key': { type: 'string' }, reports: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       });
     } catch (err) {
-      throw new BadInput((err as Error).message.split('\n')[0]);
+      throw new ConfigError((err as Error).message.split('\n')[0]);
     }
     if (parsed.values.help) {
       print(VERIFY_USAGE);
       return 0;
     }
-    if (parsed.positionals.length !== 1) throw new BadInput('give one certificate: verify <certificate.json> [--public-key <file>] [--reports <dir>]');
+    if (parsed.positionals.length !== 1) throw new ConfigError('give one certificate: verify <certificate.json> [--public-key <file>] [--reports <dir>]');
     certificatePath = parsed.positionals[0];
     const keyPath = parsed.values['public-key'];
     if (keyPath !== undefined) publicKey = publicKeyFrom(keyPath);
     reportsDir = parsed.values.reports ?? dirname(certificatePath);
-    if (!statSync(reportsDir, { throwIfNoEntry: false })?.isDirectory()) throw new BadInput(`the reports folder ${reportsDir} does not exist`);
+    if (!statSync(reportsDir, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`the reports folder ${reportsDir} does not exist`);
     const text = read(certificatePath, 'the certificate').toString('utf8');
     const opened = openCertificate(text, publicKey);
     const lines = checkReports(opened.statement, (name) => {
@@ -98,7 +96,7 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
     print(`Verified: ${certified(opened.statement)}`);
     return 0;
   } catch (err) {
-    if (err instanceof BadInput) {
+    if (err instanceof ConfigError) {
       console.error(`${NAME}: ${err.message}`);
       return 2;
     }

@@ -36,8 +36,18 @@ function credential(sw: Switches, header: string | undefined, key: string): Kind
 
 function present(sw: Switches, req: IncomingMessage, key: string, operation: string): Presented {
   const header = req.headers.authorization ?? '';
-  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-  return { kind: credential(sw, header, key), req, header, afterBearer: /^bearer\s+(.*)$/i.exec(header)?.[1], key, operation, query };
+  return {
+    kind: credential(sw, header, key),
+    req,
+    header,
+    afterBearer: /^bearer\s+(.*)$/i.exec(header)?.[1],
+    key,
+    operation,
+    // parsed only for the deviations that read it: every request of the server passes here
+    get query() {
+      return new URL(req.url ?? '/', 'http://localhost').searchParams;
+    },
+  };
 }
 
 /** The animal store's credential check; undefined when the request may proceed. */
