@@ -10,7 +10,7 @@ import {
   failedAsExpected,
   isUnjudged,
   listedButPassed,
-  notCarriedOut,
+  cutShortBy,
   verdictText,
 } from '../harness/run/report.js';
 
@@ -140,7 +140,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
 /** One line: what an interrupted run judged before it stopped (the reports hold the rest). */
 export function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
   const reason = report.abortReason!;
-  const cut = (r: RequirementResult) => r.message === notCarriedOut(reason);
+  const cut = (r: RequirementResult) => cutShortBy(r, reason);
   const left = report.requirements.filter(cut).length;
   // skipped by the selection, the profile or the configuration: never meant to be carried out
   const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;

@@ -12,7 +12,7 @@
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, leavesIncomplete, listedButPassed, notCarriedOut } from '../harness/run/report.js';
+import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed } from '../harness/run/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';
@@ -81,7 +81,7 @@ export function defineAreaSuite(area: string): void {
           // the run was aborted (target unreachable, key rejected, the target stopped
           // answering): one failure says why, the requirements it did not carry out are skipped
           const reason = base.abortReason;
-          if (reason !== undefined && [`not run: ${reason}`, notCarriedOut(reason)].includes(result.message ?? '')) {
+          if (reason !== undefined && leftUnjudgedBy(result, reason)) {
             if (shared.abortReported) skip(result.message);
             shared.abortReported = true;
             throw runAborted(reason);

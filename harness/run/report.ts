@@ -194,6 +194,15 @@ function incompleteReasonOf(results: RequirementResult[], strict: boolean): stri
 /** The message of a requirement that an interruption (the run stopped) left unjudged. */
 export const notCarriedOut = (reason: string) => `not carried out: ${reason}`;
 
+/** The message of every requirement of a run aborted before it ran anything (an unreachable target, a rejected key). */
+export const notRun = (reason: string) => `not run: ${reason}`;
+
+/** The run, aborted for `reason`, stopped before it judged this requirement. */
+export const cutShortBy = (r: { message?: string }, reason: string) => r.message === notCarriedOut(reason);
+
+/** The run, aborted for `reason`, judged nothing of this requirement (cut short, or never run). */
+export const leftUnjudgedBy = (r: { message?: string }, reason: string) => cutShortBy(r, reason) || r.message === notRun(reason);
+
 /** The result of a requirement the run does not carry out. */
 export function skippedResult(r: Requirement, message: string): RequirementResult {
   return {

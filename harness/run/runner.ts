@@ -5,7 +5,7 @@
 // requirement, then the report. Whoever runs it hands it the
 // checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
-import { buildReport, notCarriedOut, reportBaseOf, skippedResult } from './report.js';
+import { buildReport, notCarriedOut, notRun, reportBaseOf, skippedResult } from './report.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
@@ -171,7 +171,7 @@ export function startRun(options: RunOptions): ConformanceRun {
       }
       abortReason = session.redactor.redact(err.message);
       // an unreachable target or a rejected key: nothing was run; cut short: what finished stands
-      const message = cutShort() ? notCarriedOut(abortReason) : `not run: ${abortReason}`;
+      const message = cutShort() ? notCarriedOut(abortReason) : notRun(abortReason);
       for (const r of catalogue) record(skippedResult(r, message));
     } finally {
       await session.close();
