@@ -6,7 +6,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -27,6 +26,7 @@ import { sha256 } from '../harness/api/documents.js';
 import { verifyCommand } from '../cli/verify.js';
 import { runBin } from './support/cli.js';
 import { startReferenceServer } from '../reference/server.js';
+import { closedPort } from './support/hostile-servers.js';
 
 // DSSE's own test vectors (its repository's testvectors/vectors.json): key A is RFC 8032's first Ed25519 test key
 const VECTOR_KEY_SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
@@ -247,11 +247,8 @@ describe('badge.svg and what a run that judged nothing writes', () => {
 
   it('an aborted run writes no certificate and no badge, and removes those of the run before it', async () => {
     const dir = await copyOf(signed);
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const { port } = closed.address() as { port: number };
-    await new Promise((r) => closed.close(r));
-    const run = await runBin(['--report-dir', dir], { BASE_URL: `http://127.0.0.1:${port}/v1`, API_KEY: 'aborted-run-key-1234' });
+    const down = await closedPort();
+    const run = await runBin(['--report-dir', dir], { BASE_URL: down.baseUrl, API_KEY: 'aborted-run-key-1234' });
     expect(run.code).toBe(2);
     const files = readdirSync(dir).sort();
     expect(files).toEqual(['compliance.json', 'exchanges.har', 'junit.xml', 'metrics.prom', 'report.html']);

@@ -2,7 +2,7 @@
 // pretest build), its exit codes, its output and its reports.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
 import { runBin } from './support/cli.js';
+import { closedPort } from './support/hostile-servers.js';
 
 /** A working directory of the tests' own, without .env. */
 const CWD = await mkdtemp(join(tmpdir(), 'cli-cwd-'));
@@ -18,14 +19,6 @@ const CWD = await mkdtemp(join(tmpdir(), 'cli-cwd-'));
 async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const { code, stdout, stderr } = await runBin(args, env, { cwd: CWD });
   return { code: code ?? -1, stdout, stderr };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 describe('the CLI', () => {
@@ -72,7 +65,7 @@ describe('the CLI', () => {
 
   it('pointed at a closed port: exit 2 with one clear line, and reports still written', async () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
-    const { code, stdout } = await runCli([], { BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, API_KEY: 'k', REPORT_DIR: reportDir });
+    const { code, stdout } = await runCli([], { BASE_URL: (await closedPort()).baseUrl, API_KEY: 'k', REPORT_DIR: reportDir });
     expect(code).toBe(2);
     expect(stdout).toMatch(/^The run could not be made: target unreachable: .*ECONNREFUSED.*\n$/);
     expect(JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8')).verdict).toBe('aborted');
