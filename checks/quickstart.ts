@@ -184,7 +184,7 @@ export const QUICKSTART_CHECKS: Check[] = [
     }),
   ),
 
-  check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, credentials(ctx, 'no-scheme', 'other-scheme', 'scheme-only'))),
+  check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, credentials(ctx, 'no-scheme', 'other-scheme', 'scheme-only', 'glued', 'scheme-twice'))),
 
   check('QS-INVALID-JSON', (ctx) => expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
 

@@ -129,4 +129,6 @@ const QS_LETS_IN = seam<(p: Presented) => boolean>('the quickstart service lets 
   'qs-raw-key-accepted': sameKind('raw-key'),
   'qs-any-scheme-accepted': sameKind('wrong-scheme'),
   'qs-bare-bearer-accepted': sameKind('bare-bearer'),
+  'qs-glued-bearer-accepted': (p) => p.header.replace(/^Bearer/, '') === p.key,
+  'qs-bearer-stripped-repeatedly': (p) => p.header.replace(/^(Bearer )+/, '') === p.key,
 });

@@ -339,6 +339,11 @@ export const FAULTS = {
   'qs-raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['QS-AUTH-MALFORMED'] },
   'qs-any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Token, Basic)', expect: ['QS-AUTH-MALFORMED'] },
   'qs-bare-bearer-accepted': { breaks: '"Bearer" with nothing after it is accepted', expect: ['QS-AUTH-MALFORMED'] },
+  'qs-glued-bearer-accepted': {
+    breaks: 'the key glued to Bearer (BearerKEY) is accepted: the prefix is stripped without its space',
+    expect: ['QS-AUTH-MALFORMED'],
+  },
+  'qs-bearer-stripped-repeatedly': { breaks: 'every "Bearer " prefix is stripped: Bearer Bearer KEY is accepted', expect: ['QS-AUTH-MALFORMED'] },
   'qs-trailing-slash-unauthenticated': {
     breaks: 'POST /messages/ (a trailing slash) queues the message without looking at any credential (a route added beside /messages)',
     expect: ['QS-NO-BYPASS'],
