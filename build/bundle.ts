@@ -1,5 +1,6 @@
 // The second step of `npm run build`, after tsc (which typechecks and emits dist/ for the
-// other entry points: dist/cli/docs.js, dist/bench/run.js, the reference server):
+// other entry points: dist/build/docs.js, dist/bench/run.js, the reference server; cli/
+// is bundled only):
 //
 // 1. The project's documents (spec/openapi.yaml, quickstart.yaml, requirements.yaml)
 //    parsed into dist/generated/documents.js, each with the sha256 of the text it came
@@ -8,35 +9,36 @@
 //    neither parses YAML nor compiles a schema (nor loads the parser or the compiler).
 //    spec/ stays the one source: this is build output, never committed; a spec edited
 //    after the build is parsed and compiled at run time (documents.ts, spec.ts).
-// 2. The CLI bundled by esbuild in three parts (docs/how-it-is-built.md): the light one as
-//    ES modules, dist/cli/main.js (the bin) and the chunks --help, --version and --list
-//    load; the run as CommonJS scripts, the project's code (dist/cli/run.cjs, with its
-//    source map) and the packages' (dist/cli/vendor*.cjs), which cli/bundle-loader.ts
-//    compiles from V8 code caches. Node then reads and compiles a few files where it
-//    resolved and compiled a hundred, and a run compiles almost nothing.
+// 2. The CLI bundled by esbuild as CommonJS scripts (docs/how-it-is-built.md), in
+//    dist/cli/, whose package.json makes its .js files CommonJS: Node loads one without
+//    its ES module loader (13 ms of every start). The light part, dist/cli/main.js (the
+//    bin), answers --help and --version; everything else is the project's code in
+//    dist/cli/run.cjs (with its source map) and the packages' in dist/cli/vendor*.cjs,
+//    which cli/bundle-loader.ts compiles from V8 code caches. Node then reads and
+//    compiles a few files where it resolved and compiled a hundred, and a run compiles
+//    almost nothing.
 // 3. The code caches: made by one run of the built CLI against the embedded server.
 //
 //   node dist/build/bundle.js
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { PACKAGE_ROOT, SPEC_DIR } from '../harness/model/paths.js';
+import { BUILTINS_FILE, BUNDLE_DIR, PACKAGE_ROOT, SPEC_DIR, WRITE_CODE_CACHE } from '../harness/model/paths.js';
 import { readDocument, sha256 } from '../harness/api/documents.js';
 import { schemaCompiler } from '../harness/api/spec.js';
 import { withoutSettings } from '../harness/config/settings.js';
 import type { BuiltDocument } from '../harness/api/built-documents.js';
-import { BUILTINS_FILE, WRITE_CODE_CACHE } from '../cli/bundle-loader.js';
 import { referenceCompiler } from '../reference/compiler.js';
 import { newPetSchema } from '../reference/options.js';
 
 const ROOT = PACKAGE_ROOT;
 const GENERATED = join(ROOT, 'dist', 'generated');
-const OUT = join(ROOT, 'dist', 'cli');
+const OUT = BUNDLE_DIR;
 
 /** The documents parsed at build time, and those of them whose component schemas are compiled. */
 const DOCUMENTS = ['openapi.yaml', 'quickstart.yaml', 'requirements.yaml'];
@@ -207,8 +209,10 @@ for (const name of OPENAPI_DOCUMENTS) writeFileSync(join(GENERATED, `${name}.val
 writeFileSync(join(GENERATED, 'validators.js'), validatorsIndex());
 writeFileSync(join(GENERATED, 'reference-new-pet.js'), referenceNewPetModule());
 
-// chunks and scripts of an earlier build have other names and contents: none may be left to load
-for (const old of readdirSync(OUT)) if (old === 'chunks' || /\.cjs(\.map|\.cache)?$/.test(old)) rmSync(join(OUT, old), { recursive: true, force: true });
+// nothing of an earlier build may be left to load
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 
 const common: BuildOptions = {
   absWorkingDir: ROOT,
@@ -236,6 +240,7 @@ const scriptOf = (specifier: string) => Object.keys(LATE_PACKAGES).find((name) =
 // 1. The project's modules the light part (below) holds, handed to the run script as they
 // are (__shared), so that each exists once.
 const lightEntry = join(ROOT, 'cli', 'cli.ts');
+const runEntry = './commands.js';
 const lightProbe = await build({ ...common, entryPoints: [lightEntry], format: 'esm', write: false, plugins: [stopAtRun()] });
 const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) => input !== 'cli/cli.ts' && !inPackages(input));
 
@@ -244,7 +249,7 @@ const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) 
 const specifiers = new Set<string>();
 const run = await build({
   ...common,
-  entryPoints: [join(ROOT, 'cli', 'certify.ts')],
+  entryPoints: [join(ROOT, 'cli', 'commands.ts')],
   outfile: join(OUT, 'run.cjs'),
   format: 'cjs',
   sourcemap: 'linked',
@@ -279,18 +284,19 @@ for (const name of new Set(Object.values(vendorScripts))) {
 
 writeFileSync(BUILTINS_FILE, JSON.stringify(builtinsOf(run.metafile!, ...Object.values(vendors))));
 
-// 4. The light part, as ES modules: the bin and what --help, --version and --list load;
-// a run loads the scripts above through run-loader (runLoaderPlugin).
+// 4. The light part, one script: the bin and what --help and --version need; the
+// commands load the scripts above through run-loader (runLoaderPlugin).
 const light = await build({
   ...common,
-  entryPoints: { main: 'cli/main.ts' },
-  outdir: OUT,
-  chunkNames: 'chunks/[name]-[hash]',
-  splitting: true,
-  format: 'esm',
+  entryPoints: ['cli/main.ts'],
+  outfile: join(OUT, 'main.js'),
+  format: 'cjs',
   sourcemap: 'linked',
   sourcesContent: false,
-  plugins: [sourcesPlugin, badgeFontPlugin, runLoaderPlugin(shared, vendorScripts)],
+  define: { 'import.meta.url': '__bundleUrl' },
+  // strict as the sources are ("use strict" first), then what import.meta.url is in them
+  banner: { js: `'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
+  plugins: [runLoaderPlugin(shared, vendorScripts)],
 });
 
 // 5. The code caches: the built CLI certifies the embedded reference server once, and
@@ -327,7 +333,7 @@ function staticClosure(metafile: Metafile, start: string): string[] {
   return [...seen];
 }
 
-/** For the probe of the light part: the run (cli.ts's import of certify.js) and --list's modules are not followed. */
+/** For the probe of the light part: the commands (cli.ts's import of commands.js) are not followed. */
 function stopAtRun(): Plugin {
   return {
     name: 'stop-at-run',
@@ -345,17 +351,24 @@ function builtinsOf(...metafiles: Metafile[]): string[] {
   return [...new Set(ids.map((id) => (id.startsWith('node:') ? id : `node:${id}`)))].filter((id) => id !== 'node:http2').sort();
 }
 
-/** In the light part, cli.ts's import('./certify.js') is a module that loads the run script (bundle-loader.ts). */
+/**
+ * In the light part, cli.ts's import('./commands.js') is a module that loads the run script
+ * (bundle-loader.ts): its exports are the run script's, and it hands the run script the
+ * light part's own modules. CommonJS, as the script it loads is: required, each module is
+ * evaluated when the commands are first asked for.
+ */
 function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>): Plugin {
   return {
     name: 'run-loader',
     setup(b) {
-      b.onResolve({ filter: /^\.\/certify\.js$/ }, (args) => (args.importer === lightEntry ? { path: 'run', namespace: 'run-loader' } : undefined));
+      b.onResolve({ filter: /^\.\/commands\.js$/ }, (args) =>
+        args.importer === lightEntry && args.path === runEntry ? { path: 'run', namespace: 'run-loader' } : undefined,
+      );
       b.onLoad({ filter: /.*/, namespace: 'run-loader' }, () => ({
         contents: [
-          ...sharedInputs.map((input, i) => `import * as shared${i} from ${JSON.stringify(join(ROOT, input))};`),
-          `import { loadRun } from ${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))};`,
-          `export const { certify } = loadRun({ ${sharedInputs.map((input, i) => `${JSON.stringify(input)}: shared${i}`).join(', ')} }, ${JSON.stringify(vendorScriptOf)});`,
+          `const { loadRun } = require(${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))});`,
+          `const shared = { ${sharedInputs.map((input) => `${JSON.stringify(input)}: require(${JSON.stringify(join(ROOT, input))})`).join(', ')} };`,
+          `module.exports = loadRun(shared, ${JSON.stringify(vendorScriptOf)});`,
         ].join('\n'),
         resolveDir: ROOT,
         loader: 'js',

@@ -18,14 +18,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
-import { PACKAGE_ROOT } from '../harness/model/paths.js';
+import { BUILTINS_FILE, BUNDLE_DIR, WRITE_CODE_CACHE } from '../harness/model/paths.js';
 import { writeCacheAtomically } from '../harness/model/files.js';
 import { scriptLineOffsets } from './stack-traces.js';
-
-/** Set (to 1) by the build's run of the CLI: each script's code cache is written when the process exits. */
-export const WRITE_CODE_CACHE = 'ANIMAL_STORE_CONFORMANCE_WRITE_CODE_CACHE';
-
-const DIR = join(PACKAGE_ROOT, 'dist', 'cli');
 
 /** Runs one script of the bundle as a CommonJS module, with `scope` as further names it sees; returns its exports. */
 function runScript(file: string, scope: Record<string, unknown>): Record<string, any> {
@@ -68,14 +63,7 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
 export const RUN_V8_FLAGS = ['--liftoff-only', '--interrupt-budget=1081344'];
 
 /**
- * The Node modules a run loads, written by the build: those the run's code imports
- * (node:http, node:zlib, ...), and those the build's run loaded besides (net's listen()
- * loads node:cluster for the embedded server).
- */
-export const BUILTINS_FILE = join(DIR, 'builtins.json');
-
-/**
- * The run's module (cli/certify.ts), with the project's modules the light part of the CLI
+ * The run script's module (cli/commands.ts), with the project's modules the light part of the CLI
  * has loaded already, and which vendor script holds each package (by import specifier).
  */
 export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<string, string>): Record<string, any> {
@@ -87,8 +75,8 @@ export function loadRun(shared: Record<string, unknown>, vendorScripts: Record<s
   if (process.env[WRITE_CODE_CACHE] === '1') recordLateBuiltins(builtins);
   for (const flag of RUN_V8_FLAGS) setFlagsFromString(flag);
   const vendors = new Map<string, Record<string, any>>();
-  const vendor = (name: string) => vendors.get(name) ?? vendors.set(name, runScript(join(DIR, `${name}.cjs`), {})).get(name)!;
-  const runFile = join(DIR, 'run.cjs');
+  const vendor = (name: string) => vendors.get(name) ?? vendors.set(name, runScript(join(BUNDLE_DIR, `${name}.cjs`), {})).get(name)!;
+  const runFile = join(BUNDLE_DIR, 'run.cjs');
   return runScript(runFile, {
     __vendor: (specifier: string) => vendor(vendorScripts[specifier])[specifier],
     __shared: (path: string) => shared[path],

@@ -1,14 +1,17 @@
 // The command line: certify a target (or the embedded reference server when none
 // is configured), print progress and a summary, write the reports, exit 0/1/2
-// (130/143 when SIGINT/SIGTERM stopped it). --help, --version and --list are
-// answered here from light modules; the run itself is in cli/certify.ts, loaded only
-// when one starts (the HTTP client, the validators and the reporters take most of
-// the start-up time).
+// (130/143 when SIGINT/SIGTERM stopped it). --help and --version are answered here
+// from light modules; a run, --list, serve and verify are in cli/commands.ts, loaded
+// only when one starts (the HTTP client, the validators and the reporters take most
+// of the start-up time).
 import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
 import { helpRows } from '../harness/config/settings-doc.js';
 import { TOOL } from '../harness/model/tool.js';
 
 const NAME = 'animal-store-conformance';
+
+/** The commands that need more than this module: loaded only when one is called. */
+const commands = () => import('./commands.js');
 
 export function usage(): string {
   return [
@@ -35,9 +38,8 @@ export function usage(): string {
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  // the subcommands, each loaded only when called
-  if (argv[0] === 'serve') return (await import('./serve.js')).serveCommand(argv.slice(1), env);
-  if (argv[0] === 'verify') return (await import('./verify.js')).verifyCommand(argv.slice(1));
+  if (argv[0] === 'serve') return (await commands()).serveCommand(argv.slice(1), env);
+  if (argv[0] === 'verify') return (await commands()).verifyCommand(argv.slice(1));
   try {
     const args = parseCommandLine(argv);
     if (args.help) {
@@ -49,12 +51,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 0;
     }
     if (args.list) {
-      const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/api/catalogue.js'), import('./catalogue-doc.js')]);
-      console.log(formatCatalogueList(loadCatalogue()));
+      console.log(await (await commands()).catalogueList());
       return 0;
     }
-    const { certify } = await import('./certify.js');
-    return await certify(args, env);
+    return await (await commands()).certify(args, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);

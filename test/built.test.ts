@@ -4,12 +4,14 @@
 // build is read and compiled again, and the bundle loads what each command needs only:
 // --version nothing of a run, a run against a server neither the schema compiler, the
 // reporters nor fast-check before it needs them; its stack traces name the sources.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readDocument, sha256 } from '../harness/api/documents.js';
 import { ApiDescription, schemaCompiler } from '../harness/api/spec.js';
@@ -20,6 +22,12 @@ import { referenceCompiler } from '../reference/compiler.js';
 import { newPetSchema } from '../reference/options.js';
 
 const DIST = join(PACKAGE_ROOT, 'dist');
+/** A script to preload (--require) into a process, in a folder of its own. */
+const writeProbe = (source: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'built-test-')), 'probe.cjs');
+  writeFileSync(file, source);
+  return file;
+};
 const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(DIST, file)).href)) as T;
 
 describe('the documents the build parsed', () => {
@@ -169,14 +177,8 @@ describe('the bundle (dist/cli)', () => {
     vendorScripts: Record<string, string>;
     builtins: string[];
   };
-  const lightJs = Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'));
-  /** The files an output of the light part holds, with those of every output it imports statically (what loading it loads). */
-  function loaded(output: string, seen = new Set<string>()): string[] {
-    if (seen.has(output)) return [];
-    seen.add(output);
-    const { inputs, imports } = meta.light.outputs[output];
-    return [...Object.keys(inputs), ...imports.filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => loaded(i.path, seen))];
-  }
+  /** The project's and the packages' files the bin holds. */
+  const light = Object.keys(meta.light.outputs['dist/cli/main.js'].inputs);
   /** The run's modules that evaluate as it starts: those cli/certify.ts imports, not with import(). */
   function evaluatedFirst(input: string, seen = new Set<string>()): string[] {
     if (seen.has(input) || !meta.run.inputs[input]) return [];
@@ -185,20 +187,30 @@ describe('the bundle (dist/cli)', () => {
   }
   const all = [meta.light, meta.run, ...Object.values(meta.vendors)].flatMap((m) => Object.keys(m.inputs));
 
-  it('is dist/cli/main.js, the bin, and holds no Vitest', () => {
-    expect(lightJs).toContain('dist/cli/main.js');
+  it('is dist/cli/main.js, the bin, one CommonJS script, and holds no Vitest', () => {
+    expect(Object.keys(meta.light.outputs).filter((file) => file.endsWith('.js'))).toEqual(['dist/cli/main.js']);
+    // the folder's own package.json: Node loads its .js files without the ES module loader
+    expect(JSON.parse(readFileSync(join(DIST, 'cli', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
     expect(all.filter((input) => /vitest|^suites\/|^test\//.test(input))).toEqual([]);
   });
 
   it('--version and --help load no part of a run, and no package', () => {
-    const files = loaded('dist/cli/main.js');
-    expect(files).toContain('cli/cli.ts');
-    expect(files).toContain('harness/config/settings.ts');
-    expect(files.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\//.test(file))).toEqual([]);
-    // the run is loaded with import(), by the module that loads its scripts
-    const loader = lightJs.find((file) => Object.keys(meta.light.outputs[file].inputs).some((input) => input.includes('cli/bundle-loader.ts')))!;
-    expect(loaded('dist/cli/main.js')).not.toContain('cli/bundle-loader.ts');
-    expect(Object.values(meta.light.outputs).some((o) => o.imports.some((i) => i.path === loader && i.kind === 'dynamic-import'))).toBe(true);
+    expect(light).toContain('cli/cli.ts');
+    expect(light).toContain('harness/config/settings.ts');
+    expect(light.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\//.test(file))).toEqual([]);
+    // and read none of the scripts a command loads: seen by a probe preloaded into the bin
+    const probe =
+      "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { seen.push(String(file)); return read.call(this, file, ...rest); }; process.on('exit', () => process.stderr.write(JSON.stringify(seen)));";
+    for (const flag of ['--version', '--help']) {
+      const run = spawnSync(process.execPath, ['--require', writeProbe(probe), join(DIST, 'cli', 'main.js'), flag], { encoding: 'utf8' });
+      expect(run.status, flag).toBe(0);
+      expect(
+        (JSON.parse(run.stderr) as string[]).filter((file) => /\.cjs$/.test(file)),
+        flag,
+      ).toEqual([]);
+    }
+    const list = spawnSync(process.execPath, ['--require', writeProbe(probe), join(DIST, 'cli', 'main.js'), '--list'], { encoding: 'utf8' });
+    expect((JSON.parse(list.stderr) as string[]).filter((file) => /\.cjs$/.test(file))).toContain(join(DIST, 'cli', 'run.cjs'));
   });
 
   it("a run is the project's code in run.cjs and the packages' in vendor scripts, each package evaluated when first asked for", () => {
@@ -253,28 +265,38 @@ describe('the bundle (dist/cli)', () => {
     expect(meta.builtins).not.toContain('node:http2');
   });
 
-  it('comes with code caches, and stack traces name the TypeScript sources', () => {
+  it('comes with code caches, and stack traces name the TypeScript sources', async () => {
     // every script the build's run loaded; Ajv's compiler only compiles a spec edited since the build
     for (const file of ['run.cjs', ...Object.keys(meta.vendors).map((name) => `${name}.cjs`)])
       expect(existsSync(join(DIST, 'cli', `${file}.cache`)), file).toBe(file !== 'vendor-compiler.cjs');
-    for (const file of [...lightJs, 'dist/cli/run.cjs']) expect(existsSync(join(PACKAGE_ROOT, `${file}.map`)), file).toBe(true);
+    for (const file of ['dist/cli/main.js', 'dist/cli/run.cjs']) expect(existsSync(join(PACKAGE_ROOT, `${file}.map`)), file).toBe(true);
     // a package's frames stay as they are
     for (const name of Object.keys(meta.vendors)) expect(existsSync(join(DIST, 'cli', `${name}.cjs.map`)), name).toBe(false);
-    // the run script, loaded as the CLI loads it, fails on a bad setting: its frames are mapped to the sources
-    const shared = Object.keys(meta.run.inputs).filter((input) => input.startsWith('shared:'));
-    const url = (file: string) => JSON.stringify(pathToFileURL(join(DIST, file)).href);
-    const script = [
-      `import { mapStackTraces } from ${url('cli/stack-traces.js')};`,
-      `import { loadRun } from ${url('cli/bundle-loader.js')};`,
+    // the run script, loaded as the bin loads it (its loader bundled from the same sources),
+    // fails on a bad setting: its frames are mapped to the sources
+    const shared = Object.keys(meta.run.inputs)
+      .filter((input) => input.startsWith('shared:'))
+      .map((input) => input.slice('shared:'.length));
+    const entry = [
+      "import { mapStackTraces } from './cli/stack-traces.ts';",
+      "import { loadRun } from './cli/bundle-loader.ts';",
+      ...shared.map((path, i) => `import * as shared${i} from './${path}';`),
       'mapStackTraces();',
-      `const paths = ${JSON.stringify(shared.map((input) => input.slice('shared:'.length)))};`,
-      `const modules = await Promise.all(paths.map((path) => import(new URL(path.replace(/\\.ts$/, '.js'), ${JSON.stringify(pathToFileURL(`${DIST}/`).href)}).href)));`,
-      `const { certify } = loadRun(Object.fromEntries(paths.map((path, i) => [path, modules[i]])), ${JSON.stringify(meta.vendorScripts)});`,
-      "try { await certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }); } catch (err) { console.log(err.stack); }",
+      `const run = loadRun({ ${shared.map((path, i) => `${JSON.stringify(path)}: shared${i}`).join(', ')} }, ${JSON.stringify(meta.vendorScripts)});`,
+      "run.certify({ values: {} }, { BASE_URL: 'not a url', ENV_FILE: '/dev/null' }).catch((err) => console.log(err.stack));",
     ].join('\n');
-    const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const loader = await build({
+      stdin: { contents: entry, resolveDir: PACKAGE_ROOT, loader: 'ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      // its modules find the package where the bin does
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(DIST, 'cli', 'main.js')).href) },
+    });
+    const stack = execFileSync(process.execPath, ['-e', loader.outputFiles[0].text], { encoding: 'utf8' });
     expect(stack).toMatch(/^ConfigError|^Error/);
     expect(stack).toMatch(/at prepareRun \(.*harness\/run\/prepare\.ts:\d+:\d+\)/);
-    expect(stack).toMatch(/at certify \(.*cli\/certify\.ts:\d+:\d+\)/);
+    expect(stack).toMatch(/at (Object\.)?certify \(.*cli\/certify\.ts:\d+:\d+\)/);
   });
 });

@@ -8,7 +8,7 @@ import { loadCatalogue } from '../harness/api/catalogue.js';
 import { ConfigError } from '../harness/config/settings.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { readExpectedFailures, selectRequirements } from '../harness/config/selection.js';
-import { renderRequirementsDoc } from '../cli/catalogue-doc.js';
+import { renderRequirementsDoc } from '../reporters/catalogue-doc.js';
 import { githubAnnotations, githubSummary } from '../reporters/github.js';
 import { formatSummary } from '../reporters/console.js';
 import { API_KEY, certifyReference, referenceRun, storeOnly } from './support/run.js';

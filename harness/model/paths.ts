@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The nearest folder above that holds package.json and spec/: not dist/cli, whose package.json only makes its scripts CommonJS. */
 function findPackageRoot(start: string): string {
   let dir = start;
-  while (!existsSync(join(dir, 'package.json'))) {
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'spec'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`package.json not found above ${start}`);
+    if (parent === dir) throw new Error(`package.json and spec/ not found above ${start}`);
     dir = parent;
   }
   return dir;
@@ -15,3 +16,14 @@ function findPackageRoot(start: string): string {
 
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const SPEC_DIR = join(PACKAGE_ROOT, 'spec');
+
+/** The CLI's bundle (build/bundle.ts): the bin, the run's scripts and their code caches. */
+export const BUNDLE_DIR = join(PACKAGE_ROOT, 'dist', 'cli');
+/**
+ * The Node modules a run loads, written by the build: those the run's code imports
+ * (node:http, node:zlib, ...), and those the build's run loaded besides (net's listen()
+ * loads node:cluster for the embedded server).
+ */
+export const BUILTINS_FILE = join(BUNDLE_DIR, 'builtins.json');
+/** Set (to 1) by the build's run of the CLI: each script's code cache is written when the process exits. */
+export const WRITE_CODE_CACHE = 'ANIMAL_STORE_CONFORMANCE_WRITE_CODE_CACHE';

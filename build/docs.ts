@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { renderEnvExample, withActionSettings, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
-import { renderRequirementsDoc } from './catalogue-doc.js';
+import { renderRequirementsDoc } from '../reporters/catalogue-doc.js';
 import { API_DESCRIPTION_FILE } from '../reporters/certificate.js';
 
 mkdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true });

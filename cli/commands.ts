@@ -1,0 +1,21 @@
+// What the command line does beyond --help and --version: a run, --list, serve and
+// verify. cli/cli.ts loads this module only for one of them; each command's module is
+// evaluated when it is called. In the bundle this is the run script (dist/cli/run.cjs).
+import type { ParsedArgs } from '../harness/config/settings.js';
+
+export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
+  return (await import('./certify.js')).certify(args, env);
+}
+
+export async function catalogueList(): Promise<string> {
+  const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/api/catalogue.js'), import('../reporters/catalogue-doc.js')]);
+  return formatCatalogueList(loadCatalogue());
+}
+
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return (await import('./serve.js')).serveCommand(argv, env);
+}
+
+export async function verifyCommand(argv: string[]): Promise<number> {
+  return (await import('./verify.js')).verifyCommand(argv);
+}
