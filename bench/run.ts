@@ -35,11 +35,8 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
-import { SETTINGS, withoutSettings } from '../harness/config/settings.js';
+import { DEFAULT_CONCURRENCY, EMBEDDED_CONCURRENCY, withoutSettings } from '../harness/config/settings.js';
 import type { ProbeFigures } from './probe.cjs';
-
-/** The CLI's default, which the bounds are computed for. */
-const DEFAULT_CONCURRENCY = Number(SETTINGS.concurrency.default);
 
 const ROOT = PACKAGE_ROOT;
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -658,7 +655,7 @@ const lines = [
   `- Date: ${started.toISOString()}`,
   `- Cores (os.availableParallelism()): ${cores} (${cpuModel})`,
   `- Node: ${process.version} (${process.platform}/${process.arch})`,
-  `- Runs per case: ${RUNS}, interleaved (a round runs every case once; after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each, interleaved; default --concurrency: ${DEFAULT_CONCURRENCY}`,
+  `- Runs per case: ${RUNS}, interleaved (a round runs every case once; after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each, interleaved; default --concurrency: ${DEFAULT_CONCURRENCY} (${EMBEDDED_CONCURRENCY} against the embedded server: the loopback cases)`,
   `- Load average (1/5/15 min) before: ${loadText(loadBefore)}; after: ${loadText(loadAfter)} (a 1-minute figure above ${cores / 2} means other work competed for the cores)`,
   `- Proxy delay: ${DELAY_MS} ms before every request is forwarded (reference server and proxies in the benchmark's process, a fresh reference server per run)`,
   '',

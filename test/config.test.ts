@@ -31,6 +31,17 @@ describe('configuration', () => {
     expect(c).toMatchObject({ environment: 'staging', baseUrl: 'https://staging.test/v1' });
   });
 
+  it('sends 32 requests at once to a configured server, 8 to the embedded one (in the same process); CONCURRENCY wins', () => {
+    const base = { BASE_URL: 'https://prod.test/v1', API_KEY: 'k' };
+    expect(resolve([], base).concurrency).toBe(32);
+    expect(resolve(['--target', 'staging'], { STAGING_BASE_URL: 'https://staging.test/v1', API_KEY: 'k' }).concurrency).toBe(32);
+    expect(resolve([]).concurrency).toBe(8);
+    // a staging address alone is not the target: the run certifies the embedded server
+    expect(resolve([], { STAGING_BASE_URL: 'https://staging.test/v1' })).toMatchObject({ environment: 'embedded', concurrency: 8 });
+    expect(resolve(['--concurrency', '64']).concurrency).toBe(64);
+    expect(resolve([], { ...base, CONCURRENCY: '4' }).concurrency).toBe(4);
+  });
+
   it('reads durations with or without a unit', () => {
     expect(resolve(['--timeout', '1500', '--deadline', '90s'])).toMatchObject({ timeoutMs: 1500, deadlineMs: 90_000 });
     expect(resolve([], { REQUEST_TIMEOUT_MS: '500ms', RUN_DEADLINE_MS: '2m' })).toMatchObject({ timeoutMs: 500, deadlineMs: 120_000 });
