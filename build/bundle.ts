@@ -173,25 +173,35 @@ const lateHttp2Plugin: Plugin = {
 
 /**
  * badge-maker's font metrics (anafanafo) as the badge uses them: the flat style measures
- * its text in 11px Verdana only, and that table alone is bundled, parsed when a badge is
- * first measured. anafanafo itself builds the tables of all four fonts as it loads (a
- * megabyte of JavaScript literals, 25 ms of a run); any other font throws here, as an
- * unknown font does in anafanafo.
+ * its text in 11px Verdana only, and that table alone is bundled. anafanafo itself builds
+ * the tables of all four fonts as it loads (a megabyte of JavaScript literals, 25 ms of a
+ * run); any other font throws here, as an unknown font does in anafanafo. The table's
+ * ranges below U+0800 (Latin, Greek, Cyrillic and the like: what a badge's text is made
+ * of) are parsed alone, when a badge is first measured; the whole table (11,241 ranges,
+ * most of them beyond the BMP; 3 ms to parse) only for a text with a character beyond
+ * them. Each range is found as in the whole table, so the widths are anafanafo's.
  */
 const badgeFontPlugin: Plugin = {
   name: 'badge-font',
   setup(b) {
     const FONT = '11px Verdana';
+    const SPLIT = 0x800;
     b.onResolve({ filter: /^anafanafo$/ }, (args) => ({ path: args.path, namespace: 'badge-font', pluginData: args.resolveDir }));
     b.onLoad({ filter: /.*/, namespace: 'badge-font' }, async (args) => {
       const table = await b.resolve('anafanafo/data/verdana-11px-normal.json', { kind: 'require-call', resolveDir: args.pluginData as string });
+      const ranges = JSON.parse(readFileSync(table.path, 'utf8')) as Array<[number, number, number]>;
+      const literal = (part: unknown[]) => JSON.stringify(JSON.stringify(part));
       return {
         contents: [
           `const { createConsumer } = require('char-width-table-consumer');`,
-          `let consumer;`,
+          `const COMMON = ${literal(ranges.filter(([lower]) => lower < SPLIT))};`,
+          `const REST = ${literal(ranges.filter(([lower]) => lower >= SPLIT))};`,
+          `let common, all;`,
           `module.exports = function measure(text, { font, ...rest }) {`,
           `  if (font !== ${JSON.stringify(FONT)}) throw Error(\`Unknown font "\${font}", expected ${FONT}\`);`,
-          `  consumer ??= createConsumer(JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(table.path, 'utf8'))))}));`,
+          `  const consumer = Array.from(text).every((ch) => ch.codePointAt(0) < ${SPLIT})`,
+          `    ? (common ??= createConsumer(JSON.parse(COMMON)))`,
+          `    : (all ??= createConsumer([...JSON.parse(COMMON), ...JSON.parse(REST)]));`,
           `  return consumer.widthOf(text, { ...rest });`,
           `};`,
         ].join('\n'),

@@ -247,9 +247,12 @@ describe('the bundle (dist/cli)', () => {
   it("holds the one table of font metrics the badge measures with: its badges are badge-maker's own", async () => {
     const bundled = createRequire(import.meta.url)(join(DIST, 'cli', 'vendor-badge.cjs'))['badge-maker'] as typeof import('badge-maker');
     const { makeBadge } = await import('badge-maker');
+    // measured with the ranges below U+0800 alone, with the whole table (a character beyond them), and alone again
     for (const format of [
       { label: 'Animal Store API 1.0.0', message: 'compliant · 65/66 judged', color: 'brightgreen' },
       { label: 'Tierladen-API 2.1.0-β', message: 'non-compliant · 7/66 judged · ✗', color: 'red' },
+      { label: '動物店 API 1.0.0 🐾', message: 'incomplete · 12/66 judged', color: 'orange' },
+      { label: 'Animal Store API 1.0.0', message: 'compliant · 65/66 judged', color: 'brightgreen' },
     ])
       expect(bundled.makeBadge(format)).toBe(makeBadge(format));
     expect(() => bundled.makeBadge({ message: 'm', style: 'for-the-badge' })).toThrow(/Unknown font "bold 10px Verdana"/);
