@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../harness/http/redact.js';
-import { curlCommand } from '../harness/http/exchange.js';
+import { Exchange, curlCommand } from '../harness/http/exchange.js';
 import { secretsOf } from '../harness/api/input-space.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { parseCommandLine, resolveConfig } from '../harness/config/settings.js';
@@ -55,6 +55,26 @@ describe('redaction', () => {
   it('replaces a short key only where it stands alone', () => {
     const short = new Redactor([{ value: 'k3y', label: '$API_KEY' }]);
     expect(short.redact('Bearer k3y; sk3yline 200')).toBe('Bearer $API_KEY; sk3yline 200');
+  });
+});
+
+describe("an exchange's record", () => {
+  it('is redacted once, and again once the redactor hides a secret more (a credential the run made later)', () => {
+    const redactor = new Redactor([{ value: 'first-secret-value', label: '$API_KEY' }]);
+    const ex = new Exchange(
+      { method: 'POST', url: 'http://127.0.0.1:1/v1/pets', headers: { authorization: 'Bearer first-secret-value' }, body: '{"name":"later-secret-value"}' },
+      redactor,
+    );
+    ex.status = 201;
+    ex.text = '{"echo":"later-secret-value"}';
+    const first = ex.transcribed();
+    expect(first.request.headers.authorization).toBe('Bearer $API_KEY');
+    expect(ex.transcribed()).toBe(first);
+    redactor.add([{ value: 'later-secret-value', label: '$OTHER' }]);
+    const again = ex.record();
+    expect(JSON.stringify(again)).not.toContain('later-secret-value');
+    expect(again.response?.body).toBe('{"echo":"$OTHER"}');
+    expect(again.curl).toContain('$OTHER');
   });
 });
 

@@ -56,6 +56,8 @@ export class Exchange {
   /** The attempt that was sent in place of this one (after a 429, a retry, no answer): its answer counts, not this one. */
   next?: Exchange;
   private parsed: unknown = NOT_PARSED;
+  /** transcribed() as last made, and how many secrets the redactor knew then (a record is made again once it knows more). */
+  private transcript?: { secrets: number; record: Omit<ExchangeRecord, 'curl'> };
 
   constructor(
     readonly request: HttpRequest,
@@ -146,8 +148,18 @@ export class Exchange {
     return { ...this.transcribed(), curl: this.redactor.redactShell(curlCommand(this.request)) };
   }
 
-  /** The record without its curl line (which no transcript shows). */
+  /**
+   * The record without its curl line (which no transcript shows). Made once for the
+   * reports that cite the exchange and the transcript alike (an exchange is complete by
+   * the time any report asks), so each body is redacted once.
+   */
   transcribed(): Omit<ExchangeRecord, 'curl'> {
+    const secrets = this.redactor.size;
+    if (this.transcript?.secrets !== secrets) this.transcript = { secrets, record: this.redactedRecord() };
+    return this.transcript.record;
+  }
+
+  private redactedRecord(): Omit<ExchangeRecord, 'curl'> {
     const r = (s: string) => this.redactor.redact(s);
     const redactHeaders = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, r(v)]));
     return {

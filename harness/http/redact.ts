@@ -158,6 +158,11 @@ export class Redactor {
     this.add(secrets);
   }
 
+  /** How many forms of secrets it hides: it only grows, so a text redacted at one size need not be redacted again at it. */
+  get size(): number {
+    return this.forms.length;
+  }
+
   /** Hides these secrets too, from now on (a credential the run made from a key). */
   add(secrets: Secret[]): void {
     for (const { value, label } of secrets) {
