@@ -655,7 +655,7 @@ const lines = [
   `- Date: ${started.toISOString()}`,
   `- Cores (os.availableParallelism()): ${cores} (${cpuModel})`,
   `- Node: ${process.version} (${process.platform}/${process.arch})`,
-  `- Runs per case: ${RUNS}, interleaved (a round runs every case once; after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each, interleaved; default --concurrency: ${DEFAULT_CONCURRENCY} (${EMBEDDED_CONCURRENCY} against the embedded server: the loopback cases)`,
+  `- Runs per case: ${RUNS}, interleaved (a round runs every case once; after one unmeasured warm-up); --concurrency comparison: ${C_RUNS} runs each, interleaved; default --concurrency: ${DEFAULT_CONCURRENCY} (${EMBEDDED_CONCURRENCY} against the embedded server: certify and health on loopback, not the external server's cases)`,
   `- Load average (1/5/15 min) before: ${loadText(loadBefore)}; after: ${loadText(loadAfter)} (a 1-minute figure above ${cores / 2} means other work competed for the cores)`,
   `- Proxy delay: ${DELAY_MS} ms before every request is forwarded (reference server and proxies in the benchmark's process, a fresh reference server per run)`,
   '',

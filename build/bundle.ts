@@ -11,7 +11,7 @@
 //    after the build is parsed and compiled at run time (documents.ts, spec.ts).
 // 2. The CLI bundled by esbuild as CommonJS scripts (docs/how-it-is-built.md), in
 //    dist/cli/, whose package.json makes its .js files CommonJS: Node loads one without
-//    its ES module loader (13 ms of every start). The light part, dist/cli/main.js (the
+//    its ES module loader (8 ms of every start). The light part, dist/cli/main.js (the
 //    bin), answers --help and --version; everything else is the project's code in
 //    dist/cli/run.cjs (with its source map) and the packages' in dist/cli/vendor*.cjs,
 //    which cli/bundle-loader.ts compiles from V8 code caches. Node then reads and

@@ -58,7 +58,8 @@ function runScript(file: string, scope: Record<string, unknown>): Record<string,
  * compilation back. undici's HTTP parser is WebAssembly, and TurboFan recompiled it in the
  * background on every run: Liftoff's code, compiled as the module loads, serves a run as
  * well. And JavaScript is optimized only once it has run eight times as long as V8 waits by
- * default, so that what is hot for a long run (a large body parsed) still is.
+ * default, so that what is hot for a long run (a large body parsed) still is. serve, the
+ * one command that runs until stopped, uses no WebAssembly and is only optimized later.
  */
 export const RUN_V8_FLAGS = ['--liftoff-only', '--interrupt-budget=1081344'];
 

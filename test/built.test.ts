@@ -5,7 +5,7 @@
 // --version nothing of a run, a run against a server neither the schema compiler, the
 // reporters nor fast-check before it needs them; its stack traces name the sources.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,12 +22,6 @@ import { referenceCompiler } from '../reference/compiler.js';
 import { newPetSchema } from '../reference/options.js';
 
 const DIST = join(PACKAGE_ROOT, 'dist');
-/** A script to preload (--require) into a process, in a folder of its own. */
-const writeProbe = (source: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), 'built-test-')), 'probe.cjs');
-  writeFileSync(file, source);
-  return file;
-};
 const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(DIST, file)).href)) as T;
 
 describe('the documents the build parsed', () => {
@@ -179,7 +173,7 @@ describe('the bundle (dist/cli)', () => {
   };
   /** The project's and the packages' files the bin holds. */
   const light = Object.keys(meta.light.outputs['dist/cli/main.js'].inputs);
-  /** The run's modules that evaluate as it starts: those cli/certify.ts imports, not with import(). */
+  /** The modules of the run script that evaluate with `input`: those it imports, not with import(). */
   function evaluatedFirst(input: string, seen = new Set<string>()): string[] {
     if (seen.has(input) || !meta.run.inputs[input]) return [];
     seen.add(input);
@@ -199,18 +193,29 @@ describe('the bundle (dist/cli)', () => {
     expect(light).toContain('harness/config/settings.ts');
     expect(light.filter((file) => /^(harness\/(run|http|api)|reporters|reference|checks)\/|node_modules\//.test(file))).toEqual([]);
     // and read none of the scripts a command loads: seen by a probe preloaded into the bin
-    const probe =
-      "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { seen.push(String(file)); return read.call(this, file, ...rest); }; process.on('exit', () => process.stderr.write(JSON.stringify(seen)));";
-    for (const flag of ['--version', '--help']) {
-      const run = spawnSync(process.execPath, ['--require', writeProbe(probe), join(DIST, 'cli', 'main.js'), flag], { encoding: 'utf8' });
-      expect(run.status, flag).toBe(0);
-      expect(
-        (JSON.parse(run.stderr) as string[]).filter((file) => /\.cjs$/.test(file)),
-        flag,
-      ).toEqual([]);
+    const folder = mkdtempSync(join(tmpdir(), 'built-test-'));
+    try {
+      const probe = join(folder, 'probe.cjs');
+      writeFileSync(
+        probe,
+        "const fs = require('node:fs'); const read = fs.readFileSync; const seen = []; fs.readFileSync = function (file, ...rest) { seen.push(String(file)); return read.call(this, file, ...rest); }; process.on('exit', () => process.stderr.write(JSON.stringify(seen)));",
+      );
+      const scriptsRead = (flag: string) => {
+        const run = spawnSync(process.execPath, ['--require', probe, join(DIST, 'cli', 'main.js'), flag], { encoding: 'utf8' });
+        expect(run.status, flag).toBe(0);
+        return (JSON.parse(run.stderr) as string[]).filter((file) => /\.cjs$/.test(file));
+      };
+      for (const flag of ['--version', '--help']) expect(scriptsRead(flag), flag).toEqual([]);
+      expect(scriptsRead('--list')).toContain(join(DIST, 'cli', 'run.cjs'));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
-    const list = spawnSync(process.execPath, ['--require', writeProbe(probe), join(DIST, 'cli', 'main.js'), '--list'], { encoding: 'utf8' });
-    expect((JSON.parse(list.stderr) as string[]).filter((file) => /\.cjs$/.test(file))).toContain(join(DIST, 'cli', 'run.cjs'));
+  });
+
+  it("the run script evaluates no command's module before the command is called", () => {
+    expect(evaluatedFirst('cli/commands.ts')).toEqual(['cli/commands.ts']);
+    for (const input of ['cli/certify.ts', 'cli/serve.ts', 'cli/verify.ts', 'reporters/catalogue-doc.ts'])
+      expect(meta.run.inputs, input).toHaveProperty([input]);
   });
 
   it("a run is the project's code in run.cjs and the packages' in vendor scripts, each package evaluated when first asked for", () => {
@@ -247,7 +252,7 @@ describe('the bundle (dist/cli)', () => {
   it("holds the one table of font metrics the badge measures with: its badges are badge-maker's own", async () => {
     const bundled = createRequire(import.meta.url)(join(DIST, 'cli', 'vendor-badge.cjs'))['badge-maker'] as typeof import('badge-maker');
     const { makeBadge } = await import('badge-maker');
-    // measured with the ranges below U+0800 alone, with the whole table (a character beyond them), and alone again
+    // measured with the ranges below U+0800 alone, with the whole table (✗ is U+2717; CJK, an astral emoji), and alone again
     for (const format of [
       { label: 'Animal Store API 1.0.0', message: 'compliant · 65/66 judged', color: 'brightgreen' },
       { label: 'Tierladen-API 2.1.0-β', message: 'non-compliant · 7/66 judged · ✗', color: 'red' },

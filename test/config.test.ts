@@ -40,6 +40,10 @@ describe('configuration', () => {
     expect(resolve([], { STAGING_BASE_URL: 'https://staging.test/v1' })).toMatchObject({ environment: 'embedded', concurrency: 8 });
     expect(resolve(['--concurrency', '64']).concurrency).toBe(64);
     expect(resolve([], { ...base, CONCURRENCY: '4' }).concurrency).toBe(4);
+    // empty, it is refused, saying what unsetting it gives
+    expect(() => resolve([], { CONCURRENCY: '' })).toThrow(
+      /CONCURRENCY is set but empty .*unset it for the default, 32; 8 against the embedded reference server$/,
+    );
   });
 
   it('reads durations with or without a unit', () => {

@@ -2,17 +2,11 @@
 // --help, the README's table, .env.example and action.yml's inputs. `npm run docs`
 // writes the table, .env.example and action.yml's inputs and environment; a test fails
 // when any is stale. Light: --help reads it.
-import { ENV_FILE_SETTING, SETTINGS, type SettingDoc } from './settings.js';
+import { ENV_FILE_SETTING, SETTINGS, defaultOf, plain, type SettingDoc } from './settings.js';
 
 const ALL: SettingDoc[] = [...Object.values<SettingDoc>(SETTINGS), ENV_FILE_SETTING];
 
 /** Markdown to plain text: --help and .env.example show `code` without its backticks. */
-const plain = (text: string) => text.replace(/`/g, '');
-
-/** The default as written in the docs, in Markdown; undefined when leaving the setting out means nothing is set. */
-function defaultOf(s: SettingDoc): string | undefined {
-  return s.default !== undefined ? `\`${s.default}\`` : s.defaultDoc;
-}
 
 /** One row of --help per setting, the settings file included. */
 export function helpRows(): string[] {

@@ -52,13 +52,17 @@ const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
 /** The body cap unless told otherwise (see the setting). */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 ** 2;
 
+/** Markdown as plain text, for the terminal. */
+export const plain = (text: string) => text.replace(/`/g, '');
+
+/** The default as written in the docs, in Markdown; undefined when leaving the setting out means nothing is set. */
+export function defaultOf(s: SettingDoc): string | undefined {
+  return s.default !== undefined ? `\`${s.default}\`` : s.defaultDoc;
+}
+
 /** The value as given: what the rules across settings check (the base addresses and keys, below). */
 const text = (_name: string, value: string) => value;
 
-/**
- * Every setting, once: its RunConfig key, variable, flag, default, description and
- * parser. RunConfig, --help, the README's table and .env.example come from this table.
- */
 /** Requests in flight at once unless CONCURRENCY says otherwise (the setting says why). */
 export const DEFAULT_CONCURRENCY = 32;
 export const EMBEDDED_CONCURRENCY = 8;
@@ -66,6 +70,10 @@ export const EMBEDDED_CONCURRENCY = 8;
 /** The base address a run certifies as given (TARGET picks BASE_URL or STAGING_BASE_URL); none: the embedded reference server. */
 const chosenBase = (values: Readonly<Record<string, unknown>>) => (values.target === 'staging' ? values.stagingBaseUrl : values.baseUrl) as string | undefined;
 
+/**
+ * Every setting, once: its RunConfig key, variable, flag, default, description and
+ * parser. RunConfig, --help, the README's table and .env.example come from this table.
+ */
 export const SETTINGS = {
   // the base addresses and keys are checked by the rules across settings in resolveConfig:
   // which of them a run uses depends on TARGET and BASE_URL, and an unused one is not judged
@@ -556,8 +564,9 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
           ? [env[s.env], s.env]
           : [fileEnv[s.env], `${s.env} (in ${envPath})`];
     if (value === '') {
+      const fallback = defaultOf(s);
       throw new ConfigError(
-        `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${s.default !== undefined ? ` for the default, ${s.default}` : ''}`,
+        `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${fallback ? ` for the default, ${plain(fallback)}` : ''}`,
       );
     }
     return value;
