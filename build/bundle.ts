@@ -250,7 +250,6 @@ const scriptOf = (specifier: string) => Object.keys(LATE_PACKAGES).find((name) =
 // 1. The project's modules the light part (below) holds, handed to the run script as they
 // are (__shared), so that each exists once.
 const lightEntry = join(ROOT, 'cli', 'cli.ts');
-const runEntry = './commands.js';
 const lightProbe = await build({ ...common, entryPoints: [lightEntry], format: 'esm', write: false, plugins: [stopAtRun()] });
 const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) => input !== 'cli/cli.ts' && !inPackages(input));
 
@@ -371,9 +370,7 @@ function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, 
   return {
     name: 'run-loader',
     setup(b) {
-      b.onResolve({ filter: /^\.\/commands\.js$/ }, (args) =>
-        args.importer === lightEntry && args.path === runEntry ? { path: 'run', namespace: 'run-loader' } : undefined,
-      );
+      b.onResolve({ filter: /^\.\/commands\.js$/ }, (args) => (args.importer === lightEntry ? { path: 'run', namespace: 'run-loader' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'run-loader' }, () => ({
         contents: [
           `const { loadRun } = require(${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))});`,
