@@ -18,7 +18,12 @@ const CACHE_DIR = join(PACKAGE_ROOT, 'dist', 'document-cache');
 
 /** A YAML document; the project's own (spec/) as the build parsed it, else through the cache. */
 export function readSpecDocument(file: string): Record<string, any> {
-  return builtDocument(file) ?? (dirname(file) === SPEC_DIR ? readDocument(file, CACHE_DIR) : readDocument(file));
+  return builtDocument(file) ?? parsedDocument(file);
+}
+
+/** A YAML document parsed, not the build's: the project's own (spec/) through the cache. */
+export function parsedDocument(file: string): Record<string, any> {
+  return dirname(file) === SPEC_DIR ? readDocument(file, CACHE_DIR) : readDocument(file);
 }
 
 /**

@@ -4,8 +4,8 @@
 // by the build (built-documents.ts, built-validators.ts); any other document (a test's,
 // or a spec edited since the build) is compiled here, when a schema is first asked for.
 import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
-import { builtDocument, readSpecDocument } from './documents.js';
+import { join } from 'node:path';
+import { builtDocument, parsedDocument, readSpecDocument } from './documents.js';
 import { builtValidators } from './built-validators.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
@@ -195,5 +195,5 @@ export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): S
 function projectDocument(name: string): [Schema, Readonly<Record<string, ValidateFunction>>?] {
   const file = join(SPEC_DIR, name);
   const built = builtDocument(file);
-  return built ? [built, builtValidators?.[basename(file)]] : [readSpecDocument(file)];
+  return built ? [built, builtValidators?.[name]] : [parsedDocument(file)];
 }

@@ -67,8 +67,8 @@ const text = (_name: string, value: string) => value;
 export const DEFAULT_CONCURRENCY = 32;
 export const EMBEDDED_CONCURRENCY = 8;
 
-/** The base address a run certifies as given (TARGET picks BASE_URL or STAGING_BASE_URL); none: the embedded reference server. */
-const chosenBase = (values: Readonly<Record<string, unknown>>) => (values.target === 'staging' ? values.stagingBaseUrl : values.baseUrl) as string | undefined;
+/** The setting of the base address a run certifies: TARGET picks BASE_URL or STAGING_BASE_URL (unset: the embedded reference server). */
+const baseSetting = (values: Readonly<Record<string, unknown>>) => (values.target === 'staging' ? 'stagingBaseUrl' : 'baseUrl');
 
 /**
  * Every setting, once: its RunConfig key, variable, flag, default, description and
@@ -196,7 +196,7 @@ export const SETTINGS = {
     details: 'Chosen from `npm run bench` (see bench/results.md).',
     defaultDoc: `\`${DEFAULT_CONCURRENCY}\`; \`${EMBEDDED_CONCURRENCY}\` against the embedded reference server`,
     parse: positiveInteger,
-    fallback: (above) => (chosenBase(above) === undefined ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY),
+    fallback: (above) => (above[baseSetting(above)] === undefined ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY),
   },
   now: {
     flag: 'now',
@@ -583,9 +583,9 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   const values = resolved as SettingValues;
 
   // the rules across settings
-  const { target, baseUrl: productionBaseUrl, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
-  const base = chosenBase(values);
-  const baseName = target === 'staging' ? SETTINGS.stagingBaseUrl.env : SETTINGS.baseUrl.env;
+  const { target, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
+  const base = values[baseSetting(values)];
+  const baseName = SETTINGS[baseSetting(values)].env;
   if (!base && raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set`);
   const config: RunConfig = { ...rest, environment: base ? target : 'embedded', baseUrl: undefined, apiKey: undefined, quickstartApiKey: undefined };
   if (base) {

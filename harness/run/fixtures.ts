@@ -220,10 +220,9 @@ export class Fixtures {
   }
 
   /**
-   * One list page, named by its query, as the run asked for it once its animals existed:
-   * a page of the set the run fetches at once (pages(): no query, the smallest and the
-   * largest limit, each status with the largest limit, the last status alone), else one
-   * asked for then, once for every check that names it.
+   * One of the list pages the run fetches once its animals exist (pages(): no query, the
+   * smallest and the largest limit, each status with the largest limit, the favoured
+   * status alone), named by its query.
    */
   async page(query: { status?: string; limit?: number } = {}): Promise<Exchange> {
     const pages = await this.pages();
@@ -236,8 +235,7 @@ export class Fixtures {
       const found = pages.byStatus.find((p) => p.status === query.status && p.limit === query.limit);
       if (found) return found.ex;
     }
-    const asked = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
-    return this.once(`page:${JSON.stringify(asked)}`, () => this.list(asked));
+    throw new Error(`listPets ${JSON.stringify(query)} is none of the pages the run fetches (Fixtures.pages)`);
   }
 
   /** The list pages every list check judges, fetched after the run's animals exist. */
