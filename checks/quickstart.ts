@@ -46,20 +46,17 @@ const ISO_DATE_TIME = new RegExp(
 /** A zone designator that says UTC: Z, or a zero offset. */
 const UTC_ZONE = /^(z|[+-]00(:?00)?)$/i;
 
-/** The zone designator of a match of ISO_DATE_TIME (its 15th group). */
-const zoneIn = (m: RegExpExecArray): string | undefined => m[15];
+/** The group of ISO_DATE_TIME that holds the zone designator. */
+const ZONE = 15;
 
 /** The zone designator of an ISO 8601 date-time; undefined when it has none. */
-const zoneOf = (value: string): string | undefined => {
-  const m = ISO_DATE_TIME.exec(value);
-  return m ? zoneIn(m) : undefined;
-};
+const zoneOf = (value: string): string | undefined => ISO_DATE_TIME.exec(value)?.[ZONE];
 
 /** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
 function utcInstant(value: unknown): number | undefined {
   const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
   if (!m) return undefined;
-  const zone = zoneIn(m);
+  const zone = m[ZONE];
   if (zone && !UTC_ZONE.test(zone)) return undefined;
   const [y, mo, d, h, mi, s, fraction] = m[1] ? m.slice(1, 8) : m.slice(8, 15);
   const ms = Math.round(Number(`0.${(fraction ?? '.0').slice(1)}`) * 1000);
@@ -186,13 +183,27 @@ export const QUICKSTART_CHECKS: Check[] = [
 
   check('QS-AUTH-MALFORMED', (ctx) => expectRejected(ctx, 401, credentials(ctx, 'no-scheme', 'other-scheme', 'scheme-only', 'glued', 'scheme-twice'))),
 
-  check('QS-INVALID-JSON', (ctx) => expectRejected(ctx, 400, [{ label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } }])),
+  // an empty body is no JSON either: a body parser may hand the code nothing at all
+  check('QS-INVALID-JSON', (ctx) =>
+    expectRejected(ctx, 400, [
+      { label: 'invalid JSON', options: { raw: JSON.stringify(validMessage(ctx)).slice(0, -1) } },
+      { label: 'an empty body', options: { raw: '' } },
+    ]),
+  ),
 
-  // the quickstart preflight sent this very probe: {} with the key
+  // the quickstart preflight sent this very probe: {} with the key; certify also sends
+  // JSON that is no object, which has no message either (a server may take a bare string
+  // for the message, or an array's first item)
   check('QS-MISSING-MESSAGE', async (ctx) => {
     const ex = await ctx.fixtures.messagePreflight();
     ctx.cite(ex);
     expectStatus(ex, [400], 'a message with no message field');
+    if (ctx.profile !== 'certify') return;
+    const sent = validMessage(ctx);
+    await expectRejected(ctx, 400, [
+      { label: 'a JSON string for a body', options: { json: sent.message } },
+      { label: 'a JSON array for a body', options: { json: [sent] } },
+    ]);
   }),
 
   check('QS-MISSING-CONTENT-TYPE', (ctx) =>

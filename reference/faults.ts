@@ -355,6 +355,8 @@ export const FAULTS = {
   'qs-invalid-json-accepted': { breaks: 'invalid JSON is accepted (201, the text as the message)', expect: ['QS-INVALID-JSON'] },
   'qs-invalid-json-500': { breaks: 'invalid JSON gives 500', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
   'qs-missing-message-accepted': { breaks: 'a body without message is accepted (message "")', expect: ['QS-MISSING-MESSAGE'] },
+  'qs-string-body-as-message': { breaks: 'a JSON string for the whole body is taken for the message (queued)', expect: ['QS-MISSING-MESSAGE'] },
+  'qs-empty-body-500': { breaks: 'an empty body gives 500 (the body parser hands the code nothing)', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
   'qs-missing-content-type-accepted': { breaks: 'a body without Content-Type is accepted', expect: ['QS-MISSING-CONTENT-TYPE'] },
   'qs-non-string-message-accepted': { breaks: 'a message that is not a string is accepted (as its JSON text)', expect: ['QS-NON-STRING-MESSAGE'] },
 } as const satisfies Record<string, FaultSpec>;

@@ -28,8 +28,9 @@ export function sendMessage({ sw, messages }: Context, req: IncomingMessage, tex
     if (isProblem(taken)) return taken;
     body = taken;
   }
-  if (!isObject(body)) return invalid('The body must be a JSON object with message');
-  let message = body.message;
+  const fields = isObject(body) ? body : sw.first(NON_OBJECT_TAKEN, body);
+  if (!isObject(fields)) return invalid('The body must be a JSON object with message');
+  let message = fields.message;
   if (message === undefined) {
     message = sw.at(NO_MESSAGE_TAKEN)[0];
     if (message === undefined) return invalid('message is missing');
@@ -80,6 +81,13 @@ const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Typ
 const INVALID_JSON = seam<(text: string) => Json | Problem>('a message of invalid JSON', {
   'qs-invalid-json-500': () => crash('unexpected end of JSON input'),
   'qs-invalid-json-accepted': (text) => ({ message: text }),
+  // a body parser that hands the code nothing for an empty body, read as an object
+  'qs-empty-body-500': (text) => (text === '' ? crash("Cannot read properties of undefined (reading 'message')") : invalid('The JSON is invalid')),
+});
+
+/** JSON that is no object: the body it is taken for (undefined: refused). */
+const NON_OBJECT_TAKEN = seam<(body: Json) => Json | undefined>('a JSON body that is no object', {
+  'qs-string-body-as-message': (body) => (typeof body === 'string' ? { message: body } : undefined),
 });
 
 /** The message a body without one is taken for. */

@@ -128,7 +128,8 @@ describe('the CLI', () => {
   });
 
   // The store answers the preflight and then holds every request; the quickstart
-  // service answers, so some requirements are judged before the signal comes.
+  // service answers, so some requirements are judged before the signal comes (the pool
+  // has room for the quickstart's probes beside the store's held requests).
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
@@ -154,6 +155,7 @@ describe('the CLI', () => {
           REPORT_DIR: reportDir,
           REQUEST_TIMEOUT_MS: '60s',
           RUN_DEADLINE_MS: '2m',
+          CONCURRENCY: '1000',
         },
         {
           cwd: CWD,
