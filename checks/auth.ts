@@ -201,19 +201,35 @@ export const AUTH_CHECKS: Check[] = [
       send: () => ctx.request('GET', s.path, none),
       canonical,
     });
+    // the query parameters servers and gateways read a key from (access_token is RFC 6750's: AUTH-NO-QUERY-TOKEN)
     const elsewhere = !ctx.keyVariants
       ? []
       : [
-          { label: 'listPets with the key in the query (api_key)', options: { query: { api_key: ctx.apiKey } } },
+          ...['api_key', 'key', 'apikey', 'apiKey', 'token', 'auth'].map((name) => ({
+            label: `listPets with the key in the query (${name})`,
+            options: { query: { [name]: ctx.apiKey } },
+          })),
           { label: 'listPets with the key in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
         ];
     const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
+    // writes too, in certify: a valid NewPet to every spelling of the collection, no key
+    const listPath = ctx.spec.operation('listPets').path;
+    const create = () => ctx.call('createPet', { ...none, json: ctx.newPet('bypass-probe') });
+    const writes =
+      ctx.profile !== 'certify'
+        ? []
+        : pathSpellings(listPath).map((s) => ({
+            label: `POST ${s.path} (${s.label}) of a valid NewPet with no key`,
+            send: () => ctx.request('POST', s.path, { ...none, json: ctx.newPet('bypass-probe') }),
+            canonical: create,
+          }));
     await expectNoData(
       ctx,
       [
-        ...ctx.sample(pathSpellings(ctx.spec.operation('listPets').path).map(spelled(list)), 4),
+        ...ctx.sample(pathSpellings(listPath).map(spelled(list)), 4),
         ...ctx.sample(elsewhere, 1).map(({ label, options }) => ({ label, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list })),
         ...(id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 2)),
+        ...writes,
       ],
       'AUTH-MISSING-HEADER',
     );
@@ -264,10 +280,25 @@ export const AUTH_CHECKS: Check[] = [
     );
     const probes = ctx.sample(reads, 3).map(({ method, path }) => async () => {
       const ex = await ctx.request(method, path, { auth: 'none', ...(method === 'OPTIONS' && { headers: cors }) });
-      const data = method === 'HEAD' ? ex.succeeded : animalsShown(ex).length > 0;
-      if (data) fail(`${method} ${path} with no key: ${ex.summary}${method === 'OPTIONS' ? ', with animals in the body' : ''}`, ex);
+      // HEAD answered as GET would be is GET without the key; a bare 2xx is AUTH-HEAD-REFUSED's
+      const data = method === 'HEAD' ? headLikeGet(ex) : animalsShown(ex).length > 0;
+      if (data)
+        fail(`${method} ${path} with no key: ${ex.summary}${method === 'OPTIONS' ? ', with animals in the body' : ", with GET's media type or length"}`, ex);
     });
     await eachProbe([...probes, ...(writes ? [() => writes] : [])], (probe) => probe());
+  }),
+
+  // SHOULD: a HEAD 2xx without a key that says nothing of the resource (no media type, no
+  // length) hands nothing out, as a gateway's generic answer does; judged on the run's HEADs
+  check('AUTH-HEAD-REFUSED', async (ctx) => {
+    const headsWithoutKey = () => ctx.observed('store').filter((ex) => ex.request.method === 'HEAD' && ex.request.headers?.authorization === undefined);
+    // run without AUTH-EVERY-METHOD, it sends its own
+    if (headsWithoutKey().length === 0) await ctx.request('HEAD', ctx.spec.operation('listPets').path, { auth: 'none' });
+    const heads = headsWithoutKey().filter((ex) => !headLikeGet(ex));
+    if (heads.length === 0) return ctx.note('every HEAD without a key got no 2xx, or one answered as GET (AUTH-EVERY-METHOD judges those)');
+    const through = heads.filter((ex) => ex.succeeded);
+    if (through.length) fail(`${through.map((ex) => ex.summary).join(' | ')}: a 2xx to HEAD with no key, though GET needs the key`, ...through);
+    ctx.note(`${heads.length} HEAD requests without a key, none answered 2xx`);
   }),
 
   // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
@@ -286,6 +317,9 @@ export const AUTH_CHECKS: Check[] = [
     expectStatus(ex, [401], 'getPet of an animal that does not exist, with no key (authentication comes before the lookup)');
   }),
 ];
+
+/** A HEAD answered as GET would be: GET's media type, or a body length (RFC 9110 9.3.2). */
+const headLikeGet = (ex: Exchange) => ex.succeeded && (ex.mediaType === 'application/json' || Number(ex.headers['content-length'] ?? 0) > 0);
 
 /**
  * Makes an animal, waits until getPet shows it, sends it every unsafe method no operation

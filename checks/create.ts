@@ -3,9 +3,9 @@
 // bodies are generated from the NewPet schema, one requirement per kind of defect;
 // valid edge values and generated examples must come back exactly (round-trip.ts).
 import type { CheckContext } from '../harness/run/context.js';
+import { judgeViews, judgeWrites } from './model.js';
+import { judgeSuccesses, reportOffences } from './transcript.js';
 import {
-  animalsShown,
-  brief,
   check,
   eachProbe,
   expectSchema,
@@ -15,18 +15,14 @@ import {
   integerText,
   isBroken,
   isInteger,
-  isSafeMethod,
-  newPetProperties,
   refusalCounts,
   sameJson,
-  sentNewPet,
   showJson,
   unlikelyId,
   type Check,
   type CreatedPet,
   type NegativeFamily,
   type Examples,
-  type Exchange,
   type RoundTrip,
 } from '../harness/run/kit.js';
 
@@ -85,15 +81,6 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
-/** null and absent are the same value of an optional field: none. */
-const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
-
-/** The ids the run sent a write other than createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
-function writtenTo(observed: Exchange[]): Set<string> {
-  const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method));
-  return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
-}
-
 export const CREATE_CHECKS: Check[] = [
   ...Object.entries(INVALID_BODIES).map(([id, family]) => check(id, (ctx) => rejects(ctx, family))),
 
@@ -107,6 +94,7 @@ export const CREATE_CHECKS: Check[] = [
     }
     ctx.cite(...created.slice(0, 4).map((c) => c.exchange));
     ctx.note(`${created.length} animals created`);
+    judgeSuccesses(ctx, 'createPet', 'Pet', { status: 201 });
   }),
 
   check('CREATE-ECHO', async (ctx) => {
@@ -162,8 +150,11 @@ export const CREATE_CHECKS: Check[] = [
     const { trips, examples } = await roundTrips(ctx);
     const references = ctx.referenceValues;
     const refused = trips.filter((t) => t.kind === 'refused');
-    const judged = refused.filter((t) => refusalCounts(t, references, trips));
-    const excused = refused.filter((t) => !judged.includes(t));
+    // many stores cannot hold U+0000 (PostgreSQL's text): refusing it is no limit on names
+    const nul = refused.filter((t) => Object.values(t.sent).some((v) => typeof v === 'string' && v.includes('\u0000')));
+    if (nul.length) ctx.note(`refused a text holding U+0000, which many stores cannot hold: not judged (${nul[0].exchanges[0].summary})`);
+    const judged = refused.filter((t) => !nul.includes(t) && refusalCounts(t, references, trips));
+    const excused = refused.filter((t) => !nul.includes(t) && !judged.includes(t));
     if (excused.length) {
       ctx.note(
         `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused
@@ -202,58 +193,25 @@ export const CREATE_CHECKS: Check[] = [
   }),
 
   // Every view of every animal the run made, judged after every other check: the fields
-  // sent as sent, and the ones not sent (status, whose default is not stated) never two
-  // different values: a view may leave one out (a 201 that echoes the request while reads
-  // fill in a default)
+  // sent the same in meaning, the status never back to one it left (checks/model.ts)
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const observed = ctx.observed('store');
-    const excluded = writtenTo(observed);
-    const made = ctx.fixtures.runAnimals();
-    // an id two creations share is CREATE-ID-UNIQUE's to judge
-    const shared = new Set(made.filter((a, i) => made.findIndex((b) => b.id === a.id) !== i).map((a) => a.id));
-    const model = new Map<string, Record<string, unknown>>();
-    for (const a of made) {
-      const sent = !excluded.has(a.id) && !shared.has(a.id) ? sentNewPet(a, ctx.spec) : undefined;
-      if (sent) model.set(a.id, sent);
-    }
-    if (model.size === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    const fields = Object.keys(newPetProperties(ctx.spec));
-    const offenders: Array<{ ex: Exchange; why: string }> = [];
-    let views = 0;
-    // the value a view first showed of a field not sent, by animal (the 201 body is the first view)
-    const shown = new Map<string, { value: unknown; ex: Exchange }>();
-    for (const ex of observed) {
-      for (const pet of animalsShown(ex)) {
-        const id = integerText(pet.id);
-        const sent = model.get(id);
-        if (!sent) continue;
-        views++;
-        for (const field of fields) {
-          const value = valueOf(pet, field);
-          if (field in sent) {
-            if (sameJson(value, sent[field])) continue;
-            offenders.push({ ex, why: `animal ${id}: ${field} is ${brief(value)}, sent as ${brief(sent[field])}` });
-            break;
-          }
-          if (value === undefined) continue;
-          const before = shown.get(`${id} ${field}`);
-          if (!before) shown.set(`${id} ${field}`, { value, ex });
-          else if (!sameJson(before.value, value)) {
-            offenders.push({ ex, why: `animal ${id}: ${field} (not sent) is ${brief(value)} here, ${brief(before.value)} in ${before.ex.summary}` });
-            break;
-          }
-        }
-      }
-    }
-    if (offenders.length) {
-      fail(
-        `${offenders.length} of ${views} views of the run's ${model.size} animals disagree with how they were made: ${offenders
-          .slice(0, 3)
-          .map((o) => `${o.ex.summary}: ${o.why}`)
-          .join(' | ')}`,
-        ...offenders.map((o) => o.ex),
-      );
-    }
-    ctx.note(`${views} views of the run's ${model.size} animals compared`);
+    const { disagree, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
+    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
+    reportOffences(ctx, disagree, `${views} views of the run's ${animals} animals`, 'disagree with how they were made');
+  }),
+
+  // SHOULD: trimmed or normalised text says what was sent (CREATE-VIEWS-AGREE holds the meaning)
+  check('CREATE-STORED-AS-SENT', async (ctx) => {
+    const { canonicalised, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
+    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
+    reportOffences(ctx, canonicalised, `${views} views of the run's ${animals} animals`, 'show text trimmed or normalised, not as it was sent');
+  }),
+
+  // A refused write adds no animal, an accepted one exactly one: every animal a view
+  // shows with a name the run sent is explained by the writes that carried it
+  check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
+    const { offences, names } = judgeWrites(ctx);
+    if (names === 0) throw new Inconclusive("no write of the run carried a name of the run's");
+    reportOffences(ctx, offences, `the animals shown with the ${names} names the run's writes carried`, 'were added by no write the store accepted');
   }),
 ];

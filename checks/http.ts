@@ -12,6 +12,8 @@ import {
   itemSpellings,
   pathSpellings,
   READ_HEADER_SPELLINGS,
+  sameMeaning,
+  showJson,
   Violation,
   type Check,
   type Exchange,
@@ -67,8 +69,25 @@ export const HTTP_CHECKS: Check[] = [
       send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('getPet', { params: { petId: id! } })),
       judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
     }));
+    // certify also writes to every spelling of the collection: a 2xx is then an animal made
+    // of the NewPet sent (the run's model accounts for it), after the pages the list checks judge
+    const listPath = ctx.spec.operation('listPets').path;
+    const writes = (ctx.profile === 'certify' ? pathSpellings(listPath) : []).map((s): Probe => {
+      const json = ctx.newPet('spelling-post');
+      return {
+        what: `POST ${s.path} (${s.label}) of a valid NewPet with the key`,
+        send: async (spelled) => {
+          await ctx.fixtures.pages();
+          return spelled ? ctx.request('POST', s.path, { json }) : ctx.call('createPet', { json });
+        },
+        judge: (ex, what) => {
+          const pet = expectSchema(ctx.spec, ex, 'Pet', what);
+          if (!sameMeaning(pet.name, json.name)) fail(`${what}: answered with an animal named ${showJson(pet.name)}, not the one sent`, ex);
+        },
+      };
+    });
     const unfollowed: string[] = [];
-    await eachProbe([...list, ...item], async (probe) => {
+    await eachProbe([...list, ...item, ...writes], async (probe) => {
       const ex = await probe.send(true);
       if (ex.status >= 300 && ex.status < 400) unfollowed.push(ex.summary);
       if (ex.succeeded) await judgeAgainstOwn(probe, ex);

@@ -24,6 +24,7 @@ import {
   type Exchange,
   type ListPages,
 } from '../harness/run/kit.js';
+import { judgeListAnswers } from './transcript.js';
 
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -102,6 +103,7 @@ export const LIST_CHECKS: Check[] = [
     ] as const) {
       validPage(ctx, await ctx.fixtures.page({ limit }), `listPets with ${label}`);
     }
+    judgeListAnswers(ctx);
   }),
 
   check('LIST-LIMIT-DEFAULT', async (ctx) => {

@@ -15,14 +15,17 @@ import {
   Inconclusive,
   pathSpellings,
   showJson,
+  unjudgedOnServerError,
   type Check,
   type CredentialKind,
 } from '../harness/run/kit.js';
+import { judgeSuccesses } from './transcript.js';
 
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {
   const { sent, exchange } = await ctx.fixtures.message();
   ctx.cite(exchange);
+  unjudgedOnServerError(exchange, 'a valid message');
   if (!exchange.succeeded) fail(`a valid message: expected a 2xx status, got ${exchange.summary}`, exchange);
   return { sent, exchange, body: exchange.json as Record<string, any> | undefined };
 }
@@ -98,6 +101,11 @@ export const QUICKSTART_CHECKS: Check[] = [
     const body = expectSchema(ctx.quickstartSpec, exchange, 'Message', 'a valid message');
     if (body.status === 'queued') ctx.note('the message was only queued (status "queued")');
     else ctx.note(`message status: ${showJson(body.status)}`);
+    // a message holding a long run of digits (an order or a phone number) is as valid
+    const digits = await ctx.sendMessage({ json: { message: `${ctx.runPrefix} order 12345678901234567890` } });
+    unjudgedOnServerError(digits, 'a valid message holding a run of 20 digits');
+    if (!digits.succeeded) fail(`a valid message holding a run of 20 digits: expected a 2xx status, got ${digits.summary}`, digits);
+    judgeSuccesses(ctx, 'sendMessage', 'Message');
   }),
 
   check('QS-CREATED-AT-UTC', async (ctx) => {
@@ -158,13 +166,19 @@ export const QUICKSTART_CHECKS: Check[] = [
     const json = ctx.profile === 'certify' ? validMessage(ctx) : {};
     const path = ctx.quickstartSpec.operation('sendMessage').path;
     const canonical = () => ctx.sendMessage({ auth: 'none', json });
+    // every method HTTP defines but POST, a body where one may be read
+    const methods = ['GET', 'PUT', 'PATCH', 'DELETE'].map((method) => ({
+      label: `${method} ${path}`,
+      send: () => ctx.quickstartRequest(method, path, { auth: 'none', ...(method === 'PUT' || method === 'PATCH' ? { json } : {}) }),
+      canonical,
+    }));
     return expectNoData(
       ctx,
       [
         ...pathSpellings(path)
           .slice(0, 2)
           .map((s) => ({ label: `POST ${s.path} (${s.label})`, send: () => ctx.quickstartRequest('POST', s.path, { auth: 'none', json }), canonical })),
-        { label: `GET ${path}`, send: () => ctx.quickstartRequest('GET', path, { auth: 'none' }), canonical },
+        ...methods,
       ],
       'QS-AUTH-MISSING',
     );

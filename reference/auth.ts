@@ -102,6 +102,7 @@ const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the k
   // RFC 6750 2.3: a resource server may take the bearer token from the query
   'access-token-query': (p) => keyless(p) && p.query.get('access_token') === p.key,
   'key-elsewhere-accepted': (p) => keyless(p) && (p.req.headers['x-api-key'] === p.key || p.query.get('api_key') === p.key),
+  'key-query-param': (p) => keyless(p) && p.query.get('key') === p.key,
   'invalid-key-accepted': sameKind('wrong-key'),
   'key-form-only': (p) => p.kind === 'wrong-key' && sameForm(p.header.split(/ +/)[1] ?? '', p.key),
   'key-prefix-accepted': nearMiss((token, key) => token.startsWith(key)),

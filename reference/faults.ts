@@ -56,6 +56,19 @@ export const FAULTS = {
     // the key sent in the query (api_key, access_token) is a query too: those probes get data
     expect: ['AUTH-MISSING-HEADER', 'AUTH-NO-BYPASS', 'AUTH-NO-QUERY-TOKEN'],
   },
+  'key-query-param': { breaks: 'the key is also taken from the query parameter key (?key=)', expect: ['AUTH-NO-BYPASS'] },
+  'slash-post-unauthenticated': {
+    breaks: 'POST /pets/ (a trailing slash) creates the animal without looking at any credential (a route added beside /pets)',
+    expect: ['AUTH-NO-BYPASS'],
+  },
+  'refused-write-stored': {
+    breaks: 'a createPet refused with 401 (no key, a wrong key) stores the animal all the same (the write runs before the answer)',
+    expect: ['CREATE-WRITES-ACCOUNTED'],
+  },
+  'invalid-write-stored': {
+    breaks: 'a createPet refused with 400 (an invalid value) stores the animal its body names all the same',
+    expect: ['CREATE-WRITES-ACCOUNTED'],
+  },
   'orders-unauthenticated': {
     breaks: 'GET /store/orders answers whatever the credential',
     expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
@@ -189,16 +202,20 @@ export const FAULTS = {
     expect: ['LIST-LIMIT-ABOVE-MAX'],
     prefill: 101,
   },
-  'limit-above-max-500': { breaks: 'limit above the maximum gives 500', expect: ['LIST-LIMIT-ABOVE-MAX', 'STORE-NO-5XX'] },
-  'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['LIST-LIMIT-BELOW-MIN', 'STORE-NO-5XX'] },
+  'limit-above-max-500': { breaks: 'limit above the maximum gives 500', expect: ['STORE-NO-5XX'] },
+  'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['STORE-NO-5XX'] },
   'limit-zero-unbounded': { breaks: 'limit=0 is read as "no limit": every animal, more than the maximum', expect: ['LIST-LIMIT-BELOW-MIN'] },
   'param-errors-html': {
     breaks: "a bad query or path value gets the web framework's HTML 400 page, not an Error body",
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
   },
-  'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['LIST-LIMIT-NOT-INTEGER', 'STORE-NO-5XX'] },
-  'limit-negative-500': { breaks: 'a negative limit gives 500', expect: ['LIST-LIMIT-BELOW-MIN', 'STORE-NO-5XX'] },
-  'limit-beyond-int64-500': { breaks: 'a limit no int64 can hold (2^63) gives 500 (parsed into a long)', expect: ['LIST-LIMIT-ABOVE-MAX', 'STORE-NO-5XX'] },
+  'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['STORE-NO-5XX'] },
+  'limit-exponent-unclamped': {
+    breaks: 'a limit in exponent form (1e3) is read as a number, and the maximum is not applied to it: every animal',
+    expect: ['LIST-LIMIT-NOT-INTEGER'],
+  },
+  'limit-negative-500': { breaks: 'a negative limit gives 500', expect: ['STORE-NO-5XX'] },
+  'limit-beyond-int64-500': { breaks: 'a limit no int64 can hold (2^63) gives 500 (parsed into a long)', expect: ['STORE-NO-5XX'] },
   'filtered-no-maximum': {
     breaks: 'with the status filter, a limit above the maximum is honoured (the bound is enforced on the unfiltered query only)',
     expect: ['LIST-LIMIT-ABOVE-MAX'],
@@ -228,7 +245,8 @@ export const FAULTS = {
   'status-filter-ignored': { breaks: 'the status filter is ignored', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-mixed': { breaks: 'a filtered page also holds an animal of another status', expect: ['LIST-STATUS-FILTER'] },
   'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },
-  'unknown-status-500': { breaks: 'an unknown status value gives 500', expect: ['LIST-STATUS-UNKNOWN', 'STORE-NO-5XX'] },
+  'unknown-status-500': { breaks: 'an unknown status value gives 500', expect: ['STORE-NO-5XX'] },
+  'unknown-status-401': { breaks: 'an unknown status value gets 401, as if the key were wrong', expect: ['LIST-STATUS-UNKNOWN'] },
   // ------------------------------------------------------------ create
   'created-200': { breaks: 'POST /pets answers 200 instead of 201', expect: ['CREATE-OK'] },
   'string-ids': {
@@ -247,7 +265,7 @@ export const FAULTS = {
   'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK', 'CREATE-ROUND-TRIP', 'LIST-IDS-UNIQUE'] },
   'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK', 'CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'status-dropped': { breaks: 'a supplied status is not stored', expect: ['CREATE-ECHO', 'GET-OK', 'CREATE-VIEWS-AGREE'] },
-  'status-changed': { breaks: 'a supplied status is stored as the next status of the enumeration', expect: ['CREATE-ECHO', 'GET-OK', 'CREATE-VIEWS-AGREE'] },
+  'status-changed': { breaks: 'a supplied status is stored as the next status of the enumeration', expect: ['CREATE-ECHO'] },
   'not-persisted': {
     breaks: 'created animals are not stored (getPet 404, not listed)',
     // CREATE-ROUND-TRIP fetches every animal it made with getPet
@@ -265,17 +283,21 @@ export const FAULTS = {
   'accept-missing-name': { breaks: 'a body without name is accepted (name "")', expect: ['CREATE-MISSING-REQUIRED'] },
   'accept-missing-category': { breaks: 'a body without categoryId is accepted (categoryId 0)', expect: ['CREATE-MISSING-REQUIRED'] },
   'accept-array-body': { breaks: 'an array holding one NewPet is accepted as that NewPet', expect: ['CREATE-NOT-OBJECT'] },
-  'empty-body-500': { breaks: 'an empty body gives 500', expect: ['CREATE-EMPTY-BODY', 'STORE-NO-5XX'] },
-  'malformed-json-500': { breaks: 'malformed JSON gives 500', expect: ['CREATE-MALFORMED-JSON', 'STORE-NO-5XX'] },
+  'empty-body-500': { breaks: 'an empty body gives 500', expect: ['STORE-NO-5XX'] },
+  'empty-body-defaults': { breaks: 'an empty body is taken for an animal of default values (201, name "", categoryId 0)', expect: ['CREATE-EMPTY-BODY'] },
+  'malformed-json-500': { breaks: 'malformed JSON gives 500', expect: ['STORE-NO-5XX'] },
+  'malformed-json-closed': { breaks: 'malformed JSON is read by a lenient parser that closes what is left open (201)', expect: ['CREATE-MALFORMED-JSON'] },
   // ------------------------------------------------------------ valid values (edge values, generated examples, an id sent)
   'non-ascii-replaced': { breaks: 'characters outside ASCII in a name are stored as ?', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'name-truncated-255': { breaks: 'names are silently shortened to 255 characters', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'item-method-html': { breaks: "a method /pets/{petId} does not have (PATCH) gets the framework's HTML 405 page", expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'filtered-page-50': { breaks: 'a page with a status filter holds at most 50 animals (a search index with its own cap)', expect: ['LIST-STATUS-COMPLETE'] },
   'int64-range-unchecked': { breaks: 'a categoryId outside int64 (2^63) is accepted (and clamped)', expect: ['CREATE-OUT-OF-RANGE'] },
-  'int64-via-double': { breaks: 'categoryId passes through a double: 2^53 + 1 comes back as 2^53', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
-  'nfc-normalised': { breaks: 'names are normalised to NFC (e + U+0301 stored as é)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
-  'names-trimmed': { breaks: 'names are stored trimmed of leading and trailing whitespace', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
+  // the largest int64 comes back as 2^63: no int64, so the 201 body is no valid Pet
+  'int64-via-double': {
+    breaks: 'categoryId passes through a double: 2^53 + 1 comes back as 2^53',
+    expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE', 'CREATE-OK'],
+  },
   'names-html-escaped': { breaks: 'names are HTML-escaped on input (< stored as &#60;)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'list-names-ascii': {
     breaks: 'the list writes characters outside ASCII in names as ? (the 201 body and getPet are right)',
@@ -284,18 +306,24 @@ export const FAULTS = {
     variants: ['newest-first'],
   },
   'emoji-refused-422': { breaks: 'a name with astral-plane characters (emoji) is refused with 422', expect: ['CREATE-ROUND-TRIP'] },
-  'long-name-500': { breaks: 'a name over 1,000 characters gives 500', expect: ['STORE-NO-5XX', 'CREATE-ROUND-TRIP'] },
+  'long-name-500': { breaks: 'a name over 1,000 characters gives 500', expect: ['STORE-NO-5XX'] },
   'private-use-stripped': {
     breaks:
       'private-use and unassigned code points are stripped from names (the edge value of every plane has them, and so do the generated examples of seed 7)',
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
     seed: 7,
   },
-  'names-ltrimmed': { breaks: 'names are stored without their leading whitespace (trailing kept)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'nfkc-normalised': {
     breaks: 'names are normalised to NFKC (the ligature U+FB01 stored as "fi", fullwidth letters as ASCII)',
-    expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
+    // NFKC composes decomposed marks too, as NFC does: that alone is only a SHOULD
+    expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE', 'CREATE-STORED-AS-SENT'],
   },
+  'names-cut-at-nul': { breaks: 'names are stored cut at their first U+0000 (a C string)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
+  'digit-runs-refused': {
+    breaks: 'a home-made JSON reader refuses as invalid JSON any body holding a run of 16 digits (a name, a message, an int64)',
+    expect: ['CREATE-VALID-ACCEPTED', 'QS-OK'],
+  },
+  'flaky-503': { breaks: 'one animal-store request in 40, whatever it is, is answered 503 without Retry-After', expect: ['STORE-NO-5XX'] },
   'c1-controls-stripped': {
     breaks: 'U+007F and the C1 controls U+0080 to U+009F are stripped from names',
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
@@ -312,13 +340,14 @@ export const FAULTS = {
   'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND', 'CREATE-ROUND-TRIP'] },
   // CREATE-ROUND-TRIP fetches every animal it made with getPet
   'get-always-404': { breaks: 'getPet is already removed: 404 for every well-formed id', expect: ['GET-OK', 'CREATE-ROUND-TRIP'] },
-  'get-invalid-id-500': { breaks: 'a non-integer petId gives 500', expect: ['GET-INVALID-ID', 'STORE-NO-5XX'] },
+  'get-invalid-id-500': { breaks: 'a non-integer petId gives 500', expect: ['STORE-NO-5XX'] },
   // -(2^63)-1, no int64, is negative too
-  'get-negative-id-500': { breaks: 'a negative petId gives 500', expect: ['GET-EDGE-IDS', 'GET-INVALID-ID', 'STORE-NO-5XX'] },
-  'get-beyond-int64-500': { breaks: 'a petId no int64 can hold gives 500', expect: ['GET-INVALID-ID', 'STORE-NO-5XX'] },
+  'get-negative-id-500': { breaks: 'a negative petId gives 500', expect: ['STORE-NO-5XX'] },
+  'get-beyond-int64-500': { breaks: 'a petId no int64 can hold gives 500', expect: ['STORE-NO-5XX'] },
   // another spelling of an id (+3, 3.json, 3;x=1) is no integer either: 200 with null
-  'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID', 'HTTP-PATH-SPELLINGS'] },
+  'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID', 'HTTP-PATH-SPELLINGS', 'GET-OK'] },
   'get-id-parseint': { breaks: 'petId is read with parseInt: 7abc and 7.5 fetch animal 7', expect: ['GET-INVALID-ID'] },
+  'id-underscore-parsed': { breaks: "petId is read as Python's int() reads it: 1_0 fetches animal 10", expect: ['GET-INVALID-ID'] },
   // the int64 edges and the ids beyond int64 name no animal either
   'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND', 'GET-EDGE-IDS', 'GET-INVALID-ID'] },
   // ------------------------------------------------------------ orders
@@ -353,11 +382,16 @@ export const FAULTS = {
     expect: ['QS-VALID-SPELLINGS'],
   },
   'qs-invalid-json-accepted': { breaks: 'invalid JSON is accepted (201, the text as the message)', expect: ['QS-INVALID-JSON'] },
-  'qs-invalid-json-500': { breaks: 'invalid JSON gives 500', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
+  'qs-invalid-json-500': { breaks: 'invalid JSON gives 500', expect: ['QS-NO-5XX'] },
   'qs-missing-message-accepted': { breaks: 'a body without message is accepted (message "")', expect: ['QS-MISSING-MESSAGE'] },
   'qs-string-body-as-message': { breaks: 'a JSON string for the whole body is taken for the message (queued)', expect: ['QS-MISSING-MESSAGE'] },
-  'qs-empty-body-500': { breaks: 'an empty body gives 500 (the body parser hands the code nothing)', expect: ['QS-INVALID-JSON', 'QS-NO-5XX'] },
+  'qs-empty-body-500': { breaks: 'an empty body gives 500 (the body parser hands the code nothing)', expect: ['QS-NO-5XX'] },
   'qs-missing-content-type-accepted': { breaks: 'a body without Content-Type is accepted', expect: ['QS-MISSING-CONTENT-TYPE'] },
+  'qs-put-unauthenticated': { breaks: 'PUT /messages queues the message without looking at any credential', expect: ['QS-NO-BYPASS'] },
+  'qs-non-string-echoed': {
+    breaks: 'a message that is not a string ({"message": 5}) is queued and echoed as it was sent',
+    expect: ['QS-NON-STRING-MESSAGE', 'QS-OK'],
+  },
   'qs-non-string-message-accepted': { breaks: 'a message that is not a string is accepted (as its JSON text)', expect: ['QS-NON-STRING-MESSAGE'] },
 } as const satisfies Record<string, FaultSpec>;
 

@@ -50,6 +50,8 @@ export class Gateway {
       return refuse({ status: 503, code: 'overloaded', message: 'The server is overloaded: try again later', headers: { 'retry-after': retryAfter } });
     }
     if (opts.failsEvery && req.method === 'GET' && arrival % opts.failsEvery === 0) return refuse(crash('the backend failed: try again'));
+    const flaky = sw.at(UNAVAILABLE_EVERY)[0];
+    if (flaky && arrival % flaky === 0) return refuse({ status: 503, code: 'unavailable', message: 'The backend is unavailable' });
     for (const ms of sw.at(DELAY)) await new Promise((r) => setTimeout(r, ms));
     const every = sw.at(REFUSED_EVERY)[0];
     if (every && ++this.counted % every === 0) return refuse(tooMany('0'));
@@ -88,6 +90,11 @@ const SHEDDING = seam<{ every: number; retryAfterSeconds: number }>('load sheddi
 /** Milliseconds every answer takes. */
 const DELAY = seam<number>('the time an answer takes', {
   'slow-responses': 40, // over the latency budget the fault's entry sets
+});
+
+/** One request in so many is answered 503 without Retry-After: a server error, not a rate limit. */
+const UNAVAILABLE_EVERY = seam<number>('server errors', {
+  'flaky-503': 40,
 });
 
 /** One request in so many is refused with 429 and Retry-After: 0. */

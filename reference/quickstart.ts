@@ -13,6 +13,8 @@ import { routeQuickstart } from './routing.js';
 import { seam } from './seams.js';
 import { readBody, sendJson } from './transport.js';
 import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Json, type Problem } from './wire.js';
+import { refusedByTokenizer } from './store/validation.js';
+import { sendEarly, type Early } from './routing.js';
 
 export function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
   if (req.headers['content-type'] === undefined) {
@@ -22,6 +24,7 @@ export function sendMessage({ sw, messages }: Context, req: IncomingMessage, tex
   }
   let body: Json;
   try {
+    if (refusedByTokenizer(sw, text)) throw new Error('refused by the reader');
     body = parseJson(text);
   } catch {
     const taken = sw.first(INVALID_JSON, text) ?? invalid('The JSON is invalid');
@@ -59,6 +62,8 @@ export function quickstartService(ctx: Context, kill: () => void): (req: Incomin
     const url = new URL(req.url ?? '/', 'http://localhost');
     url.pathname = url.pathname.slice(prefix.length);
     const route = routeQuickstart(req, url, sw);
+    const early = sw.first(BEFORE_THE_KEY, route.method, route.path);
+    if (early) return sendEarly(res, early);
     // its errors are its own, not the store's
     const refuse = (problem: Problem) => sendError(sw, res, sw.fold(ERRORS, problem));
     const denied = route.unguarded ? undefined : quickstartAuth(sw, req, ctx.quickstartApiKey);
@@ -95,8 +100,19 @@ const NO_MESSAGE_TAKEN = seam<string>('a body without message', {
   'qs-missing-message-accepted': '',
 });
 
-const NON_STRING_TAKEN = seam<(message: Json) => string>('a message that is no string', {
+const NON_STRING_TAKEN = seam<(message: Json) => Json>('a message that is no string', {
   'qs-non-string-message-accepted': (message) => toJson(message),
+  // taken as it is, and echoed so
+  'qs-non-string-echoed': (message) => message,
+});
+
+/** An answer given before the key is looked at. */
+const BEFORE_THE_KEY = seam<(method: string, path: string) => Early | undefined>('quickstart answers before the key', {
+  // GET /messages explains how to send one, to anyone
+  'messages-usage-get': (method, path) =>
+    method === 'GET' && path === '/messages'
+      ? { status: 200, headers: {}, text: 'Usage: POST /messages with Authorization: Bearer <API_KEY> and a JSON body {"message": "..."}' }
+      : undefined,
 });
 
 const hoursAhead = (now: Date, hours: number) => new Date(now.getTime() + hours * 3600_000).toISOString();

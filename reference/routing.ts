@@ -121,8 +121,7 @@ export function routeStore(req: IncomingMessage, url: URL, sw: Switches): Routed
 // ---------------------------------------------------------------- the quickstart service's route
 
 export function routeQuickstart(req: IncomingMessage, url: URL, sw: Switches): Routed {
-  const method = req.method ?? 'GET';
-  const [path, unguarded] = sw.first(QS_MORE_ROUTES, method, url.pathname) ?? [url.pathname, false];
+  const [path, unguarded, method = req.method ?? 'GET'] = sw.first(QS_MORE_ROUTES, req.method ?? 'GET', url.pathname) ?? [url.pathname, false];
   const operation = method === 'POST' && path === '/messages' ? 'sendMessage' : undefined;
   return { method, path, operation, unguarded, envelope: false, refusal: operation ? sw.first(QS_REFUSED_ONCE_IN, req) : undefined };
 }
@@ -161,6 +160,9 @@ const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
   'case-insensitive-routes': (d) => ({ ...d, path: documentedSpelling(d.path, false) ?? d.path }),
   // a second route for the collection, written without the credential check of the first
   'trailing-slash-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', unguarded: true } : d),
+  'slash-post-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'POST' ? { ...d, path: '/v1/pets', unguarded: true } : d),
+  // a gateway that answers HEAD itself, with nothing of the resource
+  'head-empty-200': (d) => early(d, d.method === 'HEAD' ? { status: 200, headers: { 'content-length': '0' } } : undefined),
   // a legacy route kept for old clients, behind the key, that wraps the page
   'trailing-slash-envelope': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', envelope: true } : d),
   // the credential check is mounted on the exact path; the router matches any case
@@ -205,9 +207,11 @@ const REFUSED_ONCE_IN = seam<(req: IncomingMessage, operation: string | undefine
       : undefined,
 });
 
-const QS_MORE_ROUTES = seam<(method: string, path: string) => [path: string, unguarded: boolean] | undefined>('quickstart routes', {
+const QS_MORE_ROUTES = seam<(method: string, path: string) => [path: string, unguarded: boolean, method?: string] | undefined>('quickstart routes', {
   // a second route for /messages/, written without the credential check of the first
   'qs-trailing-slash-unauthenticated': (method, path) => (path === '/messages/' && method === 'POST' ? ['/messages', true] : undefined),
+  // PUT /messages sends a message too, on a route written without the credential check
+  'qs-put-unauthenticated': (method, path) => (path === '/messages' && method === 'PUT' ? ['/messages', true, 'POST'] : undefined),
 });
 
 const QS_REFUSED_ONCE_IN = seam<(req: IncomingMessage) => Problem | undefined>('quickstart content negotiation', {

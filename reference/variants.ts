@@ -81,6 +81,14 @@ export const VARIANTS = {
   'quickstart-sibling-path':
     "the quickstart service is served under the sibling path /v1-quickstart on the store's port, and answers its own errors as plain text",
   'long-names': 'the store holds 120 animals with 12,000-character names from the start: a page of 100 is 1.2 MB',
+  // text stored in another form that says the same (CREATE-STORED-AS-SENT, a SHOULD)
+  'names-trimmed': 'names are stored trimmed of leading and trailing whitespace',
+  'nfc-normalised': 'names are stored normalised to NFC (e + U+0301 as é)',
+  'nfd-normalised': 'names are stored normalised to NFD (é as e + U+0301)',
+  // answers a careful server may give where the description is silent
+  'messages-usage-get': 'GET /messages, with a key or without, answers 200 with a usage text (text/plain) and no message',
+  'head-empty-200': 'HEAD on any path, with a key or without, answers 200 with Content-Length: 0 and no media type (a gateway answers it itself)',
+  moderation: 'an animal created pending is made available by a moderation job 1 s later ("Transitions: not shown")',
 } as const;
 
 interface VariantSpec {
@@ -104,6 +112,10 @@ export const VARIANT_SPECS: Partial<Record<keyof typeof VARIANTS, VariantSpec>> 
   'jwt-key': { apiKey: JWT_KEY },
   'uuid-key': { apiKey: UUID_KEY },
   'base64-key': { apiKey: BASE64_KEY },
+  'names-trimmed': { shouldFail: ['CREATE-STORED-AS-SENT'] },
+  'head-empty-200': { shouldFail: ['AUTH-HEAD-REFUSED'] },
+  'nfc-normalised': { shouldFail: ['CREATE-STORED-AS-SENT'] },
+  'nfd-normalised': { shouldFail: ['CREATE-STORED-AS-SENT'] },
 };
 
 export type VariantName = keyof typeof VARIANTS;

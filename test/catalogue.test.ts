@@ -36,6 +36,7 @@ describe('requirement catalogue', () => {
       'CREATE-ID-UNIQUE',
       'CREATE-OK',
       'CREATE-ROUND-TRIP',
+      'CREATE-STORED-AS-SENT',
       'CREATE-VALID-ACCEPTED',
       'CREATE-VIEWS-AGREE',
       'QS-CREATED-AT-CLOCK',

@@ -22,7 +22,7 @@ describe('the input space', () => {
   it('spells a path every way a router or proxy may read differently', () => {
     expect(pathSpellings('/pets').map((s) => s.path)).toEqual(['/pets/', '/PETS', '//pets', '/pets.json', '/pets;x=1', '/%70ets']);
     expect(pathSpellings('/pets/7').map((s) => s.path)).toEqual(['/pets/7/', '/PETS/7', '//pets/7', '/pets/7.json', '/pets/7;x=1', '/%70ets/7']);
-    expect(integerSpellings('7').map((s) => s.value)).toEqual(['07', '+7']);
+    expect(integerSpellings('7').map((s) => s.value)).toEqual(['07', '+7', '%207%20', '%EF%BC%97']);
   });
 
   it('derives the undocumented methods of each path from the spec', () => {

@@ -82,9 +82,7 @@ const EVERY_PLANE = [
 
 /**
  * Strings. Each carries the run's prefix (left-behind data is found by it) but the
- * empty string. U+0000 is never sent: many stores (PostgreSQL's text type) cannot hold
- * it, and a value so rarely meant adds little beyond the other control characters.
- * Length bounds (minLength, maxLength, counted in code points) are respected; a string
+ * empty string. Length bounds (minLength, maxLength, counted in code points) are respected; a string
  * with a format or pattern gets no edge values (arbitrary text would not satisfy it).
  */
 function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
@@ -105,6 +103,10 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
       value: `${p}a\u200Bb\u200Dc\uFEFFd\u200Fe\u00ADf`,
     },
     { label: 'characters JSON must escape (quote, backslash, every control character U+0001 to U+001F)', value: `${p}"quoted" back\\slash /slash ${CONTROLS}` },
+    // many stores (PostgreSQL's text type) cannot hold it: a refusal is not held against them
+    { label: 'U+0000 (NUL) inside the text', value: `${p}before\u0000after` },
+    // a home-made JSON reader that takes a long digit run for a number it cannot hold
+    { label: 'a run of 20 digits (an order or a phone number)', value: `${p}order 12345678901234567890` },
     { label: 'U+2028 and U+2029 (line and paragraph separators, which some JSON writers mishandle)', value: `${p}line\u2028paragraph\u2029end` },
     { label: 'C1 control characters and DEL (U+007F to U+009F), which Latin-1 layers mangle', value: `${p}${C1_CONTROLS}end` },
     {
@@ -198,7 +200,7 @@ export interface IntegerProbes {
   /**
    * Text that is no integer: a number followed by letters (`near` and letters: parseInt
    * reads 7abc as 7, so near is a value that names something where that matters, a real
-   * id), a word, a fraction.
+   * id), a word, a fraction, and `near` as language parsers read it (languageIntegers).
    */
   notInteger: string[];
   /**
@@ -210,6 +212,17 @@ export interface IntegerProbes {
 }
 
 const decimal = (values: bigint[]) => [...new Set(values.map(String))];
+
+/**
+ * Text a language's integer parser reads as `near` though no int64 path value is written
+ * so: Python's int() takes underscores between digits, a float parser an exponent,
+ * JavaScript's Number() a hexadecimal prefix.
+ */
+function languageIntegers(near: string): string[] {
+  if (!/^\d+$/.test(near)) return [];
+  const underscored = near.length > 1 ? `${near.slice(0, -1)}_${near.slice(-1)}` : `0_${near}`;
+  return [underscored, `${near}e0`, `0x${BigInt(near).toString(16)}`];
+}
 
 /**
  * The values to probe an integer parameter with, from its schema rather than picked by
@@ -229,7 +242,7 @@ export function integerProbes(schema: Schema, near = '7'): IntegerProbes {
     below: low > INT64_MIN ? decimal([low - 1n, -1n, INT64_MIN, ...beyondBelow].filter((n) => n < low)) : [],
     above: high < INT64_MAX ? decimal([high + 1n, INT64_MAX, ...beyondAbove].filter((n) => n > high)) : [],
     beyondInt64: decimal([...beyondAbove, ...beyondBelow]),
-    notInteger: [`${near}abc`, 'abc', '1.5'],
+    notInteger: [`${near}abc`, 'abc', '1.5', ...languageIntegers(near)],
     lenient: ['', ` ${near}`, '0x10', '1e3'],
   };
 }

@@ -56,14 +56,18 @@ export function pathSpellings(path: string): Spelling[] {
 }
 
 /**
- * Other spellings of an integer in a path: a leading zero and a plus sign. Both are the
- * same integer to most parsers and another string to others, so the same resource or
- * an Error are both right; another resource is not.
+ * Other spellings of an integer in a path: a leading zero, a plus sign, white space
+ * around it (percent-encoded), fullwidth digits. Each is the same integer to some parsers
+ * (Python's int() takes the last two) and another string to others, so the same
+ * resource or an Error are both right; another resource is not.
  */
 export function integerSpellings(value: string): Array<{ label: string; value: string }> {
+  const fullwidth = [...value].map((c) => (/\d/.test(c) ? String.fromCharCode(0xff10 + Number(c)) : c)).join('');
   return [
     { label: 'a leading zero', value: `0${value}` },
     { label: 'a plus sign', value: `+${value}` },
+    { label: 'white space around it', value: `%20${value}%20` },
+    { label: 'fullwidth digits', value: encodeURIComponent(fullwidth) },
   ];
 }
 

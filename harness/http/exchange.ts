@@ -35,6 +35,13 @@ export const isSafeMethod = (method: string) => method === 'GET' || method === '
 /** A 429, or a 503 with Retry-After: the server asks to be called again later (rate limits are "not shown"). */
 export const isRateLimit = (ex: Exchange) => ex.status === 429 || (ex.status === 503 && ex.headers['retry-after'] !== undefined);
 
+/**
+ * A server error: a 5xx that is neither a rate limit nor a 501 (HTTP's answer for a
+ * method the server does not implement, which says the same whenever it is asked). It
+ * is STORE-NO-5XX's (or QS-NO-5XX's) finding, and no other requirement's.
+ */
+export const isServerError = (ex: Exchange) => ex.status >= 500 && ex.status !== 501 && !isRateLimit(ex);
+
 export class Exchange {
   status = 0;
   headers: Record<string, string> = {};

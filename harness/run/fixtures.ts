@@ -483,10 +483,9 @@ export class Fixtures {
 /**
  * The animals the run created (as the store answered their creation), then those the
  * pages showed that the run did not create (as they show them now), by id. A page's view
- * of an animal the run created does not replace the store's answer, which views that
- * disagree with are CREATE-VIEWS-AGREE's to judge; but a status a page shows where the
- * store's answer had none (a default filled in on reads) is the animal's status, and its
- * status page must hold it.
+ * of an animal the run created replaces only its status (a default filled in on reads, or
+ * a transition since): its status page must hold it with that status. Views that
+ * disagree otherwise are CREATE-VIEWS-AGREE's to judge.
  */
 function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
   const known = new Map<string, Record<string, any>>();
@@ -498,9 +497,10 @@ function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string
       if (!pet || !isInteger(pet.id)) continue;
       const id = integerText(pet.id);
       const made = known.get(id);
-      // a status a view shows where the store answered none: its status page must hold it too
+      // the status a page shows is the animal's now (it may have changed since its creation:
+      // "Transitions: not shown"), so its status page must hold it there
       if (!made) known.set(id, pet);
-      else if (made.status == null && pet.status != null) known.set(id, { ...made, status: pet.status });
+      else if (pet.status != null) known.set(id, { ...made, status: pet.status });
     }
   }
   return known;

@@ -3,7 +3,18 @@
 // helpers that read answers. Checks import this module and the context, nothing else.
 export { check, type Check } from './check.js';
 export { fail, Inconclusive, Skip, Violation } from '../model/outcome.js';
-export { carriesApiBody, eachProbe, expectNoData, expectNoServerErrors, expectRefusal, expectSchema, expectStatus, isRefusal } from './expect.js';
+export {
+  carriesApiBody,
+  eachProbe,
+  expectNoData,
+  expectNoServerErrors,
+  expectRefusal,
+  expectSchema,
+  expectStatus,
+  handsOutData,
+  isRefusal,
+  unjudgedOnServerError,
+} from './expect.js';
 export {
   READ_HEADER_SPELLINGS,
   bodySpellingsOf,
@@ -17,12 +28,12 @@ export {
 } from '../api/input-space.js';
 export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
-export { integerText, isInteger, sameJson, showJson } from '../model/json.js';
+export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
 export { latencyByOperation } from '../http/latency.js';
-export { isSafeMethod, type Exchange } from '../http/exchange.js';
+export { isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';
 export { formatDuration } from './report.js';
-export { animalsShown, sentNewPet } from './animals.js';
+export { animalsShown, sentNewPet, type RunAnimal } from './animals.js';
 export { absentFrom, favouredStatus, missingFrom, pageItems, unlikelyId, type CreatedPet, type ListPages } from './fixtures.js';
-export { brief, difference, isBroken, refusalCounts, type RoundTrip } from './round-trip.js';
+export { brief, canonicalText, difference, isBroken, refusalCounts, sameMeaning, type RoundTrip } from './round-trip.js';
 export type { Examples } from './examples.js';

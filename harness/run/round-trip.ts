@@ -3,7 +3,7 @@
 // as exact int64, strings code unit for code unit); a valid value may be refused only
 // with the documented 400. Used for the edge bodies and the generated examples alike.
 import { pollWithinWindow } from './window.js';
-import type { Exchange } from '../http/exchange.js';
+import { isServerError, type Exchange } from '../http/exchange.js';
 import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';
@@ -11,10 +11,11 @@ import { isRemoved } from '../api/spec.js';
 /**
  * exact: accepted and came back as sent wherever it was looked at; refused: 400 (or
  * 413, HTTP's status for a body over a size limit the description does not state);
- * wrong-status: any other refusal, 5xx included; changed: a field came back otherwise;
- * lost: accepted, but getPet does not find it.
+ * wrong-status: any other refusal; changed: a field came back otherwise; lost: accepted,
+ * but getPet does not find it; unjudged: a server error, also when sent again (the
+ * NO-5XX requirement's finding, not this one's).
  */
-export type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost';
+export type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost' | 'unjudged';
 
 export interface RoundTrip {
   /** What the value is, for messages: "name is the empty string", "generated example 3". */
@@ -29,6 +30,15 @@ export interface RoundTrip {
   exchanges: Exchange[];
   /** The id the server gave it. */
   id?: string;
+}
+
+/**
+ * How `got` differs in meaning from what was sent (a change of form alone, trimmed or
+ * normalised text, is CREATE-STORED-AS-SENT's to judge on every view), where it was seen.
+ */
+function judgeBack(trip: RoundTrip, got: unknown, where: string): string | undefined {
+  const changed = difference(trip.sent, got, sameMeaning);
+  return changed && `${changed} in ${where}`;
 }
 
 /** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
@@ -65,12 +75,23 @@ function change(field: string, sent: unknown, got: unknown): string {
   return `${text}: first difference at character ${i + 1} of ${a.length} (sent ${codePoints(a.slice(i, i + 4))}, got ${codePoints(b.slice(i, i + 4))})`;
 }
 
-/** The first field of `sent` that `got` does not carry exactly, described; undefined when all do. */
-export function difference(sent: Record<string, unknown>, got: unknown): string | undefined {
+/**
+ * Text as a store may keep it without changing what it says: trimmed of the white space
+ * around it, in Unicode's canonical composition (NFC; NFD text composes to the same).
+ * Truncation, escaping, case folding, NFKC or characters dropped inside it change it.
+ */
+export const canonicalText = (text: string) => text.trim().normalize('NFC');
+
+/** The same value, text the same in meaning (canonicalText). */
+export const sameMeaning = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' ? canonicalText(a) === canonicalText(b) : sameJson(a, b);
+
+/** The first field of `sent` that `got` does not carry (by `same`: exactly, unless told otherwise), described; undefined when all do. */
+export function difference(sent: Record<string, unknown>, got: unknown, same = sameJson): string | undefined {
   if (!got || typeof got !== 'object' || Array.isArray(got)) return `the answer is not a JSON object: ${brief(got)}`;
   for (const [field, value] of Object.entries(sent)) {
     const back = (got as Record<string, unknown>)[field];
-    if (!sameJson(back, value)) return change(field, value, back);
+    if (!same(back, value)) return change(field, value, back);
   }
   return undefined;
 }
@@ -92,11 +113,12 @@ export async function createForTrip(session: Session, sent: Record<string, unkno
   if (isRefusedStatus(created.status)) {
     return result('refused', `refused: ${created.summary}${created.status === 403 ? ' (a policy: a web application firewall?)' : ''}`);
   }
+  if (isServerError(created)) return result('unjudged', `${created.summary}, a server error also when sent again: not judged`);
   if (created.status < 200 || created.status >= 300)
     return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
   const pet = created.json as Record<string, unknown> | undefined;
-  const changed = difference(sent, pet);
-  if (changed) return result('changed', `${changed} in ${created.summary}`);
+  const changed = judgeBack(trip, pet, created.summary);
+  if (changed) return result('changed', changed);
   // an id that is not an integer (CREATE-OK says so) cannot be fetched
   if (isInteger(pet!.id)) trip.id = integerText(pet!.id);
   return trip;
@@ -108,7 +130,6 @@ export async function followBack(session: Session, trip: RoundTrip): Promise<Rou
   if (trip.kind !== 'exact' || petId === undefined) return trip;
   if (isRemoved(session.specs.store.operation('getPet'), session.options.now)) return trip;
   const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
-  const { sent } = trip;
   // a store may show a write a moment after answering it: a 404 is asked again within
   // --consistency-window of the write, as GET-OK does
   const fetch = async () => {
@@ -118,9 +139,10 @@ export async function followBack(session: Session, trip: RoundTrip): Promise<Rou
   };
   const written = performance.now();
   const fetched = (await pollWithinWindow(session, await fetch(), fetch, (ex) => ex.status === 404, written)).value;
+  if (isServerError(fetched)) return result('unjudged', `accepted as id ${trip.id}, but getPet: ${fetched.summary}, a server error: not judged`);
   if (fetched.status !== 200) return result('lost', `accepted as id ${trip.id}, but ${fetched.summary}`);
-  const fetchedChange = difference(sent, fetched.json);
-  return fetchedChange ? result('changed', `${fetchedChange} in ${fetched.summary}`) : trip;
+  const fetchedChange = judgeBack(trip, fetched.json, fetched.summary);
+  return fetchedChange ? result('changed', fetchedChange) : trip;
 }
 
 /**
@@ -138,8 +160,8 @@ export function compareListed(trips: RoundTrip[], page: Exchange): number {
   let found = 0;
   for (const trip of trips.filter((t) => t.kind === 'exact' && t.id !== undefined && byId.has(t.id))) {
     found++;
-    const listedChange = difference(trip.sent, byId.get(trip.id!));
-    if (listedChange) Object.assign(trip, { kind: 'changed', why: `${listedChange} in ${page.summary}` });
+    const listedChange = judgeBack(trip, byId.get(trip.id!), page.summary);
+    if (listedChange) Object.assign(trip, { kind: 'changed', why: listedChange });
     trip.exchanges.push(page);
   }
   return found;

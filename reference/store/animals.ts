@@ -40,6 +40,7 @@ export class Animals {
   add(fields: Fields, id?: bigint): Pet {
     const pet = this.made(fields, id);
     this.pets.push(pet);
+    for (const job of this.sw.at(JOBS)) job(pet);
     return pet;
   }
 
@@ -120,6 +121,14 @@ const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, J
   'extra-fields': (json, pet) => ({ ...json, createdAt: pet.createdAt, tags: [] }),
   // a signed URL: a field that differs on every read
   'signed-photo-url': (json, pet) => ({ ...json, photoUrl: `https://cdn.example/pets/${pet.id}.jpg?signature=${randomUUID()}` }),
+});
+
+/** What happens to a stored animal later, by means the description does not show. */
+const JOBS = seam<(pet: Pet) => void>('jobs on stored animals', {
+  // a moderation job makes a pending animal available a second after it was created
+  moderation: (pet) => {
+    if (pet.fields.status === 'pending') setTimeout(() => (pet.fields = { ...pet.fields, status: 'available' }), 1000).unref();
+  },
 });
 
 const AT_START = seam<(example: (i: number) => Fields) => Fields[]>('the animals at start', {

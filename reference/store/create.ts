@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { isProblem, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INT64_MIN, isObject, isProblem, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from '../wire.js';
 import type { Animals, Pet } from './animals.js';
 import { readNewPet } from './validation.js';
 
@@ -14,8 +14,8 @@ import { readNewPet } from './validation.js';
 export function createPet(ctx: Context, req: IncomingMessage, text: string, denied: Problem | undefined): Answer {
   const { sw, animals, statuses } = ctx;
   const read = readNewPet(ctx, req, text);
-  if (isProblem(read)) return read;
-  if (denied) return denied;
+  if (isProblem(read)) return keepRefused(ctx, 'invalid', text, read);
+  if (denied) return keepRefused(ctx, 'denied', text, denied);
   const refused = sw.first(VALUE_REFUSED, read, text);
   if (refused) return refused;
   const fields = sw.fold(STORED, read, ctx);
@@ -34,7 +34,34 @@ function idSent(text: string): bigint | undefined {
   return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
 }
 
+/**
+ * A refused write, as a server that stores before it answers refuses it: the animal its
+ * body names (made valid) is stored anyway where a fault says so; the refusal stands.
+ */
+export function keepRefused(ctx: Context, why: 'invalid' | 'denied', text: string, refusal: Problem): Problem {
+  if (ctx.sw.any(REFUSED_KEPT, why)) {
+    let body: Json = null;
+    try {
+      body = parseJson(text);
+    } catch {
+      // nothing to keep
+    }
+    if (isObject(body) && typeof body.name === 'string') {
+      const status = typeof body.status === 'string' && ctx.statuses.includes(body.status) ? { status: body.status } : {};
+      const categoryId = typeof body.categoryId === 'bigint' && body.categoryId >= INT64_MIN && body.categoryId <= INT64_MAX ? body.categoryId : 1n;
+      ctx.animals.add({ name: body.name, categoryId, ...status });
+    }
+  }
+  return refusal;
+}
+
 // ---------------------------------------------------------------- seams
+
+/** Refusals of a write after which the animal is stored all the same. */
+const REFUSED_KEPT = seam<(why: 'invalid' | 'denied') => boolean>('a refused write kept', {
+  'refused-write-stored': (why) => why === 'denied',
+  'invalid-write-stored': (why) => why === 'invalid',
+});
 
 /** The known-categories-only variant knows the categories 1 to this. */
 const KNOWN_CATEGORIES = 1000n;
@@ -67,9 +94,11 @@ const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored
   'name-truncated-255': name((s) => [...s].slice(0, 255).join('')),
   'nfc-normalised': name((s) => s.normalize('NFC')),
   'names-trimmed': name((s) => s.trim()),
-  'names-ltrimmed': name((s) => s.trimStart()),
+  'nfd-normalised': name((s) => s.normalize('NFD')),
   'nfkc-normalised': name((s) => s.normalize('NFKC')),
   'c1-controls-stripped': name((s) => s.replace(/[\u007F-\u009F]/g, '')),
+  // a C string: the name ends at its first NUL
+  'names-cut-at-nul': name((s) => s.split('\u0000')[0]),
   'names-html-escaped': name((s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)),
   'private-use-stripped': name((s) => s.replace(/[\p{Co}\p{Cn}]/gu, '')),
   'int64-via-double': (fields, { newPet }) =>

@@ -55,6 +55,8 @@ export function deletePet(ctx: Context, petId: string): Answer {
 const PET_ID_READ = seam<(petId: string) => string>('the petId read', {
   // parseInt reads the leading integer and drops the rest (7abc, 7.5 -> 7)
   'get-id-parseint': (petId) => /^\s*([+-]?\d+)/.exec(petId)?.[1].replace('+', '') ?? petId,
+  // Python's int() takes underscores between digits (1_0 is 10)
+  'id-underscore-parsed': (petId) => (/^\d+(_\d+)+$/.test(petId) ? petId.replace(/_/g, '') : petId),
 });
 
 const integer = (petId: string) => INTEGER.test(petId);

@@ -11,7 +11,7 @@ import { isEarly, routeStore, sendEarly, type Routed } from '../routing.js';
 import { seam } from '../seams.js';
 import { readBody, sendJson } from '../transport.js';
 import { INTEGER, isProblem, type Answer, type Headers, type Problem } from '../wire.js';
-import { createPet } from './create.js';
+import { createPet, keepRefused } from './create.js';
 import { deletePet, getPet, listOrders, updatePet } from './get.js';
 import { listPets } from './list.js';
 
@@ -52,7 +52,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
 
   const denied = route.unguarded ? undefined : storeAuth(sw, req, ctx.apiKey, operation ?? '');
   const absent = () => petId !== undefined && INTEGER.test(petId) && !ctx.animals.find(BigInt(petId));
-  if (denied && !sw.any(KEY_LATER, operation, absent)) return refuse(denied);
+  if (denied && !sw.any(KEY_LATER, operation, absent)) return refuse(operation === 'createPet' ? keepRefused(ctx, 'denied', body.text, denied) : denied);
   if (body.tooLarge) return sendError(sw, res, tooLarge());
   if (route.refusal) return refuse(route.refusal);
   if (!operation) return sendError(sw, res, noRoute(sw, route));

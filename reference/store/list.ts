@@ -60,6 +60,7 @@ const PAGE_DEFAULT = seam<number>('the default page size', {
 /** A limit that is no integer: the number it is read as, or the answer to it. */
 const NOT_AN_INTEGER = seam<(raw: string, fallback: number) => number | Problem | undefined>('a limit that is no integer', {
   'limit-not-integer-500': (raw) => crash(`cannot compute a page of ${raw}`),
+  'limit-exponent-unclamped': (raw) => (/^\d+e\d+$/i.test(raw) ? Number(raw) : undefined),
   'truncate-limit': (raw) => (/^-?\d+\.\d+$/.test(raw) ? Math.trunc(Number(raw)) : undefined),
   'default-limit-on-invalid': (_raw, fallback) => fallback,
 });
@@ -75,6 +76,8 @@ interface Asked {
 /** An integer limit: the page size it gives, or the answer to it. */
 const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('the page size', {
   'limit-zero-500': (n) => (n === 0 ? crash('division by zero') : undefined),
+  // the bounds are checked on integers only: a number read from an exponent passes as it is
+  'limit-exponent-unclamped': (n, q) => (/e/i.test(q.raw) ? n : undefined),
   'limit-negative-500': (n) => (n < 0 ? crash('negative page size') : undefined),
   'limit-beyond-int64-500': (_n, q) => (INTEGER.test(q.raw) && BigInt(q.raw) > INT64_MAX ? crash(`cannot parse ${q.raw} into a long`) : undefined),
   'filtered-no-maximum': (n, q) => (n > q.max && q.filtered ? n : undefined),
@@ -91,6 +94,7 @@ const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('t
 /** A status filter outside PetStatus: the animals it lists, or the answer to it. */
 const UNKNOWN_STATUS = seam<(items: Pet[], status: string) => Pet[] | Problem | undefined>('an unknown status filter', {
   'unknown-status-500': (_items, status) => crash(`no such status: ${status}`),
+  'unknown-status-401': () => ({ status: 401, code: 'unauthorized', message: 'Invalid API key or Authorization header' }),
   'unknown-status-empty': () => [],
   'unknown-status-ignored': (items) => items,
 });

@@ -6,18 +6,34 @@ import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INT64_MIN, INTEGER, forValidation, isObject, mediaType, parseJson, toJson, type Fields, type Json, type Problem } from '../wire.js';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  INTEGER,
+  forValidation,
+  isObject,
+  isProblem,
+  mediaType,
+  parseJson,
+  toJson,
+  type Fields,
+  type Json,
+  type Problem,
+} from '../wire.js';
 
 /** The NewPet in a request, or why it is refused; `base`: the fields a PATCH applies its own to. */
 export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: string, base?: Fields): Fields | Problem {
   const { properties, required, validate } = newPet;
   if (mediaType(req) !== 'application/json') return invalid('Content-Type must be application/json');
   if (text.length === 0) return sw.first(EMPTY_BODY) ?? invalid('A JSON body is required');
+  if (refusedByTokenizer(sw, text)) return invalid('The body is not valid JSON');
   let value: Json;
   try {
     value = sw.fold(BODY_READ, parseJson(text));
   } catch {
-    return sw.first(MALFORMED_BODY) ?? invalid('The body is not valid JSON');
+    const taken = sw.first(MALFORMED_BODY, text) ?? invalid('The body is not valid JSON');
+    if (isProblem(taken)) return taken;
+    value = taken;
   }
   const refused = (message: string): Problem => sw.fold(REFUSED, invalid(message));
   if (!isObject(value)) return refused('The body must be a JSON object (NewPet)');
@@ -42,12 +58,25 @@ export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: 
 
 // ---------------------------------------------------------------- seams
 
-const EMPTY_BODY = seam<() => Problem>('an empty body', {
-  'empty-body-500': () => crash('cannot read an empty body'),
+const TOKENIZER = seam<(text: string) => boolean>('a JSON text refused by its reader', {
+  // a home-made tokenizer that takes a run of 16 digits for a number it cannot hold
+  'digit-runs-refused': (text) => /\d{16}/.test(text),
 });
 
-const MALFORMED_BODY = seam<() => Problem>('malformed JSON', {
+/** Whether a body of either service is refused as invalid JSON by the reader (TOKENIZER). */
+export const refusedByTokenizer = (sw: Context['sw'], text: string) => sw.any(TOKENIZER, text);
+
+/** An empty body: the fields it is taken for, or the answer to it. */
+const EMPTY_BODY = seam<() => Problem | Fields>('an empty body', {
+  'empty-body-500': () => crash('cannot read an empty body'),
+  'empty-body-defaults': () => ({ name: '', categoryId: 0n }),
+});
+
+/** Malformed JSON: the value it is read as, or the answer to it. */
+const MALFORMED_BODY = seam<(text: string) => Problem | Json>('malformed JSON', {
   'malformed-json-500': () => crash('unexpected end of JSON input'),
+  // a lenient parser that closes what is left open
+  'malformed-json-closed': (text) => parseJson(`${text}}`),
 });
 
 const BODY_READ = seam<(value: Json) => Json>('the JSON body read', {

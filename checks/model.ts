@@ -1,0 +1,182 @@
+// The run's model of the store, built from its own transcript: every animal a view
+// shows (a 201 body, getPet, a list page, another spelling of a path) is held to the
+// writes the run sent. The run's animals keep their id, name and categoryId in every
+// view; their status may change over time but never goes back to one it left; and an
+// animal bearing a name the run sent was added by a write the store accepted.
+import type { CheckContext } from '../harness/run/context.js';
+import {
+  animalsShown,
+  brief,
+  canonicalText,
+  integerText,
+  isSafeMethod,
+  isServerError,
+  newPetProperties,
+  parseJson,
+  sameJson,
+  sameMeaning,
+  sentNewPet,
+  type Exchange,
+  type RunAnimal,
+} from '../harness/run/kit.js';
+import type { Offence } from './transcript.js';
+
+/** null and absent are the same value of an optional field: none. */
+const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
+
+/** The ids the run sent a write other than a createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
+function writtenTo(observed: Exchange[]): Set<string> {
+  const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method) && ex.request.method !== 'POST');
+  return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
+}
+
+/** One view of a field not fixed at creation (status): when it was asked for, and what it showed. */
+interface Seen {
+  value: unknown;
+  from: number;
+  to: number;
+  ex: Exchange;
+}
+
+const seenIn = (ex: Exchange, value: unknown): Seen => ({ value, from: ex.sentAt, to: ex.sentAt + ex.durationMs, ex });
+
+/**
+ * A value that went back to one it had left, in views that do not overlap in time (A,
+ * then B, then A again): one animal with two values at once, as when the list and getPet
+ * fill in different defaults. A value that changes once (a moderation job making a
+ * pending animal available) is a transition: "Transitions: not shown".
+ */
+function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
+  for (const b of seen) {
+    const before = seen.find((a) => a.to < b.from && !sameJson(a.value, b.value));
+    const after = before && seen.find((c) => c.from > b.to && sameJson(c.value, before.value));
+    if (before && after) return [before, b, after];
+  }
+  return undefined;
+}
+
+export interface Views {
+  /** Views that show a run's animal otherwise than it was made (CREATE-VIEWS-AGREE). */
+  disagree: Offence[];
+  /** Views that show a value the same in meaning but not as sent: trimmed, normalised (CREATE-STORED-AS-SENT). */
+  canonicalised: Offence[];
+  views: number;
+  animals: number;
+}
+
+/**
+ * Every view of every animal the run made from a valid NewPet: each field sent comes
+ * back the same in meaning (as sent, or trimmed and normalised: canonicalised says so);
+ * status, sent or not, may be left out by a view it was not sent to, changes only as a
+ * transition does (wentBack), and an animal sent with one keeps showing one.
+ */
+export function judgeViews(ctx: CheckContext, made: RunAnimal[]): Views {
+  const observed = ctx.observed('store');
+  const excluded = writtenTo(observed);
+  // an id two creations share is CREATE-ID-UNIQUE's to judge
+  const shared = new Set(made.filter((a, i) => made.findIndex((b) => b.id === a.id) !== i).map((a) => a.id));
+  const model = new Map<string, { sent: Record<string, unknown>; created: Exchange }>();
+  for (const a of made) {
+    const sent = !excluded.has(a.id) && !shared.has(a.id) ? sentNewPet(a, ctx.spec) : undefined;
+    if (sent) model.set(a.id, { sent, created: a.created });
+  }
+  const fields = Object.keys(newPetProperties(ctx.spec)).filter((f) => f !== 'status');
+  const disagree: Offence[] = [];
+  const canonicalised: Offence[] = [];
+  const statuses = new Map<string, Seen[]>();
+  let views = 0;
+  for (const ex of observed) {
+    for (const pet of animalsShown(ex)) {
+      const id = integerText(pet.id);
+      const animal = model.get(id);
+      if (!animal) continue;
+      views++;
+      const { sent } = animal;
+      const changed = fields.find((f) => f in sent && !sameMeaning(valueOf(pet, f), sent[f]));
+      if (changed) {
+        disagree.push({ ex, why: `animal ${id}: ${changed} is ${brief(valueOf(pet, changed))}, sent as ${brief(sent[changed])}` });
+        continue;
+      }
+      const exact = fields.find((f) => f in sent && !sameJson(valueOf(pet, f), sent[f]));
+      if (exact) canonicalised.push({ ex, why: `animal ${id}: ${exact} is ${brief(valueOf(pet, exact))}, sent as ${brief(sent[exact])}` });
+      const status = valueOf(pet, 'status');
+      if (status === undefined && 'status' in sent) {
+        disagree.push({ ex, why: `animal ${id}: status is none, sent as ${brief(sent.status)}` });
+        continue;
+      }
+      if (status !== undefined) statuses.set(id, [...(statuses.get(id) ?? []), seenIn(ex, status)]);
+    }
+  }
+  for (const [id, seen] of statuses) {
+    const { sent, created } = model.get(id)!;
+    const all = 'status' in sent ? [{ value: sent.status, from: created.sentAt, to: created.sentAt, ex: created }, ...seen] : seen;
+    const back = wentBack(all);
+    if (back) {
+      const [a, b, c] = back;
+      disagree.push({
+        ex: c.ex,
+        why: `animal ${id}: status is ${brief(c.value)} here, ${brief(b.value)} in ${b.ex.summary} before, and ${brief(a.value)} in ${a.ex.summary} before that`,
+      });
+    }
+  }
+  return { disagree, canonicalised, views, animals: model.size };
+}
+
+/** Every string a JSON text holds, at any depth (the names a write carried). */
+function stringsOf(text: string | undefined): string[] {
+  let body: unknown;
+  try {
+    body = parseJson(text ?? '');
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (typeof v === 'string') found.push(canonicalText(v));
+    else if (v && typeof v === 'object' && depth < 4) for (const item of Object.values(v)) walk(item, depth + 1);
+  };
+  walk(body, 0);
+  return found;
+}
+
+/**
+ * Every animal a view shows with a name the run sent in a write, and an id no accepted
+ * write answered with, must be explained: a write that got no definite answer (a server
+ * error, none at all) may have added one each; a refused write (any 4xx) adds none; an
+ * accepted one adds exactly the animal it answered with. Names the run never sent are
+ * not judged (another client's animals, or the run's own stored otherwise, which
+ * CREATE-VIEWS-AGREE judges by id).
+ */
+export function judgeWrites(ctx: CheckContext): { offences: Offence[]; names: number } {
+  const observed = ctx.observed('store');
+  const writes = observed.filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined);
+  const accepted = new Set(writes.filter((ex) => ex.succeeded).flatMap((ex) => animalsShown(ex).map((p) => integerText(p.id))));
+  const byName = new Map<string, Exchange[]>();
+  for (const ex of writes) {
+    for (const name of new Set(stringsOf(ex.request.body))) if (name.includes(ctx.runPrefix)) byName.set(name, [...(byName.get(name) ?? []), ex]);
+  }
+  const unexplained = new Map<string, Map<string, Exchange>>();
+  for (const ex of observed) {
+    for (const pet of animalsShown(ex)) {
+      const id = integerText(pet.id);
+      if (typeof pet.name !== 'string' || accepted.has(id) || !byName.has(canonicalText(pet.name))) continue;
+      const name = canonicalText(pet.name);
+      if (!unexplained.has(name)) unexplained.set(name, new Map());
+      if (!unexplained.get(name)!.has(id)) unexplained.get(name)!.set(id, ex);
+    }
+  }
+  const offences: Offence[] = [];
+  for (const [name, shown] of unexplained) {
+    const sentBy = byName.get(name)!;
+    const uncertain = sentBy.filter((w) => isServerError(w) || w.status === 0).length;
+    if (shown.size <= uncertain) continue;
+    const [id, ex] = [...shown][uncertain];
+    const refused = sentBy.filter((w) => w.status >= 400 && w.status < 500);
+    const took = sentBy.filter((w) => w.succeeded);
+    const why = took.length
+      ? `animal ${id} named ${brief(name)} is one more than the ${took.length} accepted write${took.length === 1 ? '' : 's'} of that name made (${took[0].summary})`
+      : `animal ${id} named ${brief(name)} was sent only in ${refused.length === 1 ? 'a write' : `${refused.length} writes`} the store refused (${refused[0]?.summary})`;
+    offences.push({ ex, why });
+  }
+  return { offences, names: byName.size };
+}

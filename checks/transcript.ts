@@ -1,0 +1,107 @@
+// Rules that hold for every answer the run receives, whoever sent it: the preflight, a
+// shared fixture, a poll, a probe or the quiet sample. Each judges the whole transcript
+// of one service (ctx.observed); a check adds only what its own probe is for. A server
+// error is the NO-5XX requirement's one finding and is judged by no other rule here.
+import type { CheckContext } from '../harness/run/context.js';
+import { carriesApiBody, fail, isServerError, type Exchange } from '../harness/run/kit.js';
+
+export interface Offence {
+  ex: Exchange;
+  why: string;
+}
+
+/** Fails with the offences found, quoting the first few; otherwise notes how many answers were judged. */
+export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string): void {
+  if (offences.length) {
+    const shown = offences
+      .slice(0, 3)
+      .map((o) => `${o.ex.summary}: ${o.why}`)
+      .join(' | ');
+    fail(`${offences.length} of ${among} ${what}: ${shown}`, ...offences.map((o) => o.ex));
+  }
+  ctx.note(`${among} judged`);
+}
+
+/** The body is JSON and valid against the schema; why not, otherwise. */
+function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'], ex: Exchange, schema: string): string | undefined {
+  if (ex.json === undefined) return `not JSON: ${ex.bodyExcerpt}`;
+  const errors = spec.errors(schema, ex.json);
+  return errors.length ? `not a valid ${schema}: ${errors.slice(0, 3).join('; ')}` : undefined;
+}
+
+/**
+ * A listPets request of the documented form: the valid key in the suite's own spelling of
+ * a request, and each parameter at most once with a documented value (limit an integer
+ * within its bounds, status a member).
+ */
+function documentedList(ctx: CheckContext, ex: Exchange): boolean {
+  const headers = ex.request.headers ?? {};
+  // in the suite's own spelling: another one HTTP allows is HTTP-VALID-SPELLINGS's
+  const ownSpelling = headers.accept === 'application/json' && headers['accept-encoding'] === 'identity' && headers['content-type'] === undefined;
+  if (!ownSpelling || headers.authorization !== `Bearer ${ctx.apiKey}`) return false;
+  const query = new URL(ex.request.url).searchParams;
+  const { min, max } = ctx.spec.limit;
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    if (values.length > 1) return false;
+    const [value] = values;
+    if (name === 'limit' && !(/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max)) return false;
+    if (name === 'status' && !ctx.spec.statuses.includes(value)) return false;
+    if (name !== 'limit' && name !== 'status') return false;
+  }
+  return true;
+}
+
+/**
+ * Every answer of one documented operation, judged on its documented success: a 2xx body
+ * has the operation's shape whatever the request held; `status`, where given, is the one
+ * success status the description names; `must`: requests that must succeed (the
+ * documented form of listPets).
+ */
+export function judgeSuccesses(
+  ctx: CheckContext,
+  operation: string,
+  schema: string,
+  { status, must }: { status?: number; must?: (ex: Exchange) => boolean } = {},
+): void {
+  const service = operation === 'sendMessage' ? 'quickstart' : 'store';
+  const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
+  // a body that is not what its Content-Encoding says cannot be read: HTTP-VALID-SPELLINGS's
+  const answers = ctx.observed(service).filter((ex) => ex.request.operation === operation && !isServerError(ex) && !ex.undecodable);
+  const offences: Offence[] = [];
+  for (const ex of answers) {
+    if (ex.succeeded) {
+      const problem = (status !== undefined && ex.status !== status ? `${ex.status}, not ${status}` : undefined) ?? shapeProblem(spec, ex, schema);
+      if (problem) offences.push({ ex, why: problem });
+    } else if (must?.(ex)) {
+      offences.push({ ex, why: 'a request of the documented form, with the key, did not succeed' });
+    }
+  }
+  reportOffences(ctx, offences, `${answers.length} ${operation} answers`, `break the documented success (${status ?? '2xx'} with ${schema})`);
+}
+
+/** listPets: every 2xx a bare Pets array, and every request of the documented form 200. */
+export const judgeListAnswers = (ctx: CheckContext) => judgeSuccesses(ctx, 'listPets', 'Pets', { status: 200, must: (ex) => documentedList(ctx, ex) });
+
+/** Every error response of the animal store that carries an API body (not HEAD, not OPTIONS). */
+export function storeErrors(ctx: CheckContext): Exchange[] {
+  return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex));
+}
+
+/** Every error response is an Error body (code, message, status). */
+export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): void {
+  const offences = errors.flatMap((ex) => {
+    const why = shapeProblem(ctx.spec, ex, 'Error');
+    return why ? [{ ex, why }] : [];
+  });
+  reportOffences(ctx, offences, `${errors.length} error responses`, 'are not an Error body (code, message, status)');
+}
+
+/** Every response body of the animal store is served as application/json. */
+export function judgeMediaTypes(ctx: CheckContext): void {
+  const withBody = ctx.observed('store').filter((ex) => ex.text.length > 0 && carriesApiBody(ex));
+  const offences = withBody
+    .filter((ex) => ex.mediaType !== 'application/json')
+    .map((ex) => ({ ex, why: `Content-Type ${ex.headers['content-type'] ?? '(none)'}` }));
+  reportOffences(ctx, offences, `${withBody.length} responses`, 'are not application/json');
+}
