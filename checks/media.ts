@@ -1,5 +1,5 @@
 // Media type, judged on every response of the animal store the run observed.
-import { carriesApiBody, check, fail, type Check } from '../harness/run/kit.js';
+import { carriesApiBody, check, fail, plural, type Check } from '../harness/run/kit.js';
 
 export const MEDIA_CHECKS: Check[] = [
   check('MEDIA-JSON', async (ctx) => {
@@ -10,6 +10,6 @@ export const MEDIA_CHECKS: Check[] = [
       const shown = offenders.slice(0, 3).map((ex) => `${ex.summary} has Content-Type ${ex.headers['content-type'] ?? '(none)'}`);
       fail(`${offenders.length} of ${withBody.length} responses are not application/json: ${shown.join(' | ')}`, ...offenders);
     }
-    ctx.note(`${withBody.length} responses judged`);
+    ctx.note(`${plural(withBody.length, 'response')} judged`);
   }),
 ];
