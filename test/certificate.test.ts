@@ -207,6 +207,8 @@ describe('certificate.json', () => {
       [[join(dir, 'none.json')], /cannot read the certificate .*none\.json: ENOENT/],
       [[join(signed, 'certificate.json'), '--public-key', join(dir, 'junk.pem')], /junk\.pem is not a public key in PEM/],
       [[join(signed, 'certificate.json'), '--public-key', rsa], /rsa\.pem is a rsa key; certificates are signed with Ed25519/],
+      // the signing key itself, whose public key would verify: refused, as the docs say
+      [[join(signed, 'certificate.json'), '--public-key', keys.key], /key\.pem is a private key; give its public key \(openssl pkey -in .*key\.pem -pubout\)$/],
       [[join(signed, 'certificate.json'), '--reports', join(dir, 'nowhere')], /the reports folder .*nowhere does not exist/],
       [[join(signed, 'certificate.json'), '--publik-key', keys.pub], /Unknown option '--publik-key'/],
     ];
