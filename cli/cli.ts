@@ -31,9 +31,11 @@ export function usage(): string {
     '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
     '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
     '',
-    'Exit codes: 0 compliant (every MUST passed), 1 not compliant (a MUST failed), 2 incomplete (a MUST could not be judged),',
-    'the run could not be made or stopped (the target stopped answering), or it judged nothing;',
-    '130/143 stopped by SIGINT/SIGTERM (the reports are still written; a second signal exits at once).',
+    'Exit codes: 0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive',
+    'ones and listed known deviations do not count), 1 not compliant (a MUST failed), 2 no verdict: incomplete (a MUST could',
+    'not be judged), the run could not be made or stopped (bad configuration, the target stopped answering), or it judged',
+    'nothing; with --strict a SHOULD counts as a MUST; 130/143 stopped by SIGINT/SIGTERM (the reports are still written; a',
+    'second signal exits at once).',
   ].join('\n');
 }
 

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
+import { buildReport, skippedResult } from '../harness/run/report.js';
+import type { RequirementResult } from '../harness/model/types.js';
+import { buildReportFixture } from './report-fixture.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
@@ -210,5 +213,21 @@ describe('the CLI', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const name of ['--base-url', 'BASE_URL', 'API_KEY', '--profile', 'QUICKSTART_BASE_URL', 'Exit codes']) expect(stdout).toContain(name);
+    // what exit 0 allows, as harness/run/report.ts decides it
+    expect(stdout.replace(/\n/g, ' ')).toContain(
+      '0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive ones and listed known deviations do not count)',
+    );
+  });
+
+  it('gives the exit codes --help and the README state: 0 beside an inconclusive or skipped MUST, 2 for one that could not be judged or for nothing judged', () => {
+    const [a, b] = loadCatalogue().filter((r) => r.level === 'MUST');
+    const as = (r: typeof a, outcome: RequirementResult['outcome'], expectedFailure?: string) => ({ ...skippedResult(r, outcome), outcome, expectedFailure });
+    const exitCode = (...results: RequirementResult[]) => buildReport(buildReportFixture(), results).exitCode;
+    expect(exitCode(as(a, 'passed'), as(b, 'inconclusive'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'skipped'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'error', 'a known deviation'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'error'))).toBe(2);
+    expect(exitCode(as(a, 'inconclusive'), as(b, 'skipped'))).toBe(2);
+    expect(exitCode(as(a, 'passed'), as(b, 'failed'))).toBe(1);
   });
 });
