@@ -21,9 +21,9 @@ export function usage(): string {
     '',
     'Certifies an Animal Store server against its API description and writes',
     'REPORT_DIR/compliance.json, junit.xml, report.html, metrics.prom and exchanges.har, and for a',
-    'judged run certificate.json and badge.svg. With no BASE_URL, the embedded reference server',
-    'is started on 127.0.0.1 and certified. `serve` runs the reference server for a client team;',
-    '`verify` checks a certificate and the reports it covers.',
+    'judged run certificate.json and badge.svg. With no target configured (or TARGET=embedded),',
+    'the embedded reference server is started on 127.0.0.1 and certified. `serve` runs the',
+    'reference server for a client team; `verify` checks a certificate and the reports it covers.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...helpRows(),
@@ -60,6 +60,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
+    // the reports say so too, in place of an earlier run's (cli/refused-run.ts)
+    await (await commands()).reportRefusedRun(err.message, argv, env);
     return 2;
   }
 }

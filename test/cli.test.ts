@@ -40,6 +40,38 @@ describe('the CLI', () => {
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('Compliant');
   });
 
+  it('with TARGET=embedded, certifies the embedded server beside a quickstart service of its own', async () => {
+    const ref = await startReferenceServer({ apiKey: 'quickstart-key-0123456789' });
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const env = { QUICKSTART_BASE_URL: ref.quickstartBaseUrl, API_KEY: 'quickstart-key-0123456789', REPORT_DIR: reportDir };
+      // without it, a key and an address with no BASE_URL are meant for a server of the user's: refused
+      const refused = await runCli(['--only', 'quickstart'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/API_KEY and QUICKSTART_BASE_URL are set but BASE_URL is not: .*, or TARGET=embedded for the embedded reference server/);
+      const { code, stdout } = await runCli(['--only', 'quickstart'], { ...env, TARGET: 'embedded' });
+      expect(code, stdout).toBe(0);
+      const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+      expect(report).toMatchObject({ verdict: 'compliant', target: { environment: 'embedded', quickstartBaseUrl: ref.quickstartBaseUrl } });
+      expect(report.target.baseUrl).not.toBe(ref.baseUrl);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('a refused run writes its reports where --report-dir says, beside an unknown flag; REPORT_DIR given empty: in reports/', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-refused-'));
+    const run = await runBin(['--report-dir', 'out', '--bogus'], {}, { cwd });
+    expect([run.code, run.stderr]).toEqual([2, "animal-store-conformance: Unknown option '--bogus' (see --help)\n"]);
+    expect(JSON.parse(await readFile(join(cwd, 'out', 'compliance.json'), 'utf8'))).toMatchObject({
+      verdict: 'not-tested',
+      configError: "Unknown option '--bogus'",
+    });
+    const empty = await runBin([], { REPORT_DIR: '' }, { cwd });
+    expect(empty.code).toBe(2);
+    expect(JSON.parse(await readFile(join(cwd, 'reports', 'compliance.json'), 'utf8')).configError).toMatch(/^REPORT_DIR is set but empty/);
+  });
+
   it('against a broken server: exit 1, the failure with a curl line, and never the key', async () => {
     const key = 'cli-secret-key-0123456789';
     const ref = await startReferenceServer({ apiKey: key, faults: ['no-auth-on-list' as any] });
@@ -107,6 +139,9 @@ describe('the CLI', () => {
     [['--report-dir', '/dev/null/reports'], {}, /cannot write reports to \/dev\/null\/reports/],
     [['--bogus'], {}, /Unknown option '--bogus'/],
     [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
+    // a key with no address (a CI secret for the address missing on this branch): never the embedded server
+    [[], { API_KEY: 'secret-value' }, /API_KEY is set but BASE_URL is not: set BASE_URL .*, or TARGET=embedded for the embedded reference server/],
+    [['--target', 'production'], {}, /TARGET=production but BASE_URL is not set/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
     // set but empty, as a missing CI secret expands: never the embedded server
