@@ -665,10 +665,10 @@ export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd =
       return read(s.default) as SettingValues[K];
     }
   };
-  const setting = baseSetting({ target: valueOf('target') });
+  const given = certifiedAddress({ target: valueOf('target'), baseUrl: valueOf('baseUrl'), stagingBaseUrl: valueOf('stagingBaseUrl') });
   let baseUrl = '';
   try {
-    if (setting) baseUrl = baseAddress(SETTINGS[setting].env, valueOf(setting) ?? '', true);
+    if (given) baseUrl = baseAddress('the base address', given, true);
   } catch {
     // not a base address: the report names none
   }
