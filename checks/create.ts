@@ -15,6 +15,7 @@ import {
   integerText,
   isBroken,
   isInteger,
+  plural,
   refusalCounts,
   sameJson,
   showJson,
@@ -197,14 +198,19 @@ export const CREATE_CHECKS: Check[] = [
   check('CREATE-VIEWS-AGREE', async (ctx) => {
     const { disagree, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(ctx, disagree, `${views} views of the run's ${animals} animals`, 'disagree with how they were made');
+    reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
 
   // SHOULD: trimmed or normalised text says what was sent (CREATE-VIEWS-AGREE holds the meaning)
   check('CREATE-STORED-AS-SENT', async (ctx) => {
     const { canonicalised, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(ctx, canonicalised, `${views} views of the run's ${animals} animals`, 'show text trimmed or normalised, not as it was sent');
+    reportOffences(
+      ctx,
+      canonicalised,
+      `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`,
+      'show text trimmed or normalised, not as it was sent',
+    );
   }),
 
   // A refused write adds no animal, an accepted one exactly one: every animal a view

@@ -3,7 +3,7 @@
 // of one service (ctx.observed); a check adds only what its own probe is for. A server
 // error is the NO-5XX requirement's one finding and is judged by no other rule here.
 import type { CheckContext } from '../harness/run/context.js';
-import { carriesApiBody, fail, isServerError, type Exchange } from '../harness/run/kit.js';
+import { carriesApiBody, fail, isServerError, plural, type Exchange } from '../harness/run/kit.js';
 
 export interface Offence {
   ex: Exchange;
@@ -77,7 +77,7 @@ export function judgeSuccesses(
       offences.push({ ex, why: 'a request of the documented form, with the key, did not succeed' });
     }
   }
-  reportOffences(ctx, offences, `${answers.length} ${operation} answers`, `break the documented success (${status ?? '2xx'} with ${schema})`);
+  reportOffences(ctx, offences, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
 }
 
 /** listPets: every 2xx a bare Pets array, and every request of the documented form 200. */
@@ -94,7 +94,7 @@ export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): void {
     const why = shapeProblem(ctx.spec, ex, 'Error');
     return why ? [{ ex, why }] : [];
   });
-  reportOffences(ctx, offences, `${errors.length} error responses`, 'are not an Error body (code, message, status)');
+  reportOffences(ctx, offences, plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
 }
 
 /** Every response body of the animal store is served as application/json. */
@@ -103,5 +103,5 @@ export function judgeMediaTypes(ctx: CheckContext): void {
   const offences = withBody
     .filter((ex) => ex.mediaType !== 'application/json')
     .map((ex) => ({ ex, why: `Content-Type ${ex.headers['content-type'] ?? '(none)'}` }));
-  reportOffences(ctx, offences, `${withBody.length} responses`, 'are not application/json');
+  reportOffences(ctx, offences, plural(withBody.length, 'response'), 'are not application/json');
 }

@@ -21,9 +21,9 @@ export function usage(): string {
     '',
     'Certifies an Animal Store server against its API description and writes',
     'REPORT_DIR/compliance.json, junit.xml, report.html, metrics.prom and exchanges.har, and for a',
-    'judged run certificate.json and badge.svg. With no BASE_URL, the embedded reference server',
-    'is started on 127.0.0.1 and certified. `serve` runs the reference server for a client team;',
-    '`verify` checks a certificate and the reports it covers.',
+    'judged run certificate.json and badge.svg. With no target configured (or TARGET=embedded),',
+    'the embedded reference server is started on 127.0.0.1 and certified. `serve` runs the',
+    'reference server for a client team; `verify` checks a certificate and the reports it covers.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...helpRows(),
@@ -31,9 +31,11 @@ export function usage(): string {
     '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
     '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
     '',
-    'Exit codes: 0 compliant (every MUST passed), 1 not compliant (a MUST failed), 2 incomplete (a MUST could not be judged),',
-    'the run could not be made or stopped (the target stopped answering), or it judged nothing;',
-    '130/143 stopped by SIGINT/SIGTERM (the reports are still written; a second signal exits at once).',
+    'Exit codes: 0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive',
+    'ones and listed known deviations do not count), 1 not compliant (a MUST failed), 2 no verdict: incomplete (a MUST could',
+    'not be judged), the run could not be made or stopped (bad configuration, the target stopped answering), or it judged',
+    'nothing; with --strict a SHOULD counts as a MUST; 130/143 stopped by SIGINT/SIGTERM (the reports are still written; a',
+    'second signal exits at once).',
   ].join('\n');
 }
 
@@ -58,6 +60,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
+    // the reports say so too, in place of an earlier run's (cli/refused-run.ts)
+    await (await commands()).reportRefusedRun(err.message, argv, env);
     return 2;
   }
 }

@@ -7,6 +7,10 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
   return (await import('./certify.js')).certify(args, env);
 }
 
+export async function reportRefusedRun(reason: string, argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return (await import('./refused-run.js')).reportRefusedRun(reason, argv, env);
+}
+
 export async function catalogueList(): Promise<string> {
   const [{ loadCatalogue }, { formatCatalogueList }] = await Promise.all([import('../harness/api/catalogue.js'), import('../reporters/catalogue-doc.js')]);
   return formatCatalogueList(loadCatalogue());

@@ -1,6 +1,7 @@
 // The target of a run: the configured server, or the embedded reference server
-// (started on 127.0.0.1 with a fresh random key) when no BASE_URL is configured. The
-// reference server (and the schema compiler it validates with) is loaded only then.
+// (started on 127.0.0.1 with a fresh random key) when no target is configured or
+// TARGET=embedded. The reference server (and the schema compiler it validates with) is
+// loaded only then.
 import { randomBytes } from 'node:crypto';
 import type { RunConfig } from '../harness/config/settings.js';
 import type { Target } from '../harness/model/types.js';

@@ -32,12 +32,15 @@ function read(path: string, what: string): Buffer {
 }
 
 function publicKeyFrom(path: string): KeyObject {
+  const bytes = read(path, 'the public key');
+  // createPublicKey would take a private key and derive its public key; but the private key
+  // is the signer's secret, which whoever verifies should never hold: refused
+  if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(bytes.toString('latin1')))
+    throw new ConfigError(`${path} is a private key; give its public key (openssl pkey -in ${path} -pubout)`);
   let key: KeyObject;
   try {
-    // a private key gives its public key too; the signer keeps it, but a test may hand it over
-    key = createPublicKey(read(path, 'the public key'));
+    key = createPublicKey(bytes);
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${path} is not a public key in PEM (${(err as Error).message.split('\n')[0]})`);
   }
   if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${path} is a ${key.asymmetricKeyType} key; certificates are signed with Ed25519`);

@@ -5,7 +5,9 @@
 #   */15 * * * * /opt/animal-store-conformance/examples/health-check.sh /etc/animal-store/health.env >> /var/log/animal-store-health.log 2>&1
 #
 # Argument: the settings file (BASE_URL, API_KEY, QUICKSTART_BASE_URL, RETRIES, ...),
-# one NAME=value a line as in .env.example. It is handed to the tool as --dotenv; this
+# one NAME=value a line as in .env.example. Without BASE_URL the embedded reference
+# server is checked only when no other line names a target (API_KEY, ...): a key with
+# no address is refused (exit 2); TARGET=embedded checks the embedded server anyway. It is handed to the tool as --dotenv; this
 # script never reads it, so the key is never in this script's environment or output.
 # Settings the process environment holds win over the file (see --help); the script
 # sets three itself, with flags, which win over both: --profile health, --report-dir
@@ -28,7 +30,9 @@
 #                     not a verdict on the server.
 #                     Each hook is run with two arguments: STATE_DIR and the exit code.
 #                     After a configuration error (exit 2 before the run) the tool
-#                     writes no report: STATE_DIR then holds the previous run's.
+#                     still writes its reports there, not tested, with the reason
+#                     (compared with the baseline, whose failing state they carry
+#                     on); only when STATE_DIR itself cannot take them is none written.
 #   NODE              the Node.js binary (20.18 or later); default: node on PATH. Cron's
 #                     PATH is short (/usr/bin:/bin): set it when node is elsewhere.
 #

@@ -2,6 +2,7 @@
 // prints both; the Vitest view prints the summary).
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { plural } from '../harness/model/words.js';
 import {
   countedViolations,
   coverageText,
@@ -84,7 +85,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   lines.push(
     `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
-    `Requests: ${report.requestCount}${report.retries ? ` (${report.retries} retries)` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
+    `Requests: ${report.requestCount}${report.retries ? ` (${plural(report.retries, 'retry', 'retries')})` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
       (report.rateLimited ? `; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)` : '') +
       (report.seed !== undefined ? `; values drawn with --seed ${report.seed}` : ''),
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
@@ -148,7 +149,7 @@ export function interruptedSummary(report: RunReport, paths: string[], exitCode:
   // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
   const failed = report.counts.failed;
   return (
-    `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${meant} requirements this run carries out finished before it (${failed} failed, not counted),` +
+    `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${plural(meant, 'requirement')} this run carries out finished before it (${failed} failed, not counted),` +
     ` ${left} not carried out; ${skipped} skipped by the selection, the profile or the configuration (exit code ${exitCode}; reports: ${paths.join(', ')})`
   );
 }

@@ -9,6 +9,7 @@ import type { RunReport } from '../harness/model/types.js';
 import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/run/report.js';
 import { anchorOf } from '../harness/api/catalogue.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { plural } from '../harness/model/words.js';
 
 /**
  * Where the catalogue entries live: in the suite's repository at the commit that
@@ -29,7 +30,7 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
     `## ${icon} Animal Store conformance: ${verdictText(report.verdict)} (${coverageText(report.coverage)})`,
     '',
     ...[warning, dataWarning(report)].filter(Boolean).flatMap((w) => [`> **Warning:** ${w}`, '']),
-    `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${report.requestCount} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${plural(report.requestCount, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',
     '|---|---|---|---|---|---|---|',

@@ -32,6 +32,7 @@ import {
   formatDuration,
 } from '../harness/run/report.js';
 import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { plural } from '../harness/model/words.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
 
 // Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
@@ -81,8 +82,6 @@ function time(iso: string): string {
     .replace(/\.\d+Z$/, ' UTC');
   return `<time datetime="${attr(iso)}">${esc(shown)}</time>`;
 }
-
-const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
 
 const VERDICT_LABEL: Record<Verdict, string> = {
   compliant: 'Compliant',

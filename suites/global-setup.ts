@@ -1,11 +1,14 @@
 // Configures the conformance suites exactly as the CLI is configured (flags aside):
-// environment and .env; with no BASE_URL the embedded reference server is started.
-// A bad setting ends the run as the CLI does: one line on stderr, exit code 2.
+// environment and .env; with no target configured (or TARGET=embedded) the embedded
+// reference server is started.
+// A bad setting ends the run as the CLI does: one line on stderr, the reports of a
+// refused run, exit code 2.
 import type { TestProject } from 'vitest/node';
 import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
 import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';
+import { reportRefusedRun } from '../cli/refused-run.js';
 import type { Requirement } from '../harness/model/types.js';
 import { testTitle } from './test-title.js';
 import type { SuiteSettings } from '../reporters/vitest-compliance.js';
@@ -20,6 +23,7 @@ async function configure(): Promise<PreparedRun> {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`animal-store-conformance: ${err.message}`);
+    await reportRefusedRun(err.message, [], env);
     process.exit(2);
   }
 }

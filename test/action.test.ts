@@ -67,13 +67,14 @@ describe('action.yml', () => {
     }
   });
 
-  it('an input given empty (a secret that does not exist) is refused as the CLI refuses it: exit code 2, one line, no verdict', async () => {
+  it('an input given empty (a secret that does not exist) is refused as the CLI refuses it: exit code 2, one line, reports that say not tested', async () => {
     const workspace = await mkdtemp(join(tmpdir(), 'action-workspace-'));
     const run = await runAction(PACKAGE_ROOT, { 'base-url': 'https://api.example.com/v1', 'api-key': '' }, workspace);
     expect(run.code).toBe(2);
-    expect(run.outputs).toEqual({ verdict: '', 'exit-code': '2', 'report-dir': '' });
+    expect(run.outputs).toEqual({ verdict: 'not-tested', 'exit-code': '2', 'report-dir': join(workspace, 'reports') });
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^animal-store-conformance: API_KEY is set but empty/)]);
-    expect(existsSync(join(workspace, 'reports'))).toBe(false);
+    expect(await readFile(join(workspace, 'reports', 'junit.xml'), 'utf8')).toContain('<error message="the run could not start: API_KEY is set but empty');
+    expect(run.summary).toContain('the run could not start: API_KEY is set but empty');
   });
 
   it('the runner emulation reads expressions and step outputs as GitHub does', () => {

@@ -28,6 +28,7 @@ import { verifyCommand } from '../cli/verify.js';
 import { runBin } from './support/cli.js';
 import { startReferenceServer } from '../reference/server.js';
 import { closedPort } from './support/hostile-servers.js';
+import { reportValidator, validateJunit } from './support/validators.js';
 
 // DSSE's own test vectors (its repository's testvectors/vectors.json): key A is RFC 8032's first Ed25519 test key
 /** The catalogue's size: every requirement but PERF-LATENCY-P95 (no budget set) is judged on a compliant run. */
@@ -210,6 +211,8 @@ describe('certificate.json', () => {
       [[join(dir, 'none.json')], /cannot read the certificate .*none\.json: ENOENT/],
       [[join(signed, 'certificate.json'), '--public-key', join(dir, 'junk.pem')], /junk\.pem is not a public key in PEM/],
       [[join(signed, 'certificate.json'), '--public-key', rsa], /rsa\.pem is a rsa key; certificates are signed with Ed25519/],
+      // the signing key itself, whose public key would verify: refused, as the docs say
+      [[join(signed, 'certificate.json'), '--public-key', keys.key], /key\.pem is a private key; give its public key \(openssl pkey -in .*key\.pem -pubout\)$/],
       [[join(signed, 'certificate.json'), '--reports', join(dir, 'nowhere')], /the reports folder .*nowhere does not exist/],
       [[join(signed, 'certificate.json'), '--publik-key', keys.pub], /Unknown option '--publik-key'/],
     ];
@@ -220,7 +223,7 @@ describe('certificate.json', () => {
     }
   });
 
-  it('a bad SIGN_KEY is refused before the run: exit 2, one line, no report', async () => {
+  it('a bad SIGN_KEY is refused before the run: exit 2, one line, reports that say not tested and no certificate', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sign-key-'));
     const rsa = join(dir, 'rsa.pem');
     await writeFile(rsa, generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
@@ -233,7 +236,8 @@ describe('certificate.json', () => {
       const run = await runBin(['--report-dir', reports], { SIGN_KEY: file });
       expect([run.code, run.stderr.trim().split('\n').length]).toEqual([2, 1]);
       expect(run.stderr).toMatch(message);
-      expect(existsSync(join(reports, 'compliance.json'))).toBe(false);
+      expect(JSON.parse(await readFile(join(reports, 'compliance.json'), 'utf8'))).toMatchObject({ verdict: 'not-tested', exitCode: 2 });
+      expect(existsSync(join(reports, 'certificate.json'))).toBe(false);
     }
   });
 });
@@ -255,6 +259,32 @@ describe('badge.svg and what a run that judged nothing writes', () => {
     expect(run.code).toBe(2);
     const files = readdirSync(dir).sort();
     expect(files).toEqual(['compliance.json', 'exchanges.har', 'junit.xml', 'metrics.prom', 'report.html']);
+  });
+
+  // On a persistent runner, CI publishes whatever junit.xml the folder holds: a
+  // configuration error must not leave the last good run's failures="0" there
+  it('a run refused for its configuration after a compliant one: valid reports that say not tested, the reason as the one <error>; no certificate, badge or exchanges left', async () => {
+    const dir = await copyOf(signed);
+    const run = await runBin(['--report-dir', dir], { API_KEY: 'refused-run-key-1234' });
+    const reason = 'API_KEY is set but BASE_URL is not: set BASE_URL';
+    expect([run.code, run.stdout, run.stderr.trim().split('\n').length]).toEqual([2, '', 1]);
+    expect(run.stderr).toContain(reason);
+    expect(readdirSync(dir).sort()).toEqual(['compliance.json', 'junit.xml', 'metrics.prom', 'report.html']);
+    const report = JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8'));
+    expect(report).toMatchObject({ verdict: 'not-tested', exitCode: 2, requestCount: 0, configError: expect.stringContaining(reason) });
+    expect(report.coverage.judged).toBe(0);
+    const validate = reportValidator();
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+    expect((await validateJunit(junit)).valid).toBe(true);
+    expect(junit.match(/<error /g)).toHaveLength(1);
+    expect(junit).toMatch(new RegExp(`<error message="the run could not start: ${reason}[^"]*" type="not-tested">`));
+    expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+    const metrics = await readFile(join(dir, 'metrics.prom'), 'utf8');
+    expect(metrics).toMatch(/^animal_store_conformance_verdict\{verdict="not-tested",target="",profile="certify"\} 1$/m);
+    expect(metrics).toMatch(/^animal_store_conformance_exit_code\{target="",profile="certify"\} 2$/m);
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain(reason);
+    for (const file of readdirSync(dir)) expect(await readFile(join(dir, file), 'utf8')).not.toContain('refused-run-key-1234');
   });
 
   it('a non-compliant run is certified as such, and its badge is red', async () => {

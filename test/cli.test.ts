@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
+import { buildReport, skippedResult } from '../harness/run/report.js';
+import type { RequirementResult } from '../harness/model/types.js';
+import { buildReportFixture } from './report-fixture.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { reportValidator, validateJunit } from './support/validators.js';
@@ -35,6 +38,38 @@ describe('the CLI', () => {
     const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
     expect((await validateJunit(junit)).valid).toBe(true);
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('Compliant');
+  });
+
+  it('with TARGET=embedded, certifies the embedded server beside a quickstart service of its own', async () => {
+    const ref = await startReferenceServer({ apiKey: 'quickstart-key-0123456789' });
+    const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const env = { QUICKSTART_BASE_URL: ref.quickstartBaseUrl, API_KEY: 'quickstart-key-0123456789', REPORT_DIR: reportDir };
+      // without it, a key and an address with no BASE_URL are meant for a server of the user's: refused
+      const refused = await runCli(['--only', 'quickstart'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/API_KEY and QUICKSTART_BASE_URL are set but BASE_URL is not: .*, or TARGET=embedded for the embedded reference server/);
+      const { code, stdout } = await runCli(['--only', 'quickstart'], { ...env, TARGET: 'embedded' });
+      expect(code, stdout).toBe(0);
+      const report = JSON.parse(await readFile(join(reportDir, 'compliance.json'), 'utf8'));
+      expect(report).toMatchObject({ verdict: 'compliant', target: { environment: 'embedded', quickstartBaseUrl: ref.quickstartBaseUrl } });
+      expect(report.target.baseUrl).not.toBe(ref.baseUrl);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('a refused run writes its reports where --report-dir says, beside an unknown flag; REPORT_DIR given empty: in reports/', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-refused-'));
+    const run = await runBin(['--report-dir', 'out', '--bogus'], {}, { cwd });
+    expect([run.code, run.stderr]).toEqual([2, "animal-store-conformance: Unknown option '--bogus' (see --help)\n"]);
+    expect(JSON.parse(await readFile(join(cwd, 'out', 'compliance.json'), 'utf8'))).toMatchObject({
+      verdict: 'not-tested',
+      configError: "Unknown option '--bogus'",
+    });
+    const empty = await runBin([], { REPORT_DIR: '' }, { cwd });
+    expect(empty.code).toBe(2);
+    expect(JSON.parse(await readFile(join(cwd, 'reports', 'compliance.json'), 'utf8')).configError).toMatch(/^REPORT_DIR is set but empty/);
   });
 
   it('against a broken server: exit 1, the failure with a curl line, and never the key', async () => {
@@ -104,6 +139,9 @@ describe('the CLI', () => {
     [['--report-dir', '/dev/null/reports'], {}, /cannot write reports to \/dev\/null\/reports/],
     [['--bogus'], {}, /Unknown option '--bogus'/],
     [[], { BASE_URL: 'http://127.0.0.1:9/v1' }, /API_KEY is not/],
+    // a key with no address (a CI secret for the address missing on this branch): never the embedded server
+    [[], { API_KEY: 'secret-value' }, /API_KEY is set but BASE_URL is not: set BASE_URL .*, or TARGET=embedded for the embedded reference server/],
+    [['--target', 'production'], {}, /TARGET=production but BASE_URL is not set/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
     // set but empty, as a missing CI secret expands: never the embedded server
@@ -210,5 +248,21 @@ describe('the CLI', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const name of ['--base-url', 'BASE_URL', 'API_KEY', '--profile', 'QUICKSTART_BASE_URL', 'Exit codes']) expect(stdout).toContain(name);
+    // what exit 0 allows, as harness/run/report.ts decides it
+    expect(stdout.replace(/\n/g, ' ')).toContain(
+      '0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive ones and listed known deviations do not count)',
+    );
+  });
+
+  it('gives the exit codes --help and the README state: 0 beside an inconclusive or skipped MUST, 2 for one that could not be judged or for nothing judged', () => {
+    const [a, b] = loadCatalogue().filter((r) => r.level === 'MUST');
+    const as = (r: typeof a, outcome: RequirementResult['outcome'], expectedFailure?: string) => ({ ...skippedResult(r, outcome), outcome, expectedFailure });
+    const exitCode = (...results: RequirementResult[]) => buildReport(buildReportFixture(), results).exitCode;
+    expect(exitCode(as(a, 'passed'), as(b, 'inconclusive'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'skipped'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'error', 'a known deviation'))).toBe(0);
+    expect(exitCode(as(a, 'passed'), as(b, 'error'))).toBe(2);
+    expect(exitCode(as(a, 'inconclusive'), as(b, 'skipped'))).toBe(2);
+    expect(exitCode(as(a, 'passed'), as(b, 'failed'))).toBe(1);
   });
 });

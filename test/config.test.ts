@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SETTINGS, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { ConfigError, SETTINGS, parseCommandLine, refusedRunSettings, resolveConfig } from '../harness/config/settings.js';
 import { renderEnvExample, withSettingsTable } from '../harness/config/settings-doc.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { formatSize, sizeSetting } from '../harness/model/units.js';
@@ -36,8 +36,8 @@ describe('configuration', () => {
     expect(resolve([], base).concurrency).toBe(32);
     expect(resolve(['--target', 'staging'], { STAGING_BASE_URL: 'https://staging.test/v1', API_KEY: 'k' }).concurrency).toBe(32);
     expect(resolve([]).concurrency).toBe(8);
-    // a staging address alone is not the target: the run certifies the embedded server
-    expect(resolve([], { STAGING_BASE_URL: 'https://staging.test/v1' })).toMatchObject({ environment: 'embedded', concurrency: 8 });
+    // TARGET=embedded: the embedded server, whatever addresses are set
+    expect(resolve(['--target', 'embedded'], base)).toMatchObject({ environment: 'embedded', baseUrl: undefined, apiKey: undefined, concurrency: 8 });
     expect(resolve(['--concurrency', '64']).concurrency).toBe(64);
     expect(resolve([], { ...base, CONCURRENCY: '4' }).concurrency).toBe(4);
     // empty, it is refused, saying what unsetting it gives
@@ -115,7 +115,7 @@ describe('configuration', () => {
     [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret\r\n' }, /\(a newline at its end\?\)$/],
     [
       [],
-      { QUICKSTART_BASE_URL: 'https://q.test', QUICKSTART_API_KEY: 'pasted\u0001secret' },
+      { TARGET: 'embedded', QUICKSTART_BASE_URL: 'https://q.test', QUICKSTART_API_KEY: 'pasted\u0001secret' },
       /^QUICKSTART_API_KEY contains a character an HTTP header cannot carry \(a control character\?\)$/,
     ],
     [[], { BASE_URL: 'https://a.test/v1', API_KEY: 'pasted-secret ' }, /^API_KEY begins or ends with white space/],
@@ -129,6 +129,60 @@ describe('configuration', () => {
   ])('rejects %j %j', (argv, env, message) => {
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(ConfigError);
     expect(() => resolve(argv as string[], env as Record<string, string>)).toThrow(message as RegExp);
+  });
+
+  // a key or an address with no base address is meant for a server of the user's (a CI
+  // secret missing on this branch): never the embedded server, which would pass
+  it.each([
+    [{ API_KEY: 'k' }, 'API_KEY is set but BASE_URL is not'],
+    [{ QUICKSTART_BASE_URL: 'https://q.test', API_KEY: 'k' }, 'API_KEY and QUICKSTART_BASE_URL are set but BASE_URL is not'],
+    [{ QUICKSTART_API_KEY: 'k' }, 'QUICKSTART_API_KEY is set but BASE_URL is not'],
+    [{ STAGING_BASE_URL: 'https://staging.test/v1', API_KEY: 'k' }, 'API_KEY and STAGING_BASE_URL are set but BASE_URL is not'],
+  ])('%j with no base address is refused, naming the fix', (env, what) => {
+    expect(() => resolve([], env)).toThrow(ConfigError);
+    expect(() => resolve([], env)).toThrow(
+      `${what}: set BASE_URL (or TARGET=staging and STAGING_BASE_URL) to the server to certify, or TARGET=embedded for the embedded reference server`,
+    );
+    // the same settings with TARGET=embedded: the embedded server
+    expect(resolve(['--target', 'embedded'], env).environment).toBe('embedded');
+  });
+
+  it('a TARGET whose base address is not set is refused; TARGET=embedded certifies the embedded server beside a quickstart service of its own', () => {
+    expect(() => resolve([], { TARGET: 'production' })).toThrow(
+      'TARGET=production but BASE_URL is not set: set it, or TARGET=embedded for the embedded reference server',
+    );
+    expect(() => resolve([], { TARGET: 'staging', BASE_URL: 'https://a.test/v1', API_KEY: 'k' })).toThrow(/^TARGET=staging but STAGING_BASE_URL is not set/);
+    expect(() => resolve([], { TARGET: 'test' })).toThrow(/^TARGET must be one of production, staging, embedded, got test$/);
+    const c = resolve([], { TARGET: 'embedded', QUICKSTART_BASE_URL: 'https://q.test', API_KEY: 'k' });
+    expect(c).toMatchObject({ environment: 'embedded', baseUrl: undefined, quickstartBaseUrl: 'https://q.test', quickstartApiKey: 'k' });
+  });
+
+  it('reads what it can of a refused configuration for its reports: each setting as given where valid, else its default', async () => {
+    const dir = await mkdtemp(`${tmpdir()}/cfg-`);
+    await writeFile(`${dir}/.env`, 'REPORT_DIR=from-file\nPROFILE=health\n');
+    // an unknown flag and a bad value do not hide the settings beside them
+    expect(refusedRunSettings(['--bogus', '--report-dir', 'out', '--retries', 'abc'], { API_KEY: 'k' }, dir)).toEqual({
+      reportDir: 'out',
+      profile: 'health',
+      strict: false,
+      target: { environment: 'embedded', baseUrl: '' },
+      baselineFile: undefined,
+    });
+    expect(refusedRunSettings([], { REPORT_DIR: '', PROFILE: 'full', STRICT: 'on', BASELINE: 'b.json' }, '/nonexistent')).toMatchObject({
+      reportDir: 'reports',
+      profile: 'certify',
+      strict: true,
+      baselineFile: 'b.json',
+    });
+    // a settings file that cannot be read gives nothing; the flags and the environment still count
+    expect(refusedRunSettings(['--dotenv', '/nonexistent/.env'], { REPORT_DIR: 'env-dir' }, dir).reportDir).toBe('env-dir');
+    expect(refusedRunSettings(['--report-dir'], {}, '/nonexistent').reportDir).toBe('reports');
+    // the address a report names is a base address, never one with credentials
+    expect(refusedRunSettings([], { TARGET: 'staging', STAGING_BASE_URL: 'https://s.test/v1/' }, dir).target).toEqual({
+      environment: 'staging',
+      baseUrl: 'https://s.test/v1',
+    });
+    expect(refusedRunSettings([], { BASE_URL: 'https://user:secret@a.test/v1' }, dir).target).toEqual({ environment: 'embedded', baseUrl: '' });
   });
 
   it('names the .env file that holds an empty setting', async () => {

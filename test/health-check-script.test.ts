@@ -100,15 +100,39 @@ describe('examples/health-check.sh', () => {
     }
   });
 
-  it('calls ON_NOT_CHECKED on exit 2: a settings file with an invalid value writes no report', async () => {
-    const { settings, state, notCompliant, notChecked, env } = await scheduledCheck('RETRIES=abc\n');
+  it('calls ON_NOT_CHECKED on exit 2: a settings file with an invalid value replaces the last reports with not tested, carrying the baseline forward', async () => {
+    const { settings, state, notCompliant, notChecked, env } = await scheduledCheck('RETRIES=1\n');
+    expect((await runScript(SCRIPT, [settings], env)).code).toBe(0);
+    const good = await readReport(state);
+    await writeFile(settings, 'RETRIES=abc\n');
     const run = await runScript(SCRIPT, [settings], env);
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain('RETRIES must be an integer');
-    expect(run.output).toContain('no report written');
-    expect(existsSync(join(state, 'compliance.json'))).toBe(false);
+    expect(run.output).toContain(`reports written to ${state}`);
+    // no compliant verdict stays for a monitor or CI to read; the chain of baselines goes on
+    expect(await readReport(state)).toMatchObject({
+      verdict: 'not-tested',
+      exitCode: 2,
+      profile: 'health',
+      configError: expect.stringContaining('RETRIES must be an integer'),
+      sinceBaseline: { baseline: { startedAt: good.startedAt, verdict: 'compliant' } },
+    });
+    expect(await readFile(join(state, 'junit.xml'), 'utf8')).toContain('<error message="the run could not start: RETRIES must be an integer');
+    expect(await readFile(join(state, 'metrics.prom'), 'utf8')).toMatch(
+      /^animal_store_conformance_verdict\{verdict="not-tested",target="",profile="health"\} 1$/m,
+    );
     expect(await notChecked.calls()).toEqual([`${state} 2`]);
     expect(await notCompliant.calls()).toEqual([]);
+  });
+
+  it('says no report was written when the state folder cannot take one', async () => {
+    const { settings, state, notChecked, env } = await scheduledCheck('RETRIES=1\n');
+    await writeFile(state, 'a file where the state folder should be');
+    const run = await runScript(SCRIPT, [settings], env);
+    expect(run.code, run.output).toBe(2);
+    expect(run.output).toMatch(/REPORT_DIR .* is a file, not a folder/);
+    expect(run.output).toContain('no report written');
+    expect(await notChecked.calls()).toEqual([`${state} 2`]);
   });
 
   it('refuses in one line when dist/ is not built, and when no settings file is given', async () => {

@@ -132,6 +132,9 @@ describe('vitest run --project conformance', () => {
       ]);
       expect([badCli.code, badVitest.code]).toEqual([2, 2]);
       for (const out of [badCli.stderr, badVitest.output]) expect(out).toMatch(/cannot read the baseline .*missing\.json: ENOENT/);
+      // both write the reports of a refused run, saying why
+      for (const reports of ['bad-cli', 'bad-vitest'])
+        expect(await reportIn(join(dir, reports))).toMatchObject({ verdict: 'not-tested', configError: expect.stringMatching(/^cannot read the baseline/) });
     } finally {
       await Promise.all(refs.map((ref) => ref.close()));
     }

@@ -44,7 +44,8 @@ export function renderEnvExample(): string {
   const lines = [
     '# Generated from harness/config/settings.ts by `npm run docs`; do not edit by hand.',
     '# Copy to .env and uncomment what you set. Flags override the environment, which overrides this file.',
-    '# With no BASE_URL, the embedded reference server is started and certified.',
+    '# With TARGET=embedded, or with no BASE_URL and no API_KEY, QUICKSTART_BASE_URL or other setting naming',
+    '# a target, the embedded reference server is started and certified.',
     '# A setting given with an empty value (API_KEY=) is an error, not its default:',
     '# fill it in, or leave the line commented out.',
   ];

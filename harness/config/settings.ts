@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { PROFILES, type Environment, type Profile } from '../model/types.js';
+import { ENVIRONMENTS, PROFILES, type Environment, type Profile } from '../model/types.js';
 import { SIZE_UNITS, sizeSetting } from '../model/units.js';
 
 export class ConfigError extends Error {}
@@ -67,8 +67,18 @@ const text = (_name: string, value: string) => value;
 export const DEFAULT_CONCURRENCY = 32;
 export const EMBEDDED_CONCURRENCY = 8;
 
-/** The setting of the base address a run certifies: TARGET picks BASE_URL or STAGING_BASE_URL (unset: the embedded reference server). */
-const baseSetting = (values: Readonly<Record<string, unknown>>) => (values.target === 'staging' ? 'stagingBaseUrl' : 'baseUrl');
+/** The setting of the base address a run certifies: TARGET picks BASE_URL or STAGING_BASE_URL; none with TARGET=embedded. */
+const baseSetting = (values: Readonly<Record<string, unknown>>) =>
+  values.target === 'embedded' ? undefined : values.target === 'staging' ? 'stagingBaseUrl' : 'baseUrl';
+
+/** The base address a run certifies, as given; undefined: the embedded reference server. */
+const certifiedAddress = (values: Readonly<Record<string, unknown>>) => {
+  const setting = baseSetting(values);
+  return setting === undefined ? undefined : (values[setting] as string | undefined);
+};
+
+/** Settings that name a target of the user's: given without its base address, they must not certify the embedded server instead. */
+const NAMING_A_TARGET = ['apiKey', 'quickstartBaseUrl', 'quickstartApiKey', 'stagingBaseUrl'] as const;
 
 /**
  * Every setting, once: its RunConfig key, variable, flag, default, description and
@@ -81,7 +91,7 @@ export const SETTINGS = {
     flag: 'base-url',
     env: 'BASE_URL',
     description: 'Production base address; must end in `/v1`.',
-    defaultDoc: 'the embedded reference server',
+    defaultDoc: 'the embedded reference server, if no other setting names a target: see `TARGET`',
     example: 'https://api.example.com/v1',
     parse: text,
   },
@@ -95,12 +105,14 @@ export const SETTINGS = {
   target: {
     flag: 'target',
     env: 'TARGET',
-    description: '`production` or `staging`: which base address is certified.',
+    description: '`production`, `staging` or `embedded`: which base address is certified; `embedded`: the embedded reference server.',
     default: 'production',
     parse: (name, value) => {
-      if (value !== 'production' && value !== 'staging') throw new ConfigError(`${name} must be production or staging, got ${value}`);
-      return value as 'production' | 'staging';
+      if (!ENVIRONMENTS.includes(value as Environment)) throw new ConfigError(`${name} must be one of ${ENVIRONMENTS.join(', ')}, got ${value}`);
+      return value as Environment;
     },
+    details:
+      'With no base address set, the embedded server is certified only when nothing names a target: `API_KEY`, `QUICKSTART_BASE_URL`, `QUICKSTART_API_KEY` or `STAGING_BASE_URL` without it is an error (exit 2). `TARGET=embedded` certifies the embedded server whatever else is set, e.g. beside a quickstart service of your own (`QUICKSTART_BASE_URL`).',
   },
   apiKey: {
     flag: 'api-key',
@@ -196,7 +208,7 @@ export const SETTINGS = {
     details: 'Chosen from `npm run bench` (see bench/results.md).',
     defaultDoc: `\`${DEFAULT_CONCURRENCY}\`; \`${EMBEDDED_CONCURRENCY}\` against the embedded reference server`,
     parse: positiveInteger,
-    fallback: (above) => (above[baseSetting(above)] === undefined ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY),
+    fallback: (above) => (certifiedAddress(above) === undefined ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY),
   },
   now: {
     flag: 'now',
@@ -361,7 +373,7 @@ type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
  * across settings consume (the target chosen, its address and keys checked).
  */
 export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allowInsecureHttp'> & {
-  /** embedded: no BASE_URL was configured, so the reference server is started and certified. */
+  /** embedded: no target was configured, or TARGET=embedded: the reference server is started and certified. */
   environment: Environment;
 };
 
@@ -391,29 +403,31 @@ export interface ParsedArgs {
   values: Partial<Record<Key, string>>;
 }
 
-export function parseCommandLine(argv: string[]): ParsedArgs {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-    help: { type: 'boolean', short: 'h' },
-    version: { type: 'boolean' },
-    list: { type: 'boolean' },
-    [ENV_FILE_SETTING.flag]: { type: 'string' },
-  };
-  for (const s of Object.values<Setting>(SETTINGS)) options[s.flag] = { type: s.boolean ? 'boolean' : 'string' };
+const OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  list: { type: 'boolean' },
+  [ENV_FILE_SETTING.flag]: { type: 'string' },
+  ...Object.fromEntries(Object.values<Setting>(SETTINGS).map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string' }])),
+};
+
+/** The command line; `lenient`: whatever of it can be read, never throwing (for the reports of a run it refused). */
+export function parseCommandLine(argv: string[], lenient = false): ParsedArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: !lenient, allowPositionals: lenient });
   } catch (err) {
     const message = (err as Error).message.split('\n')[0];
     const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(message)?.[1];
-    const near = unknown && nearestFlag(unknown.replace(/^-+/, ''), Object.keys(options));
+    const near = unknown && nearestFlag(unknown.replace(/^-+/, ''), Object.keys(OPTIONS));
     throw new ConfigError(near ? `unknown option ${unknown}: did you mean --${near}?` : message.replace(/\. To specify a positional argument.*$/, ''));
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
+  // leniently parsed, a flag may hold a value of the other type (a string flag given no value is true)
+  const valueOf = (flag: string) => (typeof v[flag] === OPTIONS[flag].type ? String(v[flag]) : undefined);
   const values: ParsedArgs['values'] = {};
-  for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) {
-    if (v[s.flag] !== undefined) values[key] = String(v[s.flag]);
-  }
-  return { help: Boolean(v.help), version: Boolean(v.version), list: Boolean(v.list), envFile: v[ENV_FILE_SETTING.flag] as string | undefined, values };
+  for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) values[key] = valueOf(s.flag);
+  return { help: v.help === true, version: v.version === true, list: v.list === true, envFile: valueOf(ENV_FILE_SETTING.flag), values };
 }
 
 /** Edits (insert, delete, change a character) from a to b. */
@@ -545,34 +559,40 @@ export function withoutSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
-/** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
-export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
+/** The settings file: --dotenv or ENV_FILE, else .env in `cwd` when there is one; throws ConfigError when it cannot be read. */
+function settingsFile(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd: string): { path: string; values: Record<string, string> } {
   const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
   if (envFile === '')
     throw new ConfigError(
       `${args.envFile === '' ? `--${ENV_FILE_SETTING.flag}` : ENV_FILE_SETTING.env} is set but empty: give a file, or unset it to read .env`,
     );
-  const envPath = envFile ?? `${cwd}/.env`;
-  const fileEnv = readEnvFile(envPath, envFile !== undefined);
-  /** The setting as given, by flag, environment or file; undefined when it is given nowhere. */
-  const given = (key: Key): string | undefined => {
-    const s: Setting = SETTINGS[key];
-    const [value, where] =
-      args.values[key] !== undefined
-        ? [args.values[key], `--${s.flag}`]
-        : env[s.env] !== undefined
-          ? [env[s.env], s.env]
-          : [fileEnv[s.env], `${s.env} (in ${envPath})`];
-    if (value === '') {
-      const fallback = defaultOf(s);
-      throw new ConfigError(
-        `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${fallback ? ` for the default, ${plain(fallback)}` : ''}`,
-      );
-    }
-    return value;
-  };
+  const path = envFile ?? `${cwd}/.env`;
+  return { path, values: readEnvFile(path, envFile !== undefined) };
+}
+
+/** A setting as given, by flag, environment or file; undefined when it is given nowhere. Throws ConfigError when it is given empty. */
+function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { path: string; values: Record<string, string> }): string | undefined {
+  const s: Setting = SETTINGS[key];
+  const [value, where] =
+    args.values[key] !== undefined
+      ? [args.values[key], `--${s.flag}`]
+      : env[s.env] !== undefined
+        ? [env[s.env], s.env]
+        : [file.values[s.env], `${s.env} (in ${file.path})`];
+  if (value === '') {
+    const fallback = defaultOf(s);
+    throw new ConfigError(
+      `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${fallback ? ` for the default, ${plain(fallback)}` : ''}`,
+    );
+  }
+  return value;
+}
+
+/** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
+export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
+  const file = settingsFile(args, env, cwd);
   // every setting, also those this run would not read: an empty one is a mistake wherever it is
-  const raw = Object.fromEntries(KEYS.map((key) => [key, given(key)])) as Record<Key, string | undefined>;
+  const raw = Object.fromEntries(KEYS.map((key) => [key, givenValue(key, args, env, file)])) as Record<Key, string | undefined>;
   // in the table's order: a fallback may depend on a setting above it (keyVariants on the profile)
   const resolved: Record<string, unknown> = {};
   for (const key of KEYS) {
@@ -584,21 +604,79 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
 
   // the rules across settings
   const { target, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
-  const base = values[baseSetting(values)];
-  const baseName = SETTINGS[baseSetting(values)].env;
-  if (!base && raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set`);
+  const setting = baseSetting(values);
+  const base = certifiedAddress(values);
+  if (setting && !base) {
+    const baseName = SETTINGS[setting].env;
+    const embedded = 'or TARGET=embedded for the embedded reference server';
+    if (raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set: set it, ${embedded}`);
+    // a key or address given without the base address is meant for a server of the user's (a CI secret missing on this branch)
+    const naming = NAMING_A_TARGET.filter((key) => raw[key] !== undefined).map((key) => SETTINGS[key].env);
+    if (naming.length)
+      throw new ConfigError(
+        `${naming.join(' and ')} ${naming.length === 1 ? 'is' : 'are'} set but ${baseName} is not: set ${baseName} (or TARGET=staging and STAGING_BASE_URL) to the server to certify, ${embedded}`,
+      );
+  }
   const config: RunConfig = { ...rest, environment: base ? target : 'embedded', baseUrl: undefined, apiKey: undefined, quickstartApiKey: undefined };
-  if (base) {
+  if (setting && base) {
+    const baseName = SETTINGS[setting].env;
     config.baseUrl = baseAddress(baseName, base, true);
     if (!apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
     config.apiKey = headerSafeKey('API_KEY', apiKey);
+    refuseInsecure(baseName, config.baseUrl, allowInsecureHttp);
   }
   if (config.quickstartBaseUrl) {
     const key = quickstartApiKey ?? apiKey;
     if (!key) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
     config.quickstartApiKey = headerSafeKey(quickstartApiKey !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
   }
-  refuseInsecure(baseName, config.baseUrl, allowInsecureHttp);
   refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecureHttp);
   return config;
+}
+
+/** What the reports of a run whose configuration was refused say of it (refusedRunSettings). */
+export interface RefusedRunSettings {
+  reportDir: string;
+  profile: Profile;
+  strict: boolean;
+  /** The base address as given where it is one (never with credentials), else empty; environment embedded without one. */
+  target: { environment: Environment; baseUrl: string };
+  baselineFile?: string;
+}
+
+/**
+ * The settings of a run whose configuration was refused (a ConfigError), as far as
+ * they can be read: each as given where it is valid, else its default. Never throws.
+ */
+export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): RefusedRunSettings {
+  const args = parseCommandLine(argv, true);
+  let file = { path: '', values: {} };
+  try {
+    file = settingsFile(args, env, cwd);
+  } catch {
+    // read without it: flags and the environment still say what they say
+  }
+  const valueOf = <K extends Key>(key: K): SettingValues[K] => {
+    const s: Setting = SETTINGS[key];
+    const read = (value: string | undefined) => (value === undefined ? undefined : s.parse(s.env, value));
+    try {
+      return read(givenValue(key, args, env, file) ?? s.default) as SettingValues[K];
+    } catch {
+      return read(s.default) as SettingValues[K];
+    }
+  };
+  const given = certifiedAddress({ target: valueOf('target'), baseUrl: valueOf('baseUrl'), stagingBaseUrl: valueOf('stagingBaseUrl') });
+  let baseUrl = '';
+  try {
+    if (given) baseUrl = baseAddress('the base address', given, true);
+  } catch {
+    // not a base address: the report names none
+  }
+  return {
+    reportDir: valueOf('reportDir'),
+    profile: valueOf('profile'),
+    strict: valueOf('strict'),
+    target: { environment: baseUrl ? valueOf('target') : 'embedded', baseUrl },
+    baselineFile: valueOf('baselineFile'),
+  };
 }

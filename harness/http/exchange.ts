@@ -138,7 +138,8 @@ export class Exchange {
     const title = type.includes('html') ? /<title[^>]*>([^<]*)</i.exec(text)?.[1]?.trim() : undefined;
     const chars = [...this.redactor.redact(title || text)];
     const line = `"${chars.slice(0, 80).join('')}${chars.length > 80 ? '…' : ''}"`;
-    return `a ${type} body of ${Buffer.byteLength(this.text)} bytes${this.truncated ? ' (cut off)' : ''}, ${title ? 'titled' : 'beginning'} ${line}`;
+    const article = /^[aeiou]/i.test(type) ? 'an' : 'a';
+    return `${article} ${type} body of ${Buffer.byteLength(this.text)} bytes${this.truncated ? ' (cut off)' : ''}, ${title ? 'titled' : 'beginning'} ${line}`;
   }
 
   /** "GET /v1/pets?limit=1 -> 200", for messages. */

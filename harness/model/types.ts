@@ -127,6 +127,7 @@ export type Service = 'store' | 'quickstart';
 
 /** production or staging: a configured server; embedded: the reference server the run started. */
 export type Environment = 'production' | 'staging' | 'embedded';
+export const ENVIRONMENTS: readonly Environment[] = ['production', 'staging', 'embedded'];
 
 /** The server a run certifies, with the keys it is certified with. */
 export interface Target {
@@ -158,6 +159,8 @@ export interface RunReport {
   abortReason?: string;
   /** Why the verdict is incomplete (exit code 2): how many MUSTs could not be judged, the cause, the setting that helps. */
   incompleteReason?: string;
+  /** Why the run could not start: its configuration was refused (verdict not-tested, exit code 2), in the line the console printed. */
+  configError?: string;
   /** How much of the catalogue was judged. */
   coverage: Coverage;
   /** Every animal and message the run creates is named with this prefix (the API has no delete). */

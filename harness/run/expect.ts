@@ -4,6 +4,7 @@ import type { CheckContext } from './context.js';
 import type { Service } from './request.js';
 import type { ApiDescription } from '../api/spec.js';
 import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
+import { plural } from '../model/words.js';
 
 /**
  * A probe whose answer is a server error, also when sent again (Session.request), is not
@@ -92,7 +93,7 @@ export function handsOutData(ex: Exchange, runPrefix: string): boolean {
 export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => handsOutData(ex, ctx.runPrefix));
-  if (through.length === 0) return ctx.note(`${probes.length} requests without a valid credential, none handed out data`);
+  if (through.length === 0) return ctx.note(`${plural(probes.length, 'request')} without a valid credential, none handed out data`);
   // probes that stand for the same documented request share one answer to it
   const asked = new Map<NoDataProbe['canonical'], Promise<Exchange>>();
   const plainOf = (canonical: NoDataProbe['canonical']) => asked.get(canonical) ?? asked.set(canonical, canonical()).get(canonical)!;
@@ -143,5 +144,5 @@ export function expectNoServerErrors(ctx: CheckContext, service: Service): void 
       ...errors,
     );
   }
-  ctx.note(`${observed.length} ${label} responses judged`);
+  ctx.note(`${plural(observed.length, `${label} response`)} judged`);
 }

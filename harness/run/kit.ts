@@ -29,6 +29,7 @@ export {
 export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
+export { plural } from '../model/words.js';
 export { latencyByOperation } from '../http/latency.js';
 export { isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';

@@ -24,7 +24,7 @@ export interface PreparedRun {
 }
 
 /** Finds an unusable REPORT_DIR before the run, not after it has created data. */
-async function ensureWritableDir(dir: string): Promise<void> {
+export async function ensureWritableDir(dir: string): Promise<void> {
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new ConfigError(`REPORT_DIR ${dir} is a file, not a folder`);
   try {

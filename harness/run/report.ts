@@ -135,9 +135,10 @@ export function coverageText(c: Coverage): string {
 }
 
 /** What the outputs warn about when the verdict rests on little or nothing (an aborted run says why instead). */
-export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage'>): string | undefined {
+export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage' | 'configError'>): string | undefined {
   const c = report.coverage;
   if (report.verdict === 'aborted') return undefined;
+  if (report.configError !== undefined) return `the run could not start: ${report.configError}`;
   if (report.verdict === 'not-tested') {
     return `no requirement was judged (${coverageText(c)}): this run says nothing about the server; see why they were skipped (ONLY, SKIP, PROFILE, QUICKSTART_BASE_URL)`;
   }
@@ -218,6 +219,31 @@ export function skippedResult(r: Requirement, message: string): RequirementResul
     durationMs: 0,
     evidence: [],
   };
+}
+
+/** The report of a run whose configuration was refused: not tested (exit code 2), no requirement run, the reason as configError. */
+export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'profile' | 'strict' | 'target' | 'spec'>, catalogue: Requirement[]): RunReport {
+  const now = new Date().toISOString();
+  const { spec, target, profile, strict } = settings;
+  const base: ReportBase = {
+    tool: TOOL,
+    spec,
+    target,
+    profile,
+    strict,
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 0,
+    configError: reason,
+    requestCount: 0,
+    retries: 0,
+    rateLimited: 0,
+    latency: {},
+  };
+  return buildReport(
+    base,
+    catalogue.map((r) => skippedResult(r, notRun(reason))),
+  );
 }
 
 /** The report over a run's figures and results; what base may hold of a report (the Vitest view passes one) is computed anew. */

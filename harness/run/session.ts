@@ -14,6 +14,7 @@ import type { RunSettings, RunConfig } from '../config/settings.js';
 import { TOOL } from '../model/tool.js';
 import { CheckError } from '../model/outcome.js';
 import { durationSetting, formatSeconds, formatSize, sizeSetting } from '../model/units.js';
+import { plural } from '../model/words.js';
 import { credentialClasses, secretsOf, type CredentialClass } from '../api/input-space.js';
 import type { ConsistencyWindow } from './window.js';
 
@@ -350,7 +351,7 @@ export class Session implements ConsistencyWindow {
     const seconds = (Date.now() - this.startedAt.getTime()) / 1000;
     const rate = Math.max(1, Math.floor(others / Math.max(seconds, 1)));
     const with503 = this.client.exchanges.some((ex) => isRateLimit(ex) && ex.status === 503);
-    const answers = `${limited} answers 429${with503 ? ' or 503 with Retry-After' : ''}`;
+    const answers = `${plural(limited, 'answer')} 429${with503 ? ' or 503 with Retry-After' : ''}`;
     return new RunAborted(`the server rate-limited the run (${answers}) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
