@@ -73,15 +73,14 @@ interface NoDataProbe {
 }
 
 /**
- * A 2xx answer that hands something out: an object with an id (an animal, a message),
- * alone or in a list, or something the run sent echoed back (every value it sends
- * carries its prefix). A usage text, an empty list or an empty body hands out nothing.
+ * A 2xx answer that hands something out: a list (an empty one is the empty store's), an
+ * object with an id (an animal, a message), or something the run sent echoed back (every
+ * value it sends carries its prefix). A usage text or an empty body hands out nothing.
  */
 export function handsOutData(ex: Exchange, runPrefix: string): boolean {
   if (!ex.succeeded) return false;
-  const body = ex.json;
-  const items = Array.isArray(body) ? body : [body];
-  return items.some((i) => i !== null && typeof i === 'object' && !Array.isArray(i) && 'id' in i) || ex.text.includes(runPrefix);
+  const body = ex.json as Record<string, unknown> | unknown[] | undefined;
+  return Array.isArray(body) || (body !== null && typeof body === 'object' && 'id' in body) || ex.text.includes(runPrefix);
 }
 
 /**
