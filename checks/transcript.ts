@@ -22,6 +22,9 @@ export function reportOffences(ctx: CheckContext, offences: Offence[], among: st
   ctx.note(`${among} judged`);
 }
 
+/** An answer whose body arrived whole: one cut at the cap (or in a record) cannot be judged. */
+const whole = (ex: Exchange) => !ex.truncated && ex.error === undefined;
+
 /** The body is JSON and valid against the schema; why not, otherwise. */
 function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'], ex: Exchange, schema: string): string | undefined {
   if (ex.json === undefined) return `not JSON: ${ex.bodyExcerpt}`;
@@ -67,7 +70,7 @@ export function judgeSuccesses(
   const service = operation === 'sendMessage' ? 'quickstart' : 'store';
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   // a body that is not what its Content-Encoding says cannot be read: HTTP-VALID-SPELLINGS's
-  const answers = ctx.observed(service).filter((ex) => ex.request.operation === operation && !isServerError(ex) && !ex.undecodable);
+  const answers = ctx.observed(service).filter((ex) => ex.request.operation === operation && !isServerError(ex) && !ex.undecodable && whole(ex));
   const offences: Offence[] = [];
   for (const ex of answers) {
     if (ex.succeeded) {
@@ -85,7 +88,7 @@ export const judgeListAnswers = (ctx: CheckContext) => judgeSuccesses(ctx, 'list
 
 /** Every error response of the animal store that carries an API body (not HEAD, not OPTIONS). */
 export function storeErrors(ctx: CheckContext): Exchange[] {
-  return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex));
+  return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex) && whole(ex));
 }
 
 /** Every error response is an Error body (code, message, status). */
