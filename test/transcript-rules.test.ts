@@ -6,7 +6,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
-import { runConformance } from '../harness/run/runner.js';
+import { runConformance, startRun } from '../harness/run/runner.js';
 import { referenceRun, violations } from './support/run.js';
 
 /** A proxy to `origin` that hands each answer to `spoil` (with the request's method, path and body) before passing it on. */
@@ -62,6 +62,30 @@ describe('the transcript rules', () => {
       expect(byId['CREATE-OK'].evidence[0].request.body).toContain('-mixed ');
     } finally {
       await proxy.close();
+      await ref.close();
+    }
+  });
+
+  // "Transitions: not shown": a moderation job makes pending animals available a second
+  // after their creation; a list that lags 1.5 s keeps the run long enough to see it
+  it('accept a status that changes over time: compliant, and the run saw pending animals shown available', async () => {
+    const ref = await startReferenceServer({ apiKey: 'transcript-key', variants: ['moderation', 'lagging-list'] });
+    try {
+      const run = startRun(referenceRun(ref, { consistencyWindowMs: 3000 }, 'transcript-key'));
+      const report = await run.report;
+      expect(violations(report)).toEqual([]);
+      const sentPending = new Set<string>();
+      const shownAvailable = new Set<string>();
+      for (const { record } of await run.exchanges()) {
+        const body = record.response?.body ?? '';
+        if (record.request.method === 'POST' && record.response?.status === 201 && record.request.body?.includes('"pending"'))
+          sentPending.add(String(JSON.parse(body).id));
+        if (record.request.method === 'GET' && record.response?.status === 200 && body.startsWith('[')) {
+          for (const pet of JSON.parse(body)) if (pet.status === 'available') shownAvailable.add(String(pet.id));
+        }
+      }
+      expect([...sentPending].filter((id) => shownAvailable.has(id)).length).toBeGreaterThan(0);
+    } finally {
       await ref.close();
     }
   });
