@@ -125,7 +125,8 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   if (violations.length) {
     lines.push('', 'Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):');
     for (const r of violations) {
-      lines.push(`  FAIL ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
+      const follows = r.followsFrom ? ` (follows from ${r.followsFrom})` : '';
+      lines.push(`  FAIL ${r.id} (${r.level}) ${r.title}${follows}`, `       ${r.message}`);
       if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);
     }
   }

@@ -54,6 +54,7 @@ function describeExchange(x: ExchangeRecord, index: number, total: number): stri
 
 function details(r: RequirementResult): string {
   const parts: string[] = [];
+  if (r.followsFrom) parts.push(`follows from ${r.followsFrom}, listed before it`);
   if (r.message) parts.push(r.message);
   if (r.cause) parts.push(`could not be judged: ${r.cause}`);
   if (r.notes.length) parts.push(['notes:', ...r.notes.map((n) => `- ${n}`)].join('\n'));

@@ -73,6 +73,8 @@ export interface RequirementResult extends Pick<Requirement, 'id' | 'level' | 'a
    * off at 16 MiB; try --max-body 64MiB"): the report's incompleteReason is built from these.
    */
   cause?: string;
+  /** A failure that follows from another (the animals its answers show were created breaking their Pet): that failure's id, listed first. */
+  followsFrom?: string;
 }
 
 export interface LatencyStats {

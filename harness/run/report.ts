@@ -246,11 +246,36 @@ export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'pro
   );
 }
 
+/** The ids of the animals an answer's body shows (as JSON text: an id may be no int64, or a string). */
+const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"id"\s*:\s*("?)(-?\d+)\1/g)].map((m) => m[2]));
+
+/**
+ * A failure that follows from another: an answer it failed on is no valid Pets or Pet
+ * because it shows animals whose creation was answered with no valid Pet (a stored value
+ * that breaks the shape, such as an id beyond int64). Marked with the cause's id, and
+ * listed after it, so that the reports show the cause first.
+ */
+function rootCauses(results: RequirementResult[]): RequirementResult[] {
+  const failed = results.filter((r) => r.outcome === 'failed');
+  const causes = failed
+    .filter((r) => r.area === 'create' && /not a valid Pet\b/.test(r.message ?? ''))
+    .map((r) => ({ id: r.id, animals: new Set(r.evidence.filter((e) => e.request.method === 'POST').flatMap((e) => [...idsIn(e.response?.body)])) }));
+  if (causes.length === 0) return results;
+  for (const r of failed.filter((f) => f.area !== 'create' && /not a valid Pets?\b/.test(f.message ?? ''))) {
+    const shown = r.evidence.flatMap((e) => [...idsIn(e.response?.body)]);
+    const cause = causes.find((c) => shown.some((id) => c.animals.has(id)));
+    if (cause) r.followsFrom = cause.id;
+  }
+  const rank = new Map(results.map((r, i) => [r.id, i]));
+  const at = (r: RequirementResult) => (r.followsFrom ? rank.get(r.followsFrom)! + 0.5 : rank.get(r.id)!);
+  return [...results].sort((a, b) => at(a) - at(b));
+}
+
 /** The report over a run's figures and results; what base may hold of a report (the Vitest view passes one) is computed anew. */
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
   const { incompleteReason: _computedBelow, ...figures } = base as ReportBase & Partial<RunReport>;
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
-  const requirements = [...results].sort((a, b) => order(a) - order(b));
+  const requirements = rootCauses([...results].sort((a, b) => order(a) - order(b)));
   const aborted = figures.abortReason !== undefined;
   const counts = countResults(requirements, aborted);
   const areas: AreaReport[] = AREAS.map((area) => requirements.filter((r) => r.area === area))
