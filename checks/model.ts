@@ -10,6 +10,7 @@ import {
   canonicalText,
   integerText,
   isSafeMethod,
+  isRateLimit,
   isServerError,
   newPetProperties,
   parseJson,
@@ -142,14 +143,16 @@ function stringsOf(text: string | undefined): string[] {
 /**
  * Every animal a view shows with a name the run sent in a write, and an id no accepted
  * write answered with, must be explained: a write that got no definite answer (a server
- * error, none at all) may have added one each; a refused write (any 4xx) adds none; an
+ * error, none at all, an attempt the client gave up on and sent again) may have added
+ * one each; a refused write (any 4xx) adds none; an
  * accepted one adds exactly the animal it answered with. Names the run never sent are
  * not judged (another client's animals, or the run's own stored otherwise, which
  * CREATE-VIEWS-AGREE judges by id).
  */
 export function judgeWrites(ctx: CheckContext): { offences: Offence[]; names: number } {
   const observed = ctx.observed('store');
-  const writes = observed.filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined);
+  // every attempt: one the client gave up on, or sent again, may have been carried out too
+  const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));
   const accepted = new Set(writes.filter((ex) => ex.succeeded).flatMap((ex) => animalsShown(ex).map((p) => integerText(p.id))));
   const byName = new Map<string, Exchange[]>();
   for (const ex of writes) {
@@ -168,7 +171,7 @@ export function judgeWrites(ctx: CheckContext): { offences: Offence[]; names: nu
   const offences: Offence[] = [];
   for (const [name, shown] of unexplained) {
     const sentBy = byName.get(name)!;
-    const uncertain = sentBy.filter((w) => isServerError(w) || w.status === 0).length;
+    const uncertain = sentBy.filter((w) => isServerError(w) || w.status === 0 || (w.superseded && !w.succeeded)).length;
     if (shown.size <= uncertain) continue;
     const [id, ex] = [...shown][uncertain];
     const refused = sentBy.filter((w) => w.status >= 400 && w.status < 500);

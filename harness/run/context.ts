@@ -110,6 +110,11 @@ export class CheckContext {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
+  /** Every attempt the run sent to one service, in the order sent: those another attempt replaced, and those that got no answer, too. */
+  sent(service: Service): Exchange[] {
+    return this.session.client.exchanges.filter((ex) => ex.request.service === service);
+  }
+
   /** 5xx answers of one service that a retry recovered from (--retries): not among observed(), but worth saying. */
   recovered(service: Service): Exchange[] {
     return this.session.recovered(service);

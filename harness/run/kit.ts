@@ -31,7 +31,7 @@ export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
 export { plural } from '../model/words.js';
 export { latencyByOperation } from '../http/latency.js';
-export { isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
+export { isRateLimit, isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';
 export { formatDuration } from './report.js';
 export { animalsShown, sentNewPet, type RunAnimal } from './animals.js';
