@@ -4,7 +4,7 @@
 // (130/143 when SIGINT/SIGTERM stopped it). cli/cli.ts loads this module only for a
 // run: --help, --version and --list need none of the HTTP client, validators or reporters.
 import { constants as osConstants } from 'node:os';
-import type { ParsedArgs } from '../harness/config/settings.js';
+import type { ParsedArgs } from '../harness/config/resolve.js';
 import { startRun } from '../harness/run/runner.js';
 import { conformanceChecks } from '../checks/index.js';
 import { startTarget } from './target.js';

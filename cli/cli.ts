@@ -4,7 +4,8 @@
 // from light modules; a run, --list, serve and verify are in cli/commands.ts, loaded
 // only when one starts (the HTTP client, the validators and the reporters take most
 // of the start-up time).
-import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
+import { parseCommandLine } from '../harness/config/resolve.js';
+import { ConfigError } from '../harness/config/values.js';
 import { helpRows } from '../harness/config/settings-doc.js';
 import { TOOL } from '../harness/model/tool.js';
 

@@ -1,7 +1,7 @@
 // What the command line does beyond --help and --version: a run, --list, serve and
 // verify. cli/cli.ts loads this module only for one of them; each command's module is
 // evaluated when it is called. In the bundle this is the run script (dist/cli/run.cjs).
-import type { ParsedArgs } from '../harness/config/settings.js';
+import type { ParsedArgs } from '../harness/config/resolve.js';
 
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
   return (await import('./certify.js')).certify(args, env);

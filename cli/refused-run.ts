@@ -3,7 +3,8 @@
 // run, so that no earlier run's verdict stays in the report folder for CI or a monitor
 // to read. The folder is REPORT_DIR as given where it can be read, else the default;
 // where the folder itself is the problem, nothing is written (the one line says why).
-import { ConfigError, refusedRunSettings } from '../harness/config/settings.js';
+import { refusedRunSettings } from '../harness/config/resolve.js';
+import { ConfigError } from '../harness/config/values.js';
 import { ensureWritableDir } from '../harness/run/prepare.js';
 import { readBaseline } from '../harness/run/baseline.js';
 import { refusedRunReport } from '../harness/run/report.js';

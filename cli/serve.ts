@@ -5,7 +5,8 @@
 // every variant and non-compliant with every fault (test/serve.test.ts).
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError, nearestFlag } from '../harness/config/settings.js';
+import { nearestFlag } from '../harness/config/resolve.js';
+import { ConfigError } from '../harness/config/values.js';
 import { FAULTS, FAULT_NAMES, faultSpec, type FaultName } from '../reference/faults.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import type { RequestLog } from '../reference/options.js';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Mismatch, checkReports, openCertificate, type Statement } from '../reporters/certificate.js';
 import { coverageText, verdictText } from '../harness/run/report.js';
-import { ConfigError } from '../harness/config/settings.js';
+import { ConfigError } from '../harness/config/values.js';
 
 const NAME = 'animal-store-conformance verify';
 

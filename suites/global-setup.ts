@@ -4,7 +4,8 @@
 // A bad setting ends the run as the CLI does: one line on stderr, the reports of a
 // refused run, exit code 2.
 import type { TestProject } from 'vitest/node';
-import { ConfigError, parseCommandLine } from '../harness/config/settings.js';
+import { parseCommandLine } from '../harness/config/resolve.js';
+import { ConfigError } from '../harness/config/values.js';
 import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';

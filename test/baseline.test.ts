@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../harness/run/baseline.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { ConfigError } from '../harness/config/settings.js';
+import { ConfigError } from '../harness/config/values.js';
 import { selectRequirements } from '../harness/config/selection.js';
 import type { RunReport } from '../harness/model/types.js';
 import { githubSummary } from '../reporters/github.js';

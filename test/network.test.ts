@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, retryAfterMs } from '../harness/http/client.js';
 import { Redactor } from '../harness/http/redact.js';
 import { CheckError, Violation } from '../harness/model/outcome.js';
-import { ConfigError, parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
+import { ConfigError } from '../harness/config/values.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

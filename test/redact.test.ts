@@ -6,7 +6,7 @@ import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../har
 import { Exchange, curlCommand } from '../harness/http/exchange.js';
 import { secretsOf } from '../harness/api/input-space.js';
 import { loadSpecs } from '../harness/api/spec.js';
-import { parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
 import { Session, sessionOptionsFor } from '../harness/run/session.js';
 import { API_KEY, certifyReference } from './support/run.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { ConfigError } from '../harness/config/settings.js';
+import { ConfigError } from '../harness/config/values.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { readExpectedFailures, selectRequirements } from '../harness/config/selection.js';
 import { renderRequirementsDoc } from '../reporters/catalogue-doc.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conformanceChecks } from '../checks/index.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { parseCommandLine, resolveConfig } from '../harness/config/settings.js';
+import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
 import type { RunReport } from '../harness/model/types.js';
 import { runConformance } from '../harness/run/runner.js';
 import { sessionOptionsFor } from '../harness/run/session.js';

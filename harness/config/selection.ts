@@ -1,7 +1,7 @@
 // Which requirements a run judges (--only, --skip) and which failures a team has
 // accepted for now (--expected-failures).
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './settings.js';
+import { ConfigError } from './values.js';
 import type { Requirement } from '../model/types.js';
 
 /** A selector is an id, an id prefix ending in "-" (LIST-), an area or a level. */

@@ -1,18 +1,11 @@
-// One typed, validated configuration from CLI flags, the environment and a .env
-// file, in that order of precedence. Every setting is declared once, in SETTINGS,
-// with its environment variable, flag, default, description and parser (RunConfig,
-// --help, the README's table and .env.example come from there); a bad value is a
-// ConfigError (one line, exit code 2). A setting that is present but empty is a bad
-// value, not the default: a CI secret that is missing or misspelled expands to an
-// empty string, and must not certify another target.
-import { readFileSync, statSync } from 'node:fs';
+// The settings table: every setting declared once, in SETTINGS, with its environment
+// variable, flag, default, description and parser (values.ts). RunConfig, --help, the
+// README's table, .env.example and action.yml come from it; resolve.ts reads a run's
+// configuration with it.
 import { randomInt } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import { ENVIRONMENTS, PROFILES, type Environment, type Profile } from '../model/types.js';
-import { SIZE_UNITS, sizeSetting } from '../model/units.js';
-
-export class ConfigError extends Error {}
+import { sizeSetting } from '../model/units.js';
+import { ConfigError, MAX_SEED, baseAddress, duration, flag, list, positiveInteger, boundedInteger, size, text } from './values.js';
 
 /** A setting as the documentation shows it: --help, the README's table, .env.example. */
 export interface SettingDoc {
@@ -60,25 +53,22 @@ export function defaultOf(s: SettingDoc): string | undefined {
   return s.default !== undefined ? `\`${s.default}\`` : s.defaultDoc;
 }
 
-/** The value as given: what the rules across settings check (the base addresses and keys, below). */
-const text = (_name: string, value: string) => value;
-
 /** Requests in flight at once unless CONCURRENCY says otherwise (the setting says why). */
 export const DEFAULT_CONCURRENCY = 32;
 export const EMBEDDED_CONCURRENCY = 8;
 
 /** The setting of the base address a run certifies: TARGET picks BASE_URL or STAGING_BASE_URL; none with TARGET=embedded. */
-const baseSetting = (values: Readonly<Record<string, unknown>>) =>
+export const baseSetting = (values: Readonly<Record<string, unknown>>) =>
   values.target === 'embedded' ? undefined : values.target === 'staging' ? 'stagingBaseUrl' : 'baseUrl';
 
 /** The base address a run certifies, as given; undefined: the embedded reference server. */
-const certifiedAddress = (values: Readonly<Record<string, unknown>>) => {
+export const certifiedAddress = (values: Readonly<Record<string, unknown>>) => {
   const setting = baseSetting(values);
   return setting === undefined ? undefined : (values[setting] as string | undefined);
 };
 
 /** Settings that name a target of the user's: given without its base address, they must not certify the embedded server instead. */
-const NAMING_A_TARGET = ['apiKey', 'quickstartBaseUrl', 'quickstartApiKey', 'stagingBaseUrl'] as const;
+export const NAMING_A_TARGET = ['apiKey', 'quickstartBaseUrl', 'quickstartApiKey', 'stagingBaseUrl'] as const;
 
 /**
  * Every setting, once: its RunConfig key, variable, flag, default, description and
@@ -354,8 +344,8 @@ export const ENV_FILE_SETTING: SettingDoc = {
   defaultDoc: '`.env`, if present',
 };
 
-type Key = keyof typeof SETTINGS;
-const KEYS = Object.keys(SETTINGS) as Key[];
+export type Key = keyof typeof SETTINGS;
+export const KEYS = Object.keys(SETTINGS) as Key[];
 
 /** A setting's typed value: never undefined with a default or a fallback. */
 type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
@@ -366,7 +356,7 @@ type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
       : T | undefined
   : never;
 
-type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
+export type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
 
 /**
  * The configuration of a run: every setting's typed value, except those the rules
@@ -394,289 +384,9 @@ export type RunSettings = Omit<
   | 'signKeyFile'
 >;
 
-export interface ParsedArgs {
-  help: boolean;
-  version: boolean;
-  /** --list: print the requirement catalogue. */
-  list: boolean;
-  envFile?: string;
-  values: Partial<Record<Key, string>>;
-}
-
-const OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-  list: { type: 'boolean' },
-  [ENV_FILE_SETTING.flag]: { type: 'string' },
-  ...Object.fromEntries(Object.values<Setting>(SETTINGS).map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string' }])),
-};
-
-/** The command line; `lenient`: whatever of it can be read, never throwing (for the reports of a run it refused). */
-export function parseCommandLine(argv: string[], lenient = false): ParsedArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: !lenient, allowPositionals: lenient });
-  } catch (err) {
-    const message = (err as Error).message.split('\n')[0];
-    const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(message)?.[1];
-    const near = unknown && nearestFlag(unknown.replace(/^-+/, ''), Object.keys(OPTIONS));
-    throw new ConfigError(near ? `unknown option ${unknown}: did you mean --${near}?` : message.replace(/\. To specify a positional argument.*$/, ''));
-  }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  // leniently parsed, a flag may hold a value of the other type (a string flag given no value is true)
-  const valueOf = (flag: string) => (typeof v[flag] === OPTIONS[flag].type ? String(v[flag]) : undefined);
-  const values: ParsedArgs['values'] = {};
-  for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) values[key] = valueOf(s.flag);
-  return { help: v.help === true, version: v.version === true, list: v.list === true, envFile: valueOf(ENV_FILE_SETTING.flag), values };
-}
-
-/** Edits (insert, delete, change a character) from a to b. */
-function editDistance(a: string, b: string): number {
-  let row = [...Array(b.length + 1).keys()];
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
-
-/** The flag (or name) a mistyped one was meant as: the closest within a third of its length, or one it is the start of. */
-export function nearestFlag(typed: string, flags: string[]): string | undefined {
-  const lower = typed.toLowerCase();
-  const [best] = flags.map((flag) => ({ flag, d: editDistance(lower, flag) })).sort((a, b) => a.d - b.d);
-  if (best && best.d <= Math.max(1, Math.floor(lower.length / 3))) return best.flag;
-  return flags.find((flag) => lower.length >= 3 && flag.startsWith(lower));
-}
-
-function readEnvFile(path: string, explicit: boolean): Record<string, string> {
-  try {
-    if (!explicit && !statSync(path, { throwIfNoEntry: false })) return {};
-    // loaded only to read a file: --help and --version need no parser (nor the node:crypto it loads)
-    const { parse } = createRequire(import.meta.url)('dotenv') as typeof import('dotenv');
-    return parse(readFileSync(path));
-  } catch (err) {
-    throw new ConfigError(`cannot read env file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
-function baseAddress(name: string, value: string, requireV1: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} is not a valid URL: ${value}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL: ${value}`);
-  if (url.search || url.hash || url.username || url.password)
-    throw new ConfigError(`${name} must be a plain base address without query, fragment or credentials`);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (requireV1 && !path.endsWith('/v1'))
-    throw new ConfigError(`${name} must end in the path segment /v1, as the API description's base addresses do: ${value}`);
-  return `${url.origin}${path}`;
-}
-
-/**
- * Refuses a key that Authorization cannot carry as given: a control character (a
- * pasted secret's trailing newline) or white space at either end (which a server
- * strips). Not trimmed: a silently changed key could certify with the wrong one.
- * The key itself is never part of the message.
- */
-function headerSafeKey(name: string, key: string): string {
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) {
-    const hint = /[\r\n]$/.test(key) ? 'a newline at its end?' : 'a control character?';
-    throw new ConfigError(`${name} contains a character an HTTP header cannot carry (${hint})`);
-  }
-  if (/^[\t ]|[\t ]$/.test(key)) throw new ConfigError(`${name} begins or ends with white space, which an HTTP header does not carry`);
-  return key;
-}
-
-function positiveInteger(name: string, value: string, min = 1): number {
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
-  return Number(value);
-}
-
-/** fast-check's seeds are 32-bit integers; a non-negative one reads the same everywhere. */
-const MAX_SEED = 2 ** 31 - 1;
-
-function boundedInteger(name: string, value: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(`${name} must be an integer from 0 to ${max}, got ${value}`);
-  return Number(value);
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Milliseconds from "1500", "1500ms", "90s" or "2m". */
-function duration(name: string, value: string, min = 1): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
-  if (!(ms >= min)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
-  // "--timeout 5" is meant as seconds far more often than as 5 ms (0, where allowed, is 0 in any unit)
-  if (!m![2] && ms > 0 && ms < 100) throw new ConfigError(`${name}=${value} is ${value} milliseconds; give a unit (${value}s) or at least 100 ms`);
-  return ms;
-}
-
-/** Bytes from "1048576", "512KiB" or "16MiB" (units in any case); 0 is refused: nothing could be read. */
-function size(name: string, value: string): number {
-  const m = /^(\d+)\s*(B|KiB|MiB|GiB)?$/i.exec(value.trim());
-  const bytes = m ? Number(m[1]) * SIZE_UNITS[(m[2] ?? '').toLowerCase()] : NaN;
-  if (!(bytes >= 1) || !Number.isSafeInteger(bytes)) throw new ConfigError(`${name} must be a size above 0 such as 1048576, 512KiB or 16MiB, got ${value}`);
-  return bytes;
-}
-
-const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on', 'y'], false: ['0', 'false', 'no', 'off', 'n'] };
-
-function flag(name: string, value: string): boolean {
-  const spelled = value.toLowerCase();
-  if (BOOLEAN_SPELLINGS.true.includes(spelled)) return true;
-  if (BOOLEAN_SPELLINGS.false.includes(spelled)) return false;
-  throw new ConfigError(
-    `${name} must be one of ${BOOLEAN_SPELLINGS.true.join(', ')} (on) or ${BOOLEAN_SPELLINGS.false.join(', ')} (off), in any case; got ${value}`,
-  );
-}
-
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/** The key must not cross a network in clear text unless the user says so. */
-function refuseInsecure(name: string, url: string | undefined, allowed: boolean): void {
-  if (!url || allowed) return;
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'http:' && !LOOPBACK.test(hostname)) {
-    throw new ConfigError(`refusing to send the API key over plain http to ${hostname} (${name}); use https, or --allow-insecure-http`);
-  }
-}
-
 /** An environment without any of the suite's settings: a run given it is configured by its flags alone. */
 export function withoutSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const rest = { ...env };
   for (const setting of Object.values(SETTINGS)) delete rest[setting.env];
   return rest;
-}
-
-/** The settings file: --dotenv or ENV_FILE, else .env in `cwd` when there is one; throws ConfigError when it cannot be read. */
-function settingsFile(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd: string): { path: string; values: Record<string, string> } {
-  const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
-  if (envFile === '')
-    throw new ConfigError(
-      `${args.envFile === '' ? `--${ENV_FILE_SETTING.flag}` : ENV_FILE_SETTING.env} is set but empty: give a file, or unset it to read .env`,
-    );
-  const path = envFile ?? `${cwd}/.env`;
-  return { path, values: readEnvFile(path, envFile !== undefined) };
-}
-
-/** A setting as given, by flag, environment or file; undefined when it is given nowhere. Throws ConfigError when it is given empty. */
-function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { path: string; values: Record<string, string> }): string | undefined {
-  const s: Setting = SETTINGS[key];
-  const [value, where] =
-    args.values[key] !== undefined
-      ? [args.values[key], `--${s.flag}`]
-      : env[s.env] !== undefined
-        ? [env[s.env], s.env]
-        : [file.values[s.env], `${s.env} (in ${file.path})`];
-  if (value === '') {
-    const fallback = defaultOf(s);
-    throw new ConfigError(
-      `${where} is set but empty (a missing CI secret expands to an empty string): give it a value, or unset it${fallback ? ` for the default, ${plain(fallback)}` : ''}`,
-    );
-  }
-  return value;
-}
-
-/** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
-export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
-  const file = settingsFile(args, env, cwd);
-  // every setting, also those this run would not read: an empty one is a mistake wherever it is
-  const raw = Object.fromEntries(KEYS.map((key) => [key, givenValue(key, args, env, file)])) as Record<Key, string | undefined>;
-  // in the table's order: a fallback may depend on a setting above it (keyVariants on the profile)
-  const resolved: Record<string, unknown> = {};
-  for (const key of KEYS) {
-    const s: Setting = SETTINGS[key];
-    const value = raw[key] ?? s.default;
-    resolved[key] = value === undefined ? s.fallback?.(resolved) : s.parse(s.env, value);
-  }
-  const values = resolved as SettingValues;
-
-  // the rules across settings
-  const { target, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
-  const setting = baseSetting(values);
-  const base = certifiedAddress(values);
-  if (setting && !base) {
-    const baseName = SETTINGS[setting].env;
-    const embedded = 'or TARGET=embedded for the embedded reference server';
-    if (raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set: set it, ${embedded}`);
-    // a key or address given without the base address is meant for a server of the user's (a CI secret missing on this branch)
-    const naming = NAMING_A_TARGET.filter((key) => raw[key] !== undefined).map((key) => SETTINGS[key].env);
-    if (naming.length)
-      throw new ConfigError(
-        `${naming.join(' and ')} ${naming.length === 1 ? 'is' : 'are'} set but ${baseName} is not: set ${baseName} (or TARGET=staging and STAGING_BASE_URL) to the server to certify, ${embedded}`,
-      );
-  }
-  const config: RunConfig = { ...rest, environment: base ? target : 'embedded', baseUrl: undefined, apiKey: undefined, quickstartApiKey: undefined };
-  if (setting && base) {
-    const baseName = SETTINGS[setting].env;
-    config.baseUrl = baseAddress(baseName, base, true);
-    if (!apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
-    config.apiKey = headerSafeKey('API_KEY', apiKey);
-    refuseInsecure(baseName, config.baseUrl, allowInsecureHttp);
-  }
-  if (config.quickstartBaseUrl) {
-    const key = quickstartApiKey ?? apiKey;
-    if (!key) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
-    config.quickstartApiKey = headerSafeKey(quickstartApiKey !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
-  }
-  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecureHttp);
-  return config;
-}
-
-/** What the reports of a run whose configuration was refused say of it (refusedRunSettings). */
-export interface RefusedRunSettings {
-  reportDir: string;
-  profile: Profile;
-  strict: boolean;
-  /** The base address as given where it is one (never with credentials), else empty; environment embedded without one. */
-  target: { environment: Environment; baseUrl: string };
-  baselineFile?: string;
-}
-
-/**
- * The settings of a run whose configuration was refused (a ConfigError), as far as
- * they can be read: each as given where it is valid, else its default. Never throws.
- */
-export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): RefusedRunSettings {
-  const args = parseCommandLine(argv, true);
-  let file = { path: '', values: {} };
-  try {
-    file = settingsFile(args, env, cwd);
-  } catch {
-    // read without it: flags and the environment still say what they say
-  }
-  const valueOf = <K extends Key>(key: K): SettingValues[K] => {
-    const s: Setting = SETTINGS[key];
-    const read = (value: string | undefined) => (value === undefined ? undefined : s.parse(s.env, value));
-    try {
-      return read(givenValue(key, args, env, file) ?? s.default) as SettingValues[K];
-    } catch {
-      return read(s.default) as SettingValues[K];
-    }
-  };
-  const given = certifiedAddress({ target: valueOf('target'), baseUrl: valueOf('baseUrl'), stagingBaseUrl: valueOf('stagingBaseUrl') });
-  let baseUrl = '';
-  try {
-    if (given) baseUrl = baseAddress('the base address', given, true);
-  } catch {
-    // not a base address: the report names none
-  }
-  return {
-    reportDir: valueOf('reportDir'),
-    profile: valueOf('profile'),
-    strict: valueOf('strict'),
-    target: { environment: baseUrl ? valueOf('target') : 'embedded', baseUrl },
-    baselineFile: valueOf('baselineFile'),
-  };
 }

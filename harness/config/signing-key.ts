@@ -2,7 +2,7 @@
 // before the run, so that a bad one is one line and exit 2, not a run without a certificate.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './settings.js';
+import { ConfigError } from './values.js';
 
 const MAKE_ONE = 'make one with: openssl genpkey -algorithm ed25519 -out signing-key.pem';
 

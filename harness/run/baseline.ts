@@ -6,7 +6,7 @@
 // in the baseline (sinceBaseline.unjudged), so that a scheduled check handed "the last
 // report, whatever it was" keeps its history across an outage.
 import { readFile } from 'node:fs/promises';
-import { ConfigError } from '../config/settings.js';
+import { ConfigError } from '../config/values.js';
 import { countedViolations } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 

@@ -4,7 +4,8 @@ import { startReferenceServer, type ReferenceOptions, type ReferenceServer } fro
 import { runConformance, type RunOptions } from '../../harness/run/runner.js';
 import { conformanceChecks } from '../../checks/index.js';
 import type { RunReport, Target } from '../../harness/model/types.js';
-import { SETTINGS, parseCommandLine, resolveConfig, type Setting } from '../../harness/config/settings.js';
+import { SETTINGS, type Setting } from '../../harness/config/settings.js';
+import { parseCommandLine, resolveConfig } from '../../harness/config/resolve.js';
 import { sessionOptionsFor } from '../../harness/run/session.js';
 import { tmpdir } from 'node:os';
 
