@@ -1,16 +1,10 @@
 // How the CLI's bin (build/bundle.ts) loads cli/commands.ts, which cli.ts imports for a
 // run, --list, serve and verify: the run's code (commands.ts and all it imports, the
 // packages too) is one script, dist/cli/run.cjs, run with two V8 flags and from the V8
-// code cache the build wrote beside it; --help and --version read neither. Each was measured to save more than a
-// tenth of a run's CPU (docs/how-it-is-built.md):
-// - A run is short: V8's optimizing compilers spent much of its CPU on code that ran
-//   too briefly to pay the compilation back. undici's HTTP parser is WebAssembly, which
-//   Liftoff compiles well enough as it loads; JavaScript is optimized only once it has
-//   run eight times as long as V8 waits by default.
-// - The cache (.cache) holds what one run of the built CLI compiled, so a run neither
-//   parses its code nor compiles the functions it calls. Node 20 takes a code cache for
-//   scripts only (vm.Script). A cache V8 rejects (another Node) is ignored: the code is
-//   then compiled as it runs.
+// code cache the build wrote beside it; --help and --version read neither. Why each,
+// and what it saves: docs/how-it-is-built.md, "The build". Node 20 takes a code cache
+// for scripts only (vm.Script); a cache V8 rejects (another Node) is ignored, and the
+// code compiled as it runs.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
