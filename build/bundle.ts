@@ -1,78 +1,59 @@
 // The second step of `npm run build`, after tsc (which typechecks and emits dist/ for the
-// other entry points: dist/build/docs.js, dist/bench/run.js, the reference server; cli/
-// is bundled only):
+// other entry points: dist/build/docs.js, dist/bench/run.js; cli/ is bundled only):
 //
-// 1. The project's documents (spec/openapi.yaml, quickstart.yaml, requirements.yaml)
-//    parsed into dist/generated/documents.js, each with the sha256 of the text it came
-//    from, and the validators of every component schema of the two OpenAPI documents
-//    generated as Ajv standalone code into dist/generated/*.validators.js, so that a run
-//    neither parses YAML nor compiles a schema (nor loads the parser or the compiler).
-//    spec/ stays the one source: this is build output, never committed; a spec edited
-//    after the build is parsed and compiled at run time (documents.ts, spec.ts).
-// 2. The CLI bundled by esbuild as CommonJS scripts (docs/how-it-is-built.md), in
-//    dist/cli/, whose package.json makes its .js files CommonJS: Node loads one without
-//    its ES module loader (8 ms of every start). The light part, dist/cli/main.js (the
-//    bin), answers --help and --version; everything else is the project's code in
-//    dist/cli/run.cjs (with its source map) and the packages' in dist/cli/vendor*.cjs,
-//    which cli/bundle-loader.ts compiles from V8 code caches. Node then reads and
-//    compiles a few files where it resolved and compiled a hundred, and a run compiles
-//    almost nothing.
-// 3. The code caches: made by one run of the built CLI against the embedded server.
+// 1. The validators of every component schema of the two OpenAPI documents, generated as
+//    Ajv standalone code into dist/generated/ with the sha256 of the text they were
+//    compiled from, and the reference server's validator of the documented NewPet: a run
+//    neither compiles a schema nor loads the compiler. spec/ stays the one source: this
+//    is build output, never committed, and a spec edited after the build is compiled at
+//    run time (spec.ts).
+// 2. The CLI bundled by esbuild: the bin, dist/cli/main.js, holds what --help and
+//    --version need, and loads the run's code (cli/commands.ts, one script with the
+//    packages: dist/cli/run.cjs) with V8 flags and from a V8 code cache (load-run.ts).
+//    Their folder's package.json makes them CommonJS: Node loads the bin without its ES
+//    module loader.
+// 3. The code cache (dist/cli/run.cjs.cache), made by one run of the built CLI against
+//    the embedded server.
 //
 //   node dist/build/bundle.js
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { _ } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { BUILTINS_FILE, BUNDLE_DIR, PACKAGE_ROOT, SPEC_DIR, WRITE_CODE_CACHE } from '../harness/model/paths.js';
-import { readDocument, sha256 } from '../harness/api/documents.js';
-import { schemaCompiler } from '../harness/api/spec.js';
+import { PACKAGE_ROOT, SPEC_DIR, WRITE_CODE_CACHE } from '../harness/model/paths.js';
 import { withoutSettings } from '../harness/config/settings.js';
-import type { BuiltDocument } from '../harness/api/built-documents.js';
+import { readSpecDocument, sha256 } from '../harness/api/documents.js';
+import { schemaCompiler } from '../harness/api/spec.js';
 import { referenceCompiler } from '../reference/compiler.js';
 import { newPetSchema } from '../reference/options.js';
 
 const ROOT = PACKAGE_ROOT;
 const GENERATED = join(ROOT, 'dist', 'generated');
-const OUT = BUNDLE_DIR;
+const OUT = join(ROOT, 'dist', 'cli');
 
-/** The documents parsed at build time, and those of them whose component schemas are compiled. */
-const DOCUMENTS = ['openapi.yaml', 'quickstart.yaml', 'requirements.yaml'];
+/** The documents whose component schemas are compiled. */
 const OPENAPI_DOCUMENTS = ['openapi.yaml', 'quickstart.yaml'];
 
 /**
  * How the generated validators name the formats module (formats.ts), relative to
  * dist/generated/: tsc's output there when the generated files are imported as they are
- * (test/built.test.ts), the TypeScript source in the bundle (sourcesPlugin).
+ * (test/built.test.ts), the TypeScript source in the bundle (builtPlugin).
  */
 const FORMATS_MODULE = '../harness/api/formats.js';
 
 // ajv's standalone module is CommonJS with its function as the default export
 const standaloneCode = ((standaloneCodeModule as any).default ?? standaloneCodeModule) as typeof import('ajv/dist/standalone/index.js').default;
 
-/** dist/generated/documents.js: the parsed documents by file name, as built-documents.ts declares them. */
-function documentsModule(): string {
-  const documents: Record<string, BuiltDocument> = {};
-  for (const name of DOCUMENTS) {
-    const file = join(SPEC_DIR, name);
-    documents[name] = { sha256: sha256(readFileSync(file, 'utf8')), json: JSON.stringify(readDocument(file)) };
-  }
-  return `// Generated by build/bundle.ts from spec/: do not edit.\nexport const builtDocuments = ${JSON.stringify(documents)};\n`;
-}
-
 /**
  * One OpenAPI document's validators as an ES module: Ajv's standalone code for each
  * component schema, compiled with the options and formats of the run-time compiler
- * (spec.ts schemaCompiler), exported as `schemas` by schema name. Ajv writes require()
- * for what its code uses at run time (its runtime helpers, the formats): each becomes an
- * import, so that Node and esbuild load them as modules.
+ * (spec.ts schemaCompiler), exported as `schemas` by schema name.
  */
 function validatorsModule(name: string): string {
-  const doc = readDocument(join(SPEC_DIR, name));
+  const doc = readSpecDocument(join(SPEC_DIR, name));
   const names = Object.keys(doc.components?.schemas ?? {});
   const ajv = schemaCompiler(doc, { code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE}).formats` } });
   // exported under names of our own (a schema named Error would shadow the global in the
@@ -119,24 +100,22 @@ function referenceNewPetModule(): string {
 
 /** dist/generated/validators.js: every OpenAPI document's validators by file name, as built-validators.ts declares them. */
 function validatorsIndex(): string {
-  const lines = OPENAPI_DOCUMENTS.map((name, i) => `import { schemas as document${i} } from './${name}.validators.js';`);
-  const table = OPENAPI_DOCUMENTS.map((name, i) => `${JSON.stringify(name)}: document${i}`).join(', ');
-  return [`// Generated by build/bundle.ts: do not edit.`, ...lines, `export const builtValidators = { ${table} };`, ''].join('\n');
+  const imports = OPENAPI_DOCUMENTS.map((name, i) => `import { schemas as schemas${i} } from './${name}.validators.js';`);
+  const entries = OPENAPI_DOCUMENTS.map(
+    (name, i) => `${JSON.stringify(name)}: { sha256: ${JSON.stringify(sha256(readFileSync(join(SPEC_DIR, name), 'utf8')))}, schemas: schemas${i} }`,
+  );
+  return [`// Generated by build/bundle.ts from spec/: do not edit.`, ...imports, `export const builtValidators = { ${entries.join(', ')} };`, ''].join('\n');
 }
 
-/**
- * In the bundle: the stand-in modules (built-documents.ts, built-validators.ts, built-new-pet.ts) are
- * the generated ones, and what the generated code imports of the project is its source.
- */
-const sourcesPlugin: Plugin = {
+/** In the bundle, the stand-in modules are the generated ones, and what the generated code imports of the project is its source. */
+const builtPlugin: Plugin = {
   name: 'built-modules',
   setup(b) {
     const stand = new Map([
-      [join(ROOT, 'harness/api/built-documents.ts'), join(GENERATED, 'documents.js')],
       [join(ROOT, 'harness/api/built-validators.ts'), join(GENERATED, 'validators.js')],
       [join(ROOT, 'reference/built-new-pet.ts'), join(GENERATED, 'reference-new-pet.js')],
     ]);
-    b.onLoad({ filter: /[\\/](harness[\\/]api[\\/]built-(documents|validators)|reference[\\/]built-new-pet)\.ts$/ }, (args) => {
+    b.onLoad({ filter: /[\\/](harness[\\/]api[\\/]built-validators|reference[\\/]built-new-pet)\.ts$/ }, (args) => {
       const generated = stand.get(args.path);
       return generated ? { contents: `export * from ${JSON.stringify(generated)};\n`, loader: 'js', resolveDir: dirname(generated) } : undefined;
     });
@@ -146,75 +125,20 @@ const sourcesPlugin: Plugin = {
   },
 };
 
-/**
- * undici's HTTP/2 client, evaluated when first used, not as undici loads: it loads
- * node:http2 (9 ms of every start) for a protocol the client never negotiates (undici
- * offers h2 only with allowH2). The module is undici's own, wrapped so that its body runs
- * at its first call.
- */
-const lateHttp2Plugin: Plugin = {
-  name: 'late-http2',
+/** In the bin, cli.ts's import('./commands.js') is the run script, loaded by cli/load-run.ts. */
+const runLoaderPlugin: Plugin = {
+  name: 'run-loader',
   setup(b) {
-    const H2 = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
-    b.onLoad({ filter: H2 }, (args) =>
-      args.suffix === '?now'
-        ? undefined
-        : {
-            contents: `let connectH2;\nmodule.exports = function (...args) {\n  connectH2 ??= require(${JSON.stringify(`${args.path}?now`)});\n  return connectH2.apply(this, args);\n};\n`,
-            loader: 'js',
-          },
-    );
-    b.onResolve({ filter: /\?now$/ }, (args) => ({ path: args.path.slice(0, -'?now'.length), suffix: '?now' }));
-    b.onLoad({ filter: H2 }, (args) =>
-      args.suffix === '?now' ? { contents: readFileSync(args.path, 'utf8'), loader: 'js', resolveDir: dirname(args.path) } : undefined,
-    );
+    b.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({ path: 'run', namespace: 'run-loader' }));
+    b.onLoad({ filter: /.*/, namespace: 'run-loader' }, () => ({
+      contents: `module.exports = require(${JSON.stringify(join(ROOT, 'cli', 'load-run.ts'))}).loadRun();`,
+      resolveDir: ROOT,
+      loader: 'js',
+    }));
   },
 };
 
-/**
- * badge-maker's font metrics (anafanafo) as the badge uses them: the flat style measures
- * its text in 11px Verdana only, and that table alone is bundled. anafanafo itself builds
- * the tables of all four fonts as it loads (a megabyte of JavaScript literals, 25 ms of a
- * run); any other font throws here, as an unknown font does in anafanafo. The table's
- * ranges below U+0800 (Latin, Greek, Cyrillic and the like: what a badge's text is made
- * of) are parsed alone, when a badge is first measured; the whole table (11,241 ranges,
- * most of them beyond the BMP; 3 ms to parse) only for a text with a character beyond
- * them. Each range is found as in the whole table, so the widths are anafanafo's.
- */
-const badgeFontPlugin: Plugin = {
-  name: 'badge-font',
-  setup(b) {
-    const FONT = '11px Verdana';
-    const SPLIT = 0x800;
-    b.onResolve({ filter: /^anafanafo$/ }, (args) => ({ path: args.path, namespace: 'badge-font', pluginData: args.resolveDir }));
-    b.onLoad({ filter: /.*/, namespace: 'badge-font' }, async (args) => {
-      const table = await b.resolve('anafanafo/data/verdana-11px-normal.json', { kind: 'require-call', resolveDir: args.pluginData as string });
-      const ranges = JSON.parse(readFileSync(table.path, 'utf8')) as Array<[number, number, number]>;
-      const literal = (part: unknown[]) => JSON.stringify(JSON.stringify(part));
-      return {
-        contents: [
-          `const { createConsumer } = require('char-width-table-consumer');`,
-          `const COMMON = ${literal(ranges.filter(([lower]) => lower < SPLIT))};`,
-          `const REST = ${literal(ranges.filter(([lower]) => lower >= SPLIT))};`,
-          `let common, all;`,
-          `module.exports = function measure(text, { font, ...rest }) {`,
-          `  if (font !== ${JSON.stringify(FONT)}) throw Error(\`Unknown font "\${font}", expected ${FONT}\`);`,
-          `  const consumer = Array.from(text).every((ch) => ch.codePointAt(0) < ${SPLIT})`,
-          `    ? (common ??= createConsumer(JSON.parse(COMMON)))`,
-          `    : (all ??= createConsumer([...JSON.parse(COMMON), ...JSON.parse(REST)]));`,
-          `  return consumer.widthOf(text, { ...rest });`,
-          `};`,
-        ].join('\n'),
-        resolveDir: args.pluginData as string,
-        loader: 'js',
-      };
-    });
-  },
-};
-
-const started = performance.now();
 mkdirSync(GENERATED, { recursive: true });
-writeFileSync(join(GENERATED, 'documents.js'), documentsModule());
 for (const name of OPENAPI_DOCUMENTS) writeFileSync(join(GENERATED, `${name}.validators.js`), validatorsModule(name));
 writeFileSync(join(GENERATED, 'validators.js'), validatorsIndex());
 writeFileSync(join(GENERATED, 'reference-new-pet.js'), referenceNewPetModule());
@@ -223,93 +147,22 @@ writeFileSync(join(GENERATED, 'reference-new-pet.js'), referenceNewPetModule());
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
-
 const common: BuildOptions = {
   absWorkingDir: ROOT,
   bundle: true,
   platform: 'node',
   target: 'node20',
-  metafile: true,
+  format: 'cjs',
+  // strict as the sources are ("use strict" first), then what import.meta.url is in them
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: `'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 };
-const isPackage = (path: string) => /^[^./]/.test(path) && !path.startsWith('node:') && !isBuiltin(path);
-const inPackages = (input: string) => /(^|\/)node_modules\//.test(input);
+await build({ ...common, entryPoints: ['cli/commands.ts'], outfile: join(OUT, 'run.cjs'), plugins: [builtPlugin] });
+await build({ ...common, entryPoints: ['cli/main.ts'], outfile: join(OUT, 'main.js'), plugins: [runLoaderPlugin] });
 
-// The packages a run needs only sometimes, each group a script of its own, read (with its
-// code cache) when the run first asks for one of them: fast-check only when examples are
-// drawn, Ajv's compiler only for a spec file edited since the build (no run of the built
-// spec loads it, so it has no code cache). The rest is vendor.cjs.
-const LATE_PACKAGES: Record<string, (specifier: string) => boolean> = {
-  'vendor-examples': (specifier) => /^fast-check(\/|$)/.test(specifier),
-  'vendor-compiler': (specifier) => /^ajv(\/|$)/.test(specifier) || specifier === 'ajv-formats',
-  // the badge's font metrics are most of the vendor code: read when a badge is drawn
-  'vendor-badge': (specifier) => /^badge-maker(\/|$)/.test(specifier),
-};
-const scriptOf = (specifier: string) => Object.keys(LATE_PACKAGES).find((name) => LATE_PACKAGES[name](specifier)) ?? 'vendor';
-
-// 1. The project's modules the light part (below) holds, handed to the run script as they
-// are (__shared), so that each exists once.
-const lightEntry = join(ROOT, 'cli', 'cli.ts');
-const lightProbe = await build({ ...common, entryPoints: [lightEntry], format: 'esm', write: false, plugins: [stopAtRun()] });
-const shared = staticClosure(lightProbe.metafile!, 'cli/cli.ts').filter((input) => input !== 'cli/cli.ts' && !inPackages(input));
-
-// 2. The run: the project's code as one CommonJS script with its source map; every
-// package it imports is asked of a vendor script (__vendor), loaded when first needed.
-const specifiers = new Set<string>();
-const run = await build({
-  ...common,
-  entryPoints: [join(ROOT, 'cli', 'commands.ts')],
-  outfile: join(OUT, 'run.cjs'),
-  format: 'cjs',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  define: { 'import.meta.url': '__bundleUrl' },
-  plugins: [sourcesPlugin, linkedPlugin(shared, specifiers)],
-});
-const vendorScripts = Object.fromEntries([...specifiers].map((specifier) => [specifier, scriptOf(specifier)]));
-
-// 3. The packages the run imports, as CommonJS scripts without source maps (a stack trace
-// is mapped to the project's sources; a package's frames stay as they are); each
-// package's module is evaluated when the run first asks for it.
-const vendors: Record<string, Metafile> = {};
-for (const name of new Set(Object.values(vendorScripts))) {
-  const result = await build({
-    ...common,
-    stdin: {
-      contents: Object.keys(vendorScripts)
-        .filter((specifier) => vendorScripts[specifier] === name)
-        .map((spec) => `Object.defineProperty(exports, ${JSON.stringify(spec)}, { enumerable: true, get: () => require(${JSON.stringify(spec)}) });`)
-        .join('\n'),
-      resolveDir: ROOT,
-      sourcefile: `${name}-entry.js`,
-      loader: 'js',
-    },
-    outfile: join(OUT, `${name}.cjs`),
-    format: 'cjs',
-    plugins: [lateHttp2Plugin, badgeFontPlugin],
-  });
-  vendors[name] = result.metafile!;
-}
-
-writeFileSync(BUILTINS_FILE, JSON.stringify(builtinsOf(run.metafile!, ...Object.values(vendors))));
-
-// 4. The light part, one script: the bin and what --help and --version need; the
-// commands load the scripts above through run-loader (runLoaderPlugin).
-const light = await build({
-  ...common,
-  entryPoints: ['cli/main.ts'],
-  outfile: join(OUT, 'main.js'),
-  format: 'cjs',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  define: { 'import.meta.url': '__bundleUrl' },
-  // strict as the sources are ("use strict" first), then what import.meta.url is in them
-  banner: { js: `'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
-  plugins: [runLoaderPlugin(shared, vendorScripts)],
-});
-
-// 5. The code caches: the built CLI certifies the embedded reference server once, and
-// writes, as it exits, what V8 compiled of each script (bundle-loader.ts)
+// The code cache: the built CLI certifies the embedded reference server once, and
+// load-run.ts writes, as the process exits, what V8 compiled of run.cjs
 const reports = mkdtempSync(join(tmpdir(), 'bundle-training-'));
 try {
   writeFileSync(join(reports, 'empty.env'), '');
@@ -320,89 +173,5 @@ try {
 } finally {
   rmSync(reports, { recursive: true, force: true });
 }
-
-// what the bundle is, for test/built.test.ts and whoever wonders what is loaded when
-const meta = { light: light.metafile!, run: run.metafile!, vendors, vendorScripts, builtins: JSON.parse(readFileSync(BUILTINS_FILE, 'utf8')) as string[] };
-writeFileSync(join(OUT, 'meta.json'), JSON.stringify(meta));
-const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-const sizes = [meta.light, meta.run, ...Object.values(vendors)].flatMap((m) => Object.entries(m.outputs).filter(([file]) => /\.c?js$/.test(file)));
-process.stdout.write(
-  `bundle: ${sizes.length} files, ${sizes.map(([file, o]) => `${relative(OUT, join(ROOT, file))} ${kib(o.bytes)}`).join(', ')} (${Math.round(performance.now() - started)} ms)\n`,
-);
-
-/** The project's and the packages' files a module imports statically, itself included (esbuild's metafile paths). */
-function staticClosure(metafile: Metafile, start: string): string[] {
-  const seen = new Set<string>();
-  const visit = (input: string) => {
-    if (seen.has(input) || !metafile.inputs[input]) return;
-    seen.add(input);
-    for (const i of metafile.inputs[input].imports) if (i.kind !== 'dynamic-import' && !i.external) visit(i.path);
-  };
-  visit(start);
-  return [...seen];
-}
-
-/** For the probe of the light part: the commands (cli.ts's import of commands.js) are not followed. */
-function stopAtRun(): Plugin {
-  return {
-    name: 'stop-at-run',
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
-    },
-  };
-}
-
-/** The Node modules the scripts of these metafiles import (node:http, ...), but node:http2, which a run does not load (lateHttp2Plugin): the build's run adds those it loaded besides. */
-function builtinsOf(...metafiles: Metafile[]): string[] {
-  const ids = metafiles.flatMap((m) =>
-    Object.values(m.inputs).flatMap((input) => input.imports.filter((i) => i.external && isBuiltin(i.path)).map((i) => i.path)),
-  );
-  return [...new Set(ids.map((id) => (id.startsWith('node:') ? id : `node:${id}`)))].filter((id) => id !== 'node:http2').sort();
-}
-
-/**
- * In the light part, cli.ts's import('./commands.js') is a module that loads the run script
- * (bundle-loader.ts): its exports are the run script's, and it hands the run script the
- * light part's own modules. CommonJS, as the script it loads is: required, each module is
- * evaluated when the commands are first asked for.
- */
-function runLoaderPlugin(sharedInputs: string[], vendorScriptOf: Record<string, string>): Plugin {
-  return {
-    name: 'run-loader',
-    setup(b) {
-      b.onResolve({ filter: /^\.\/commands\.js$/ }, (args) => (args.importer === lightEntry ? { path: 'run', namespace: 'run-loader' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'run-loader' }, () => ({
-        contents: [
-          `const { loadRun } = require(${JSON.stringify(join(ROOT, 'cli', 'bundle-loader.ts'))});`,
-          `const shared = { ${sharedInputs.map((input) => `${JSON.stringify(input)}: require(${JSON.stringify(join(ROOT, input))})`).join(', ')} };`,
-          `module.exports = loadRun(shared, ${JSON.stringify(vendorScriptOf)});`,
-        ].join('\n'),
-        resolveDir: ROOT,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
-/** In the run script, the light part's modules are __shared(path), and every package is __vendor(specifier) (collected). */
-function linkedPlugin(sharedInputs: string[], collected: Set<string>): Plugin {
-  const sharedFiles = new Map(sharedInputs.map((input) => [join(ROOT, input), input]));
-  return {
-    name: 'linked',
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.namespace !== 'file' || args.pluginData === 'linked') return undefined;
-        if (isPackage(args.path)) {
-          collected.add(args.path);
-          return { path: args.path, namespace: 'vendor' };
-        }
-        if (!args.path.startsWith('.')) return undefined;
-        const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'linked' });
-        const input = sharedFiles.get(resolved.path);
-        return input ? { path: input, namespace: 'shared' } : undefined;
-      });
-      b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => ({ contents: `module.exports = __vendor(${JSON.stringify(args.path)});`, loader: 'js' }));
-      b.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({ contents: `module.exports = __shared(${JSON.stringify(args.path)});`, loader: 'js' }));
-    },
-  };
-}
+const kib = (name: string) => `${name} ${(statSync(join(OUT, name)).size / 1024).toFixed(0)} KiB`;
+process.stdout.write(`bundle: ${['main.js', 'run.cjs', 'run.cjs.cache'].map(kib).join(', ')}\n`);

@@ -59,7 +59,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     return await (await commands()).certify(args, env);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
+    // in the CLI's bundle the run's modules are a script of their own, with their own ConfigError
+    if (!(err instanceof ConfigError || err instanceof (await commands()).ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
     // the reports say so too, in place of an earlier run's (cli/refused-run.ts)
     await (await commands()).reportRefusedRun(err.message, argv, env);

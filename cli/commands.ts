@@ -1,7 +1,10 @@
 // What the command line does beyond --help and --version: a run, --list, serve and
 // verify. cli/cli.ts loads this module only for one of them; each command's module is
-// evaluated when it is called. In the bundle this is the run script (dist/cli/run.cjs).
+// evaluated when it is called. In the CLI's bundle this is dist/cli/run.cjs (load-run.ts).
 import type { ParsedArgs } from '../harness/config/resolve.js';
+
+// the bundle's own ConfigError, for cli.ts to know the errors of a run
+export { ConfigError } from '../harness/config/values.js';
 
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
   return (await import('./certify.js')).certify(args, env);

@@ -1,11 +1,7 @@
 #!/usr/bin/env node
 // The package's bin: runs the CLI and exits with its code. process.exit, not
 // exitCode: a hostile server's half-open socket must not keep the process alive.
-import { mapStackTraces } from './stack-traces.js';
 import { main } from './cli.js';
-
-// stack traces name the TypeScript sources (the CLI is a bundle, build/bundle.ts)
-mapStackTraces();
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

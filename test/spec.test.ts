@@ -1,13 +1,9 @@
 // The OpenAPI documents are valid OpenAPI 3.1 and say what the API description says.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { loadSpecs, readSpecDocument } from '../harness/api/spec.js';
-import { readDocument } from '../harness/api/documents.js';
 import { SPEC_DIR } from '../harness/model/paths.js';
 
 // @readme/openapi-parser: the OpenAPI 3.1 schema plus the rules it cannot express
@@ -16,23 +12,6 @@ async function problems(doc: object): Promise<string | undefined> {
   const result = await validate(structuredClone(doc) as any);
   return result.valid ? undefined : compileErrors(result);
 }
-
-describe('the document cache (dist/document-cache)', () => {
-  it('gives what the YAML says, and the new text once the YAML changes', async () => {
-    for (const file of ['openapi.yaml', 'quickstart.yaml', 'requirements.yaml']) {
-      const yaml = parseYaml(await readFile(join(SPEC_DIR, file), 'utf8'));
-      expect(readSpecDocument(join(SPEC_DIR, file)), file).toEqual(yaml); // parsed, or cached
-      expect(readSpecDocument(join(SPEC_DIR, file)), file).toEqual(yaml); // cached
-    }
-    const dir = await mkdtemp(join(tmpdir(), 'document-cache-'));
-    const file = join(dir, 'cache-probe.yaml');
-    await writeFile(file, 'a: 1\n');
-    expect(readDocument(file, dir)).toEqual({ a: 1 });
-    expect(JSON.parse(await readFile(join(dir, 'cache-probe.yaml.json'), 'utf8')).document).toEqual({ a: 1 });
-    await writeFile(file, 'a: 2\n');
-    expect(readDocument(file, dir)).toEqual({ a: 2 });
-  });
-});
 
 describe('OpenAPI documents', () => {
   it.each(['openapi.yaml', 'quickstart.yaml'])('%s is valid OpenAPI 3.1', async (file) => {

@@ -1,11 +1,11 @@
 // The OpenAPI descriptions, read at run time: operations, security, parameter
 // bounds, enums and schemas all come from here, so a changed spec changes the checks.
-// The CLI's bundle carries the project's documents parsed and their schemas compiled
-// by the build (built-documents.ts, built-validators.ts); any other document (a test's,
-// or a spec edited since the build) is compiled here, when a schema is first asked for.
+// The CLI's bundle carries the schemas of the project's documents compiled by the build
+// (built-validators.ts); any other document (a test's, or a spec edited since the build)
+// is compiled here, when a schema is first asked for.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { builtDocument, parsedDocument, readSpecDocument } from './documents.js';
+import { documentDigest, readSpecDocument } from './documents.js';
 import { builtValidators } from './built-validators.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
@@ -194,6 +194,7 @@ export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): S
 /** One of the project's OpenAPI documents, with the build's validators when it is the document they were built from. */
 function projectDocument(name: string): [Schema, Readonly<Record<string, ValidateFunction>>?] {
   const file = join(SPEC_DIR, name);
-  const built = builtDocument(file);
-  return built ? [built, builtValidators?.[name]] : [parsedDocument(file)];
+  const doc = readSpecDocument(file);
+  const built = builtValidators?.[name];
+  return [doc, built?.sha256 === documentDigest(file) ? built.schemas : undefined];
 }

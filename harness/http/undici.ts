@@ -1,21 +1,10 @@
-// The parts of undici the client uses, loaded without the rest of the package: an
-// Agent, the proxy agent HTTP(S)_PROXY asks for, and dispatch() with a handler of our
-// own. undici's index loads every API it has (fetch, WebSocket, EventSource, caches,
-// mocks, SQLite): about 1 MB of code, 30-40 ms of every run's CPU (listing the hash
-// algorithms for subresource integrity alone took 28 ms). And its request() hands each
-// body over as a stream, read here through an async iterator: a stream, an iterator and
-// an async resource per request, and the body-mixin modules (fetch's, WebIDL's) loaded
-// for them. The handler below takes the chunks as they come, as request()'s does.
+// One request through undici's dispatch() with a handler of our own: the body's chunks
+// are taken as they come, where request() would hand each body over as a stream read
+// through an async iterator (a stream, an iterator and an async resource per request).
+// A request is aborted through undici's own controller, not an AbortSignal, which spares
+// every request an AbortController and its listeners.
 import type { Readable } from 'node:stream';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import connect from 'undici/lib/api/api-connect.js';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import util from 'undici/lib/core/util.js';
-import type { Dispatcher as DispatcherType } from 'undici';
-
-// as undici's index does for its APIs: connect(), which the proxy agent tunnels with, on every dispatcher
-Object.assign(Dispatcher.prototype, { connect });
+import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
 
 export { Agent, EnvHttpProxyAgent };
 
@@ -44,15 +33,10 @@ export interface InFlight {
   abort(reason: Error): void;
 }
 
-/**
- * Sends one request through the dispatcher and hands its answer to the sink, as undici's
- * request() does with the abort of its signal and the body's stream. No AbortSignal: the
- * client aborts a request through abort() (its timer, the deadline), which spares every
- * request an AbortController and its event listeners.
- */
-export function send(dispatcher: DispatcherType, url: string, request: Sent, sink: AnswerSink): InFlight {
+/** Sends one request through the dispatcher and hands its answer to the sink. */
+export function send(dispatcher: Dispatcher, url: string, request: Sent, sink: AnswerSink): InFlight {
   let settled = false;
-  let abortRequest: ((reason?: unknown) => void) | undefined;
+  let controller: Dispatcher.DispatchController | undefined;
   let abortReason: Error | undefined;
   let finish!: (err?: unknown) => void;
   const done = new Promise<void>((resolve, reject) => {
@@ -63,29 +47,26 @@ export function send(dispatcher: DispatcherType, url: string, request: Sent, sin
     settled = true;
     finish(err);
   };
-  const handler = {
-    onConnect(abort: (reason?: unknown) => void) {
-      abortRequest = abort;
-      if (abortReason) abort(abortReason); // aborted while it waited for a connection
+  const handler: Dispatcher.DispatchHandler = {
+    onRequestStart(c) {
+      controller = c;
+      if (abortReason) c.abort(abortReason); // aborted while it waited for a connection
     },
-    onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-      if (settled) return false;
-      if (statusCode < 200) return true; // an interim answer (100 Continue, 103): the final one follows
-      sink.onHeaders(statusCode, util.parseHeaders(rawHeaders));
-      return true;
+    onResponseStart(_c, statusCode, headers) {
+      // an interim answer (100 Continue, 103): the final one follows
+      if (!settled && statusCode >= 200) sink.onHeaders(statusCode, headers);
     },
-    onData(chunk: Buffer) {
-      if (settled) return false;
-      if (sink.onData(chunk)) return true;
+    onResponseData(c, chunk) {
+      if (settled || sink.onData(chunk)) return;
       settle();
       // as request()'s body stream, destroyed before its end, aborts the request
-      queueMicrotask(() => abortRequest?.());
-      return false;
+      c.pause();
+      queueMicrotask(() => c.abort(new errors.RequestAbortedError()));
     },
-    onComplete() {
+    onResponseEnd() {
       settle();
     },
-    onError(err: Error) {
+    onResponseError(_c, err) {
       settle(err);
     },
   };
@@ -95,11 +76,11 @@ export function send(dispatcher: DispatcherType, url: string, request: Sent, sin
       {
         origin: parsed.origin,
         path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
-        method: request.method as DispatcherType.HttpMethod,
+        method: request.method as Dispatcher.HttpMethod,
         headers: request.headers,
         body: request.body,
       },
-      handler as unknown as DispatcherType.DispatchHandler,
+      handler,
     );
   } catch (err) {
     settle(err); // a URL or request undici refuses before sending: no answer, as from undici
@@ -109,7 +90,7 @@ export function send(dispatcher: DispatcherType, url: string, request: Sent, sin
     abort: (reason) => {
       if (settled) return;
       abortReason = reason;
-      abortRequest?.(reason);
+      controller?.abort(reason);
       settle(reason);
     },
   };

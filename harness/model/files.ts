@@ -1,7 +1,6 @@
 // Writing a file so that no reader sees half of it: the content goes to a temporary name
 // in the same folder and is renamed over the file (a rename within a folder is atomic).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -24,16 +23,4 @@ export async function writeAtomically(dir: string, name: string, data: string | 
     throw err;
   }
   return file;
-}
-
-/** The same at once, for a cache: a file that cannot be written (a read-only installation) is left as it was, and nothing is thrown. */
-export function writeCacheAtomically(file: string, data: string | Buffer): void {
-  const temporary = temporaryFor(file);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temporary, data);
-    renameSync(temporary, file);
-  } catch {
-    rmSync(temporary, { force: true });
-  }
 }

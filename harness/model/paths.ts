@@ -17,13 +17,5 @@ function findPackageRoot(start: string): string {
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const SPEC_DIR = join(PACKAGE_ROOT, 'spec');
 
-/** The CLI's bundle (build/bundle.ts): the bin, the run's scripts and their code caches. */
-export const BUNDLE_DIR = join(PACKAGE_ROOT, 'dist', 'cli');
-/**
- * The Node modules a run loads, written by the build: those the run's code imports
- * (node:http, node:zlib, ...), and those the build's run loaded besides (net's listen()
- * loads node:cluster for the embedded server).
- */
-export const BUILTINS_FILE = join(BUNDLE_DIR, 'builtins.json');
-/** Set (to 1) by the build's run of the CLI: each script's code cache is written when the process exits. */
+/** Set (to 1) by the build's run of the CLI (build/bundle.ts): cli/load-run.ts writes the code cache of run.cjs as the process exits. */
 export const WRITE_CODE_CACHE = 'ANIMAL_STORE_CONFORMANCE_WRITE_CODE_CACHE';
