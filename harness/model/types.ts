@@ -158,6 +158,8 @@ export interface RunReport {
   abortReason?: string;
   /** Why the verdict is incomplete (exit code 2): how many MUSTs could not be judged, the cause, the setting that helps. */
   incompleteReason?: string;
+  /** The services the run could not reach (down from the start, or stopped answering), each with why and its address setting: their requirements could not be judged. */
+  unreachable?: string[];
   /** How much of the catalogue was judged. */
   coverage: Coverage;
   /** Every animal and message the run creates is named with this prefix (the API has no delete). */
