@@ -45,7 +45,7 @@ export interface ReferenceOptions {
   neverAnswers?: string;
   /** After answering this many animal-store requests the server is gone, as a killed process: both ports closed, every connection dropped. */
   killedAfter?: number;
-  /** After answering this many quickstart requests its port is gone (the animal store goes on). */
+  /** After answering this many quickstart requests its port is gone (the animal store goes on); 0: down from the start. */
   quickstartKilledAfter?: number;
   /** One animal-store GET in this many answers 500 (a flaky backend): a retry (--retries) gets a right answer. */
   failsEvery?: number;

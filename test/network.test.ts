@@ -399,6 +399,15 @@ describe('plain http', () => {
     );
   });
 
+  it('an https:// address of a plain-http server: the error says so, with the fix', async () => {
+    const url = await listen(createServer((_req, res) => json(res, 200)));
+    const error = await client()
+      .send({ method: 'GET', url: `${url.replace('http:', 'https:')}/v1/pets` })
+      .catch((e: Error) => e);
+    expect(error).toBeInstanceOf(CheckError);
+    expect((error as Error).message).toMatch(/^GET \/v1\/pets -> no response \(\S+: the server answered plain HTTP, not TLS: use http:\/\/\?\)/);
+  });
+
   it('allows loopback, https, and http with --allow-insecure-http', () => {
     expect(resolve([], { BASE_URL: 'http://127.0.0.1:8080/v1', API_KEY: 'k' }).baseUrl).toBe('http://127.0.0.1:8080/v1');
     expect(resolve([], { BASE_URL: 'http://localhost:8080/v1', API_KEY: 'k' }).baseUrl).toBe('http://localhost:8080/v1');
@@ -539,7 +548,7 @@ describe('a request that gets no answer is observed again before anything is bla
   it('a target that stops answering: the probe gets no answer either, the client says so once and sends nothing more', async () => {
     const stops: string[] = [];
     const { url, arrivals, server } = await counting(() => ({ status: 200, afterMs: 0 }));
-    const http = client(0, { probeFor: () => ({ method: 'GET', url: `${url}/pets` }), onStop: (reason) => stops.push(reason) });
+    const http = client(0, { probeFor: () => ({ method: 'GET', url: `${url}/pets` }), onStop: (_service, reason) => stops.push(reason) });
     expect((await http.send({ method: 'GET', url: `${url}/pets` })).status).toBe(200);
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -566,5 +575,99 @@ describe('a request that gets no answer is observed again before anything is bla
     expect(error).not.toBeInstanceOf(Violation);
     expect(error.message).toBe('GET /pets -> no response (timed out after 200 ms) with no other request in flight');
     expect(connections).toBe(1); // alone already: no resend; nothing answered yet: no probe
+  });
+
+  /**
+   * A single worker: each request is answered `everyMs` after the one before it (on a
+   * fixed schedule, so that a busy machine's late timers do not add up); those the client
+   * gave up on are worked off too, or skipped. Records each request's path and whether
+   * it came on a new connection.
+   */
+  async function serial(everyMs: number, workOffAbandoned: boolean) {
+    const arrivals: Array<{ url: string; newConnection: boolean }> = [];
+    const seen = new WeakSet<object>();
+    const queue: Array<{ res: ServerResponse; gone: boolean }> = [];
+    let due = 0;
+    let working = false;
+    const work = (): void => {
+      const next = queue.shift();
+      working = next !== undefined;
+      if (!next) return;
+      if (next.gone && !workOffAbandoned) return work();
+      due = Math.max(performance.now(), due) + everyMs;
+      setTimeout(() => {
+        if (!next.gone) json(next.res, 200);
+        work();
+      }, due - performance.now());
+    };
+    const url = await listen(
+      createServer((req, res) => {
+        req.resume();
+        arrivals.push({ url: req.url ?? '', newConnection: !seen.has(req.socket) });
+        seen.add(req.socket);
+        const turn = { res, gone: false };
+        res.on('close', () => (turn.gone = !res.writableFinished));
+        queue.push(turn);
+        if (!working) work();
+      }),
+    );
+    return { url, arrivals };
+  }
+
+  it('a timeout with every slot taken lowers the requests in flight to what the server answered meanwhile, not only to half', async () => {
+    // one answer each 200 ms: 2 within the 500 ms timeout; the 6 others time out, and are answered alone
+    const { url, arrivals } = await serial(200, false);
+    const http = client(0, { timeoutMs: 500, concurrency: 8 });
+    const first = await Promise.all(Array.from({ length: 8 }, () => http.send({ method: 'GET', url })));
+    expect(first.every((ex) => ex.status === 200)).toBe(true);
+    const before = arrivals.length;
+    const burst = Promise.all(Array.from({ length: 8 }, () => http.send({ method: 'GET', url: `${url}/burst` })));
+    await new Promise((r) => setTimeout(r, 100));
+    const reached = arrivals.length - before;
+    await burst;
+    // halving alone would let 4 in; the server showed it serves 2 (a late timer: fewer)
+    expect(reached).toBeGreaterThanOrEqual(1);
+    expect(reached).toBeLessThanOrEqual(2);
+  });
+
+  it('the liveness probe waits for the requests in flight, on a connection of its own, with more time: a server working off abandoned requests has not stopped', async () => {
+    const stops: string[] = [];
+    // 60 at once, one answer each 50 ms, a 1 s timeout: 40 are abandoned, 2 s of work the
+    // server still does; the resend alone times out behind it, the probe (2 s) does not
+    const { url, arrivals } = await serial(50, true);
+    const http = client(0, {
+      timeoutMs: 1000,
+      concurrency: 60,
+      probeFor: () => ({ method: 'GET', url: `${url}/probe` }),
+      onStop: (_service, reason) => stops.push(reason),
+    });
+    const answers = await Promise.all(Array.from({ length: 60 }, () => http.send({ method: 'GET', url })));
+    expect(stops).toEqual([]);
+    expect(answers.every((ex) => ex.status === 200)).toBe(true);
+    const probes = http.exchanges.filter((ex) => ex.request.url.endsWith('/probe'));
+    expect(probes.map((p) => [p.status, p.timeoutMs])).toEqual([[200, 2000]]);
+    expect(arrivals.filter((a) => a.url === '/probe')).toEqual([{ url: '/probe', newConnection: true }]);
+  });
+
+  it('each service has its own liveness: the quickstart service stopping stops its requests only', async () => {
+    const stops: string[] = [];
+    const store = await counting(() => ({ status: 200, afterMs: 0 }));
+    const quickstart = await counting(() => ({ status: 400, afterMs: 0 }));
+    const http = client(0, {
+      probeFor: (silent) => ({ service: silent.service, method: 'GET', url: `${silent.service === 'quickstart' ? quickstart.url : store.url}/probe` }),
+      onStop: (service, reason) => stops.push(`${service}: ${reason}`),
+    });
+    const message = () => http.send({ service: 'quickstart', method: 'POST', url: `${quickstart.url}/messages`, body: '{}' });
+    expect((await message()).status).toBe(400);
+    expect((await http.send({ service: 'store', method: 'GET', url: `${store.url}/pets` })).status).toBe(200);
+    quickstart.server.closeAllConnections();
+    await new Promise((r) => quickstart.server.close(r));
+    await expect(message()).rejects.toBeInstanceOf(CheckError);
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toMatch(
+      /^quickstart: the quickstart service stopped answering after answering 1 request: POST \/messages and GET \/probe got no answer \(ECONNREFUSED/,
+    );
+    await expect(message()).rejects.toThrow(/not sent: the quickstart service had stopped answering/);
+    expect((await http.send({ service: 'store', method: 'GET', url: `${store.url}/pets` })).status).toBe(200);
   });
 });

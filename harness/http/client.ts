@@ -2,8 +2,8 @@
 // included), the run's deadline, redirects followed only within the same origin (the
 // key must never travel to another one), a cap on body size, a bounded number of
 // requests in flight that shrinks when the server rate-limits or goes silent, a
-// request observed again before its silence is blamed on the server (reobserve), and a
-// transcript of every exchange (exchange.ts).
+// request observed again before its silence is blamed on the server (reobserve), the
+// liveness of each service apart, and a transcript of every exchange (exchange.ts).
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -11,6 +11,7 @@ import { Agent, EnvHttpProxyAgent, send, type InFlight } from './undici.js';
 import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './exchange.js';
 import type { Redactor } from './redact.js';
 import { Violation } from '../model/outcome.js';
+import type { Service } from '../model/types.js';
 import { formatSeconds, formatSize } from '../model/units.js';
 
 export interface HttpOptions {
@@ -31,8 +32,8 @@ export interface HttpOptions {
    * request could not be judged.
    */
   probeFor?: (silent: HttpRequest) => HttpRequest;
-  /** Told once, with the reason, when the target stopped answering: the client sends nothing more. */
-  onStop?: (reason: string) => void;
+  /** Told once per service, with the reason, when it stopped answering: the client sends it nothing more. */
+  onStop?: (service: Service, reason: string) => void;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -43,8 +44,10 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
  * the run deadline, and not the body cap, which end it as could-not-be-judged):
  *
  * 1. It is a congestion signal: the requests in flight are halved (at most once per
- *    round, as for a 429; a request of a kind known to hang is no signal), and grow
- *    back by one per round of answers.
+ *    round, as for a 429; a request of a kind known to hang is no signal), and after
+ *    a timeout lowered further to the answers the server gave while the request
+ *    waited (what it showed it can serve within a timeout); they grow back by one
+ *    per round of answers.
  * 2. --retries, for an idempotent request: sent again after a backoff, in the pool.
  * 3. It is sent again alone, before send() returns: no other request of the client in
  *    flight (the others wait; such resends queue one at a time), with the full timeout,
@@ -54,16 +57,18 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
  *    alone needs no resend; one whose connection failed always gets one (a server may
  *    close an idle connection as the request goes out, RFC 9112 9.5). If it is
  *    answered, that is the answer.
- * 4. If not, a liveness probe is sent alone (probeFor: the preflight's request).
- *    - Answered: the server is free now (a server still working off requests the
- *      client gave up on answers the probe only after them), and the request is sent
- *      alone once more. No answer again: the server answers others but not this kind
- *      of request (method, operation or path, query parameter names): a Violation. The
- *      kind is remembered, and later silent requests of it are judged at once, with no
- *      resend or probe, so that one hanging route cannot eat the deadline.
- *    - Not answered either: the target stopped answering. The client sends nothing
- *      more, and the run stops (onStop) with what it judged before.
- *    A target that has answered nothing yet has not stopped, it never started: the
+ * 4. If not, a liveness probe is sent alone (probeFor: the preflight's request), on a
+ *    connection of its own (a pooled one may be stale, or held by the server), with
+ *    twice the timeout: a server still working off requests the client gave up on (it
+ *    does not know) answers the probe only after them.
+ *    - Answered: the server is free now, and the request is sent alone once more. No
+ *      answer again: the server answers others but not this kind of request (method,
+ *      operation or path, query parameter names): a Violation. The kind is remembered,
+ *      and later silent requests of it are judged at once, with no resend or probe, so
+ *      that one hanging route cannot eat the deadline.
+ *    - Not answered either: the service stopped answering. The client sends it nothing
+ *      more (onStop); the other service goes on.
+ *    A service that has answered nothing yet has not stopped, it never started: the
  *    request fails as could-not-be-judged (the preflight calls that "unreachable").
  */
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
@@ -71,6 +76,14 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
 /** The longest a Retry-After is waited out at once; a 429 after it is waited out again. */
 const MAX_RETRY_AFTER_MS = 10_000;
+/** The liveness probe's timeout, in timeouts: room for the requests the server is still working off. */
+const PROBE_TIMEOUTS = 2;
+
+/** The service a request goes to (a request built without one: the store). */
+const serviceOf = (req: HttpRequest): Service => req.service ?? 'store';
+
+/** How the client's messages name a service. */
+const nameOf = (service: Service) => (service === 'store' ? 'the target' : 'the quickstart service');
 
 /** Retry-After in ms (delay-seconds or an HTTP-date, at most 10 s), or undefined when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -116,15 +129,15 @@ export class HttpClient {
   private active = 0;
   /** Attempts started so far: whether another started during one (sentAlone). */
   private started = 0;
-  private readonly waiting: Array<{ alone: boolean; start: () => void }> = [];
+  private readonly waiting: Array<{ alone: boolean; service: Service; start: () => void }> = [];
   /** Re-observations queued or under way (reobserve): while any, no pooled request starts. */
   private reobserving = 0;
   /** The re-observations, one at a time. */
   private aloneTurn: Promise<unknown> = Promise.resolve();
   /** Kinds of request (kindOf) the server was seen to leave unanswered while it answered others. */
   private readonly hanging = new Map<string, Hanging>();
-  /** Why the client stopped sending: the target stopped answering. */
-  private stopReason?: string;
+  /** The services the client sends nothing more, with why: each stopped answering (or was never reached: stop()). */
+  private readonly stopped = new Map<Service, string>();
   /**
    * Requests allowed in flight now: the configured concurrency, halved when the
    * server rate-limits or goes silent (at most once per round of requests), one more
@@ -142,20 +155,19 @@ export class HttpClient {
   rateLimitedAtDeadline = false;
   /** Wakes every wait() at the deadline; one listener on the run's signal serves them all. */
   private readonly wakers = new Set<() => void>();
-  private readonly inFlight = new Set<InFlight>();
+  /** Every request under way, with its service. */
+  private readonly inFlight = new Map<InFlight, Service>();
 
   constructor(private readonly options: HttpOptions) {
     // No cap on connections to an origin: a request abandoned while its connection was
     // made (a proxy that never answers CONNECT) keeps that connection in undici until
     // undici gives up on it, and under a cap every later request waited behind it.
-    const timeouts = { connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
-    // HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool
-    this.dispatcher = PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
+    this.dispatcher = dispatcherFor(options.timeoutMs);
     this.limit = options.concurrency;
     options.signal.addEventListener(
       'abort',
       () => {
-        for (const request of this.inFlight) request.abort(new Error('the run was stopped (its deadline, or a signal)'));
+        for (const request of this.inFlight.keys()) request.abort(new Error('the run was stopped (its deadline, or a signal)'));
         this.wakeAll();
       },
       { once: true },
@@ -175,9 +187,9 @@ export class HttpClient {
     return this.exchanges.filter(isRateLimit).length;
   }
 
-  /** No request is sent any more: the run deadline passed, or the target stopped answering. */
-  private get halted(): boolean {
-    return this.options.signal.aborted || this.stopReason !== undefined;
+  /** No request is sent to the service any more: the run deadline passed, or it stopped answering. */
+  private halted(service: Service): boolean {
+    return this.options.signal.aborted || this.stopped.has(service);
   }
 
   /**
@@ -193,6 +205,7 @@ export class HttpClient {
     let previous: Exchange | undefined;
     let hops = 0;
     let lastLimited: Exchange | undefined;
+    const service = serviceOf(req);
     for (let attempt = 1; ; attempt++) {
       let exchange = await this.attempt(request, attempt, from, previous, false);
       if (exchange.silent && !this.retrying(exchange)) exchange = await this.reobserve(exchange);
@@ -201,20 +214,20 @@ export class HttpClient {
       const limited = isRateLimit(exchange);
       if (limited) lastLimited = exchange;
       const next = redirectTarget(exchange, hops);
-      if (next && !this.halted) {
+      if (next && !this.halted(service)) {
         exchange.followed = true;
         [request, from, previous, attempt] = [next, exchange, undefined, 0];
         hops++;
         continue;
       }
-      if (this.options.signal.aborted && !this.stopReason && lastLimited && (limited || exchange.status === 0)) {
+      if (this.options.signal.aborted && !this.stopped.has(service) && lastLimited && (limited || exchange.status === 0)) {
         // rate limits are "not shown" in the description: waiting is no finding, and
         // a run that cannot finish for them ends as could-not-be-made (Session)
         this.rateLimitedAtDeadline = true;
         throw new ExchangeFailed(lastLimited, `${lastLimited.summary} (still rate limited when the run deadline passed)`);
       }
       // the server did not act on the request, so any method may be sent again (the pause was set in pace())
-      if (limited && !this.halted) continue;
+      if (limited && !this.halted(service)) continue;
       if (this.retrying(exchange)) {
         await this.wait(backoff(attempt));
         continue;
@@ -227,7 +240,7 @@ export class HttpClient {
   /** --retries: an idempotent request that got no answer or a 5xx is sent again, while attempts are left. */
   private retrying(ex: Exchange): boolean {
     const worth = ex.silent || (ex.status >= 500 && !ex.error);
-    return worth && !this.halted && IDEMPOTENT.has(ex.request.method) && ex.attempt <= this.options.retries;
+    return worth && !this.halted(serviceOf(ex.request)) && IDEMPOTENT.has(ex.request.method) && ex.attempt <= this.options.retries;
   }
 
   /**
@@ -236,18 +249,20 @@ export class HttpClient {
    */
   private async reobserve(silent: Exchange): Promise<Exchange> {
     const kind = kindOf(silent.request);
+    const service = serviceOf(silent.request);
     this.hanging.get(kind)?.judge(silent, this.silence(silent));
     return this.alone(async () => {
       this.hanging.get(kind)?.judge(silent, this.silence(silent)); // found hanging while this one waited its turn
-      if (this.halted) throw new ExchangeFailed(silent);
+      if (this.halted(service)) throw new ExchangeFailed(silent);
       let last = silent;
       if (!(silent.sentAlone && silent.failure === 'timeout')) {
         last = await this.resendAlone(last);
         if (!last.silent) return last;
       }
       const resent = last !== silent ? ', also when sent again alone' : ' with no other request in flight';
-      if (!this.options.probeFor || !this.exchanges.some(answered)) throw new ExchangeFailed(last, `${last.summary}${resent}`);
-      const probe = await this.attempt(this.options.probeFor(silent.request), 1, undefined, undefined, true);
+      const answers = this.exchanges.filter((ex) => answered(ex) && serviceOf(ex.request) === service).length;
+      if (!this.options.probeFor || answers === 0) throw new ExchangeFailed(last, `${last.summary}${resent}`);
+      const probe = await this.attempt(this.options.probeFor(silent.request), 1, undefined, undefined, true, true);
       if (answered(probe)) {
         // The server is free now: a server working off requests the client had given up
         // on (it does not know) answers the probe only once they are done. So the request
@@ -259,12 +274,13 @@ export class HttpClient {
         throw hanging.violation();
       }
       if (probe.silent) {
-        const count = this.exchanges.filter(answered).length;
         const both =
           last.error === probe.error
             ? `${last.target} and ${probe.target} got no answer (${last.error})`
             : `${last.target} -> ${this.silence(last)}${resent}, and ${probe.target} -> ${this.silence(probe)}`;
-        this.stop(`the target stopped answering after answering ${count} request${count === 1 ? '' : 's'}: ${both}`);
+        const reason = `${nameOf(service)} stopped answering after answering ${answers} request${answers === 1 ? '' : 's'}: ${both}`;
+        this.stop(service, reason);
+        this.options.onStop?.(service, reason);
       }
       throw new ExchangeFailed(last, `${last.summary}${resent}`);
     });
@@ -289,18 +305,20 @@ export class HttpClient {
   /** "no answer within 10 s", "no answer (ECONNRESET: ...)": what a silent attempt got. */
   private silence(ex: Exchange): string {
     if (ex.failure !== 'timeout') return `no answer (${ex.error})`;
-    const within = formatSeconds(this.options.timeoutMs);
+    const within = formatSeconds(ex.timeoutMs);
     return ex.status > 0 ? `${ex.status}, but no complete body within ${within}` : `no answer within ${within}`;
   }
 
-  /** The target stopped answering: nothing more is sent, every request in flight or waiting ends. */
-  private stop(reason: string): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason;
-    for (const request of this.inFlight) request.abort(new Error(reason));
-    this.wakeAll();
+  /**
+   * Nothing more is sent to the service (it stopped answering, or the preflight could
+   * not reach it): its requests in flight or waiting end, unanswered; the other
+   * service's go on.
+   */
+  stop(service: Service, reason: string): void {
+    if (this.stopped.has(service)) return;
+    this.stopped.set(service, reason);
+    for (const [request, of] of this.inFlight) if (of === service) request.abort(new Error(reason));
     this.pump();
-    this.options.onStop?.(reason);
   }
 
   /**
@@ -325,25 +343,40 @@ export class HttpClient {
     for (const wake of [...this.wakers]) wake();
   }
 
-  /** One attempt; `previous` is the attempt it is sent in place of; an alone one waits until no other is in flight. */
-  private async attempt(req: HttpRequest, attempt: number, from: Exchange | undefined, previous: Exchange | undefined, alone: boolean): Promise<Exchange> {
+  /**
+   * One attempt; `previous` is the attempt it is sent in place of; an alone one waits
+   * until no other is in flight; a probe goes alone, on a connection of its own, with
+   * PROBE_TIMEOUTS timeouts.
+   */
+  private async attempt(
+    req: HttpRequest,
+    attempt: number,
+    from: Exchange | undefined,
+    previous: Exchange | undefined,
+    alone: boolean,
+    probe = false,
+  ): Promise<Exchange> {
     const exchange = new Exchange({ ...req, headers: { 'user-agent': this.options.userAgent, ...req.headers } }, this.options.redactor);
     exchange.attempt = attempt;
     exchange.redirectedFrom = from;
+    exchange.timeoutMs = this.options.timeoutMs * (probe ? PROBE_TIMEOUTS : 1);
     if (previous) previous.next = exchange;
-    await this.acquire(alone);
+    await this.acquire(alone, serviceOf(req));
     const startedBefore = this.started++;
     const othersInFlight = this.active - 1;
+    const poolFull = this.active >= Math.floor(this.limit);
     exchange.sentAt = performance.now();
+    const dispatcher = probe ? dispatcherFor(exchange.timeoutMs) : this.dispatcher;
     try {
       this.exchanges.push(exchange);
-      await this.exchange(exchange);
+      await this.exchange(exchange, dispatcher);
     } finally {
       exchange.durationMs = performance.now() - exchange.sentAt;
       exchange.sentAlone = othersInFlight === 0 && this.started === startedBefore + 1;
       // an attempt sent alone says nothing about how many at once the server takes
-      if (!alone) this.pace(exchange);
+      if (!alone) this.pace(exchange, poolFull);
       this.release();
+      if (probe) await dispatcher.destroy().catch(() => undefined);
     }
     return exchange;
   }
@@ -351,11 +384,20 @@ export class HttpClient {
   /**
    * Paces the client by what the server does: a rate limit (429, 503 with Retry-After)
    * pauses every slot and halves the requests in flight, and so does silence (no pause:
-   * the timeout was the wait); any other answer lets one more in per round.
+   * the timeout was the wait); any other answer lets one more in per round. A request
+   * sent with every slot taken that waited a whole timeout, of a kind the server has
+   * answered, lowers them to the answers the server gave meanwhile: all it showed it
+   * can serve within a timeout (with slots free, the answers say only how few were
+   * asked; a kind never answered may be one that hangs, which reobserve judges).
    */
-  private pace(ex: Exchange): void {
+  private pace(ex: Exchange, poolFull: boolean): void {
     if (ex.silent) {
-      if (!this.hanging.has(kindOf(ex.request))) this.cut(ex);
+      const kind = kindOf(ex.request);
+      if (this.hanging.has(kind)) return;
+      this.cut(ex);
+      if (ex.failure === 'timeout' && poolFull && this.exchanges.some((e) => answered(e) && kindOf(e.request) === kind)) {
+        this.limit = Math.max(1, Math.min(this.limit, this.answeredSince(ex.sentAt)));
+      }
       return;
     }
     if (ex.status === 0) return;
@@ -368,6 +410,11 @@ export class HttpClient {
     this.pausedUntil = Math.max(this.pausedUntil, performance.now() + pauseMs(ex.headers['retry-after'], this.limitedRounds));
   }
 
+  /** Answers that arrived after `since` (performance.now()). */
+  private answeredSince(since: number): number {
+    return this.exchanges.filter((ex) => answered(ex) && ex.sentAt + ex.durationMs > since).length;
+  }
+
   /** Halves the requests in flight, unless ex was sent before the last cut (its round was cut already). */
   private cut(ex: Exchange): boolean {
     if (ex.sentAt <= this.lastCutAt) return false;
@@ -376,11 +423,14 @@ export class HttpClient {
     return true;
   }
 
-  private async exchange(ex: Exchange): Promise<void> {
-    const { timeoutMs, maxBodyBytes } = this.options;
-    if (this.halted) {
-      ex.failure = this.stopReason ? 'stopped' : 'deadline';
-      ex.error = this.stopReason ? 'not sent: the target had stopped answering' : 'not sent: the run deadline has passed';
+  private async exchange(ex: Exchange, dispatcher: Dispatcher): Promise<void> {
+    const { maxBodyBytes } = this.options;
+    const { timeoutMs } = ex;
+    const service = serviceOf(ex.request);
+    if (this.halted(service)) {
+      const stopped = !this.options.signal.aborted;
+      ex.failure = stopped ? 'stopped' : 'deadline';
+      ex.error = stopped ? `not sent: ${nameOf(service)} had stopped answering` : 'not sent: the run deadline has passed';
       return;
     }
     // Each request is aborted by its own timer, or by the deadline and a stop (through
@@ -392,7 +442,7 @@ export class HttpClient {
     const chunks: Buffer[] = [];
     let size = 0;
     const request = send(
-      this.dispatcher,
+      dispatcher,
       ex.request.url,
       {
         method: ex.request.method,
@@ -424,7 +474,7 @@ export class HttpClient {
       timedOut = true;
       request.abort(new Error(`timed out after ${timeoutMs} ms`));
     }, timeoutMs);
-    this.inFlight.add(request);
+    this.inFlight.set(request, service);
     try {
       await request.done;
       ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
@@ -433,12 +483,12 @@ export class HttpClient {
         ex.error = `response body larger than ${formatSize(maxBodyBytes)} (cut off: --max-body)`;
       }
     } catch (err) {
-      ex.failure = timedOut ? 'timeout' : this.stopReason ? 'stopped' : this.options.signal.aborted ? 'deadline' : 'connection';
+      ex.failure = timedOut ? 'timeout' : this.options.signal.aborted ? 'deadline' : this.stopped.has(service) ? 'stopped' : 'connection';
       ex.error = {
         timeout: `timed out after ${timeoutMs} ms`,
-        stopped: 'aborted: the target had stopped answering',
+        stopped: `aborted: ${nameOf(service)} had stopped answering`,
         deadline: 'aborted: the run deadline has passed',
-        connection: describeNetworkError(err),
+        connection: describeNetworkError(err, ex.request.url),
       }[ex.failure];
     } finally {
       clearTimeout(timer);
@@ -447,9 +497,9 @@ export class HttpClient {
   }
 
   /** Waits for a free slot (alone: for no other request in flight), then for a rate-limit pause and the --rate spacing to pass. */
-  private acquire(alone: boolean): Promise<void> {
+  private acquire(alone: boolean, service: Service): Promise<void> {
     return new Promise<void>((start) => {
-      this.waiting.push({ alone, start });
+      this.waiting.push({ alone, service, start });
       this.pump();
     });
   }
@@ -462,18 +512,22 @@ export class HttpClient {
   /**
    * Starts waiting requests while slots are free and no pause holds; else wakes up when
    * it ends. An attempt sent alone goes first, once nothing is in flight; while a
-   * re-observation is queued or under way, no pooled request starts. Once halted,
-   * everything starts at once (and ends at once, unsent).
+   * re-observation is queued or under way, no pooled request starts. A request to a
+   * halted service starts at once (and ends at once, unsent).
    */
   private pump(): void {
+    for (const unsent of this.waiting.filter((w) => this.halted(w.service))) {
+      this.waiting.splice(this.waiting.indexOf(unsent), 1);
+      this.active++;
+      unsent.start();
+    }
     if (this.wakeup) return;
     while (this.waiting.length > 0) {
-      const halted = this.halted;
-      const alone = halted ? -1 : this.waiting.findIndex((w) => w.alone);
-      if (!halted && (alone >= 0 ? this.active > 0 : this.reobserving > 0 || this.active >= Math.floor(this.limit))) return;
+      const alone = this.waiting.findIndex((w) => w.alone);
+      if (alone >= 0 ? this.active > 0 : this.reobserving > 0 || this.active >= Math.floor(this.limit)) return;
       const now = performance.now();
       const wait = Math.max(this.pausedUntil, this.nextStartAt) - now;
-      if (wait > 0 && !halted) {
+      if (wait > 0) {
         this.wakeup = this.wait(wait).then(() => {
           this.wakeup = undefined;
           this.pump();
@@ -558,9 +612,20 @@ function decoded(ex: Exchange, body: Buffer, maxBytes: number): string {
   }
 }
 
-function describeNetworkError(err: unknown): string {
+/** A dispatcher whose connections wait at most timeoutMs; HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool. */
+function dispatcherFor(timeoutMs: number): Dispatcher {
+  const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  return PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
+}
+
+/** OpenSSL's words for a TLS handshake answered with plain HTTP bytes. */
+const PLAIN_HTTP = /wrong version number|packet length too long|http request/i;
+
+function describeNetworkError(err: unknown, url: string): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
-  const message = e?.cause?.message ?? e?.message ?? String(err);
+  const message = (e?.cause?.message ?? e?.message ?? String(err)).trim();
+  // OpenSSL says only "wrong version number": the likely cause is an https:// address of an http server
+  if (url.startsWith('https:') && PLAIN_HTTP.test(message)) return `${code ?? 'TLS'}: the server answered plain HTTP, not TLS: use http://?`;
   return code ? `${code}: ${message}` : message;
 }

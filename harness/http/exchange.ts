@@ -53,6 +53,8 @@ export class Exchange {
   /** No other request of the client was in flight at any moment of this one. */
   sentAlone = false;
   durationMs = 0;
+  /** The timeout it was sent with (ms): the run's, or more for a liveness probe. */
+  timeoutMs = 0;
   /** performance.now() when the request was sent. */
   sentAt = 0;
   attempt = 1;

@@ -163,6 +163,8 @@ export interface RunReport {
   incompleteReason?: string;
   /** Why the run could not start: its configuration was refused (verdict not-tested, exit code 2), in the line the console printed. */
   configError?: string;
+  /** The services the run could not reach (down from the start, or stopped answering), each with why and its address setting: their requirements could not be judged. */
+  unreachable?: string[];
   /** How much of the catalogue was judged. */
   coverage: Coverage;
   /** Every animal and message the run creates is named with this prefix (the API has no delete). */

@@ -51,6 +51,7 @@ export function reportBaseOf(session: Session, abortReason: string | undefined):
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - session.startedAt.getTime(),
     ...(abortReason && { abortReason: session.redactor.redact(abortReason) }),
+    ...(session.unreachable.length > 0 && { unreachable: session.unreachable.map((u) => session.redactor.redact(u)) }),
     runPrefix: session.runPrefix,
     animalsCreated: exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
     writesAccepted: writesAccepted(session),
@@ -175,9 +176,11 @@ function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
 /**
  * The one line of an incomplete run: how many requirements could not be judged and
  * the most common cause with the setting that helps, e.g. "3 MUST requirements could
- * not be judged: a response body was cut off at 16 MiB; try --max-body 64MiB".
+ * not be judged: a response body was cut off at 16 MiB; try --max-body 64MiB"; or
+ * every service the run could not reach, when one was not (each is the cause of its
+ * requirements).
  */
-function incompleteReasonOf(results: RequirementResult[], strict: boolean): string {
+function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []): string {
   const unjudged = results.filter((r) => leavesIncomplete(r, strict));
   const must = unjudged.filter((r) => r.level === 'MUST').length;
   const should = unjudged.length - must;
@@ -187,9 +190,9 @@ function incompleteReasonOf(results: RequirementResult[], strict: boolean): stri
     const cause = r.cause ?? r.message ?? 'no reason given';
     byCause.set(cause, (byCause.get(cause) ?? 0) + 1);
   }
-  const [cause, n] = [...byCause].sort((a, b) => b[1] - a[1])[0];
-  const others = unjudged.length - n;
-  return `${who} could not be judged: ${cause}${others ? ` (${others} for other causes: see the report)` : ''}`;
+  const causes = unreachable.length > 0 ? unreachable : [[...byCause].sort((a, b) => b[1] - a[1])[0][0]];
+  const others = unjudged.length - causes.reduce((n, cause) => n + (byCause.get(cause) ?? 0), 0);
+  return `${who} could not be judged: ${causes.join('; ')}${others ? ` (${others} for other causes: see the report)` : ''}`;
 }
 
 /** The message of a requirement that an interruption (the run stopped) left unjudged. */
@@ -287,7 +290,7 @@ export function buildReport(base: ReportBase, results: RequirementResult[]): Run
     ...figures,
     verdict,
     exitCode,
-    ...(verdict === 'incomplete' && { incompleteReason: incompleteReasonOf(requirements, figures.strict) }),
+    ...(verdict === 'incomplete' && { incompleteReason: incompleteReasonOf(requirements, figures.strict, figures.unreachable) }),
     coverage: coverageOf(counts),
     counts,
     areas,

@@ -12,7 +12,7 @@ import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
 import { CheckContext } from './context.js';
 import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
-import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport } from '../model/types.js';
+import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport, Service } from '../model/types.js';
 import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
@@ -68,10 +68,14 @@ function skipReason(options: SessionOptions, requirement: Requirement): string |
   return undefined;
 }
 
+/** The service a requirement judges: the quickstart's area, else the animal store. */
+const serviceOf = (requirement: Requirement): Service => (requirement.area === 'quickstart' ? 'quickstart' : 'store');
+
 /** Runs one requirement's check and turns how it ended into the requirement's result. */
 export async function judge(session: Session, fixtures: Fixtures, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
   const started = performance.now();
   const ctx = new CheckContext(session, fixtures, requirement);
+  const service = serviceOf(requirement);
   let outcome: Outcome = 'passed';
   let message: string | undefined;
   let cited: Cited[] = [];
@@ -80,12 +84,15 @@ export async function judge(session: Session, fixtures: Fixtures, requirement: R
     if (!check) throw new Error(`no check is defined for ${requirement.id} (checks/index.ts)`);
     const skip = skipReason(session.options, requirement);
     if (skip) throw new Skip(skip);
+    // a service that could not be reached leaves its requirements unjudged, never the other's
+    const outage = session.outage(service);
+    if (outage) throw new CheckError(`not run: ${outage}`);
     await check.run(ctx);
   } catch (err) {
     outcome = err instanceof Violation ? 'failed' : err instanceof Inconclusive ? 'inconclusive' : err instanceof Skip ? 'skipped' : 'error';
     message = (err as Error).message;
     if (err instanceof Violation || err instanceof Inconclusive || err instanceof CheckError) cited = err.evidence;
-    if (outcome === 'error') cause = session.causeOf(err);
+    if (outcome === 'error') cause = session.causeOf(err, service);
     if (outcome === 'error' && session.deadlinePassed) message = `run deadline passed: ${message}`;
     if (outcome === 'error' && !(err instanceof CheckError)) message = `check crashed: ${(err as Error).stack ?? message}`;
   }

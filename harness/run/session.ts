@@ -1,7 +1,7 @@
 // One conformance run's transport: the HTTP client, redaction of the keys and of every
 // credential made from them, the preflight that decides whether the run can be made,
-// and the run's clock (deadline, consistency window). The runner builds the fixtures
-// and the check contexts over it.
+// the liveness of each service, and the run's clock (deadline, consistency window). The
+// runner builds the fixtures and the check contexts over it.
 import { randomBytes, randomInt } from 'node:crypto';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, isServerError, type Exchange, type HttpRequest } from '../http/exchange.js';
@@ -70,6 +70,9 @@ export class RunAborted extends Error {}
  */
 const NOT_THE_API = [403, 404, 405, 410, 501];
 
+/** An HTML page, not JSON: what a web front end answers. */
+const isWebPage = (ex: Exchange) => ex.json === undefined && ['text/html', 'application/xhtml+xml'].includes(ex.mediaType);
+
 export class Session implements ConsistencyWindow {
   readonly client: HttpClient;
   readonly redactor: Redactor;
@@ -77,8 +80,10 @@ export class Session implements ConsistencyWindow {
   readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   readonly startedAt = new Date();
   private readonly deadline = new AbortController();
-  /** Aborted, with the reason, when the target stopped answering (client.ts): the run stops. */
+  /** Aborted, with the reason, when the animal store stopped answering (client.ts): the run stops. */
   private readonly halt = new AbortController();
+  /** The services the run could not reach (down from the start, or stopped answering), with why. */
+  private readonly outages = new Map<Service, string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -96,7 +101,13 @@ export class Session implements ConsistencyWindow {
       redactor: this.redactor,
       rate: options.rate,
       probeFor: (silent) => this.livenessProbe(silent),
-      onStop: (reason) => this.halt.abort(reason),
+      onStop: (service, reason) => {
+        this.down(service, reason);
+        if (service !== 'store') return;
+        // the store stopping ends the run, as it always has: what was judged stands, and nothing more is sent
+        this.client.stop('quickstart', reason);
+        this.halt.abort(this.unreachable.join('; '));
+      },
     });
     this.timer = setTimeout(() => this.deadline.abort(), options.deadlineMs);
     this.timer.unref();
@@ -133,9 +144,32 @@ export class Session implements ConsistencyWindow {
     return this.deadline.signal.aborted;
   }
 
-  /** Aborted, with the reason as a sentence, when the target stopped answering. */
+  /** Aborted, with the reason as a sentence, when the animal store stopped answering. */
   get stopped(): AbortSignal {
     return this.halt.signal;
+  }
+
+  /** The setting that holds a service's base address. */
+  private addressSetting(service: Service): string {
+    if (service === 'quickstart') return 'QUICKSTART_BASE_URL';
+    return this.options.target.environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
+  }
+
+  /** The service cannot be reached: nothing more is sent to it, and its requirements cannot be judged (outage). */
+  private down(service: Service, reason: string): void {
+    if (this.outages.has(service)) return;
+    this.outages.set(service, `${reason} (address: ${this.addressSetting(service)})`);
+    this.client.stop(service, reason);
+  }
+
+  /** Why the service could not be reached, if it could not: the cause of every requirement of it left unjudged. */
+  outage(service: Service): string | undefined {
+    return this.outages.get(service);
+  }
+
+  /** Every service the run could not reach, the store first, each in one sentence naming its address setting. */
+  get unreachable(): string[] {
+    return (['store', 'quickstart'] as const).flatMap((s) => this.outages.get(s) ?? []);
   }
 
   /**
@@ -204,11 +238,13 @@ export class Session implements ConsistencyWindow {
    * Why a check could not judge its requirement, in one line with the setting that
    * helps: the cause of an error result (incompleteReason is built from these).
    */
-  causeOf(err: unknown): string {
+  causeOf(err: unknown, service: Service): string {
     const { deadlineMs, timeoutMs, concurrency } = this.options;
     if (this.deadlinePassed) return `the run deadline (${formatSeconds(deadlineMs)}) passed first; try a longer --deadline`;
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
     const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
+    const outage = this.outage(failed?.request.service ?? service);
+    if (outage) return outage;
     const resent = failed?.sentAlone ? ', also when sent alone' : '';
     const maxBody = this.options.maxBodyBytes;
     switch (failed?.failure) {
@@ -281,35 +317,42 @@ export class Session implements ConsistencyWindow {
    * Checks that each service answers and accepts its key, before anything is judged:
    * an authenticated list of the animal store; for the quickstart service, a message
    * without its required field (which a conforming server refuses with 400, so nothing
-   * is queued). Throws RunAborted when nothing answers, a configured key itself is
-   * rejected, or the address is not the service's (NOT_THE_API), instead of reporting
-   * dozens of failures that only say that. A 200 that breaks the rules is judged.
+   * is queued). A service that does not answer is down: its requirements cannot be
+   * judged, the other's are. Throws RunAborted when no service answers, a configured
+   * key itself is rejected, or an address is not the service's (NOT_THE_API, a web
+   * site), instead of reporting dozens of failures that only say that. A 200 that
+   * breaks the rules is judged.
    */
   async preflight(): Promise<void> {
-    const { environment, quickstartBaseUrl } = this.options.target;
-    await Promise.all([
-      this.expectAnswer(this.preflightList(), 'target', 'API_KEY and TARGET', {
-        setting: environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL',
-        key: 'API_KEY',
-        service: 'the Animal Store API',
-      }),
-      quickstartBaseUrl &&
-        this.expectAnswer(this.preflightMessage(), 'quickstart service', 'QUICKSTART_API_KEY', {
-          setting: 'QUICKSTART_BASE_URL',
-          key: 'QUICKSTART_API_KEY',
-          service: 'the quickstart message service',
-          // the usual mistake: the address ends in /v1, or is the animal store's
-          hint: "it is the service's base address, without /v1; POST /messages is appended",
-        }),
+    const { quickstartBaseUrl } = this.options.target;
+    const checked = await Promise.allSettled([
+      this.expectAnswer('store', this.preflightList(), 'target', 'API_KEY and TARGET', { key: 'API_KEY', service: 'the Animal Store API' }),
+      ...(quickstartBaseUrl
+        ? [
+            this.expectAnswer('quickstart', this.preflightMessage(), 'quickstart service', 'QUICKSTART_API_KEY', {
+              key: 'QUICKSTART_API_KEY',
+              service: 'the quickstart message service',
+              // the usual mistake: the address ends in /v1, or is the animal store's
+              hint: "it is the service's base address, without /v1; POST /messages is appended",
+            }),
+          ]
+        : []),
     ]);
+    // a wrong address or key is the configuration's: it ends the run, whatever the other service does
+    for (const c of checked) if (c.status === 'rejected') throw c.reason;
+    const down = checked.flatMap((c) => (c.status === 'fulfilled' && c.value ? [c.value] : []));
+    for (const [service, reason] of down) this.down(service, reason);
+    if (down.length === checked.length) throw new RunAborted(this.unreachable.join('; '));
   }
 
+  /** Resolves with the service and why when it could not be reached; throws RunAborted when the run cannot be made. */
   private async expectAnswer(
+    service: Service,
     exchange: Promise<Exchange>,
     what: string,
     keySettings: string,
-    address: { setting: string; key: string; service: string; hint?: string },
-  ): Promise<void> {
+    address: { key: string; service: string; hint?: string },
+  ): Promise<[Service, string] | undefined> {
     let ex: Exchange;
     try {
       ex = await exchange;
@@ -319,23 +362,35 @@ export class Session implements ConsistencyWindow {
       const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
       if (failed?.failure === 'timeout') {
         const { timeoutMs } = this.options;
-        throw new RunAborted(`the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`);
+        return [service, `the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`];
       }
       // a status line arrived but the body was cut at the cap: the service answers,
       // and the checks will say what is wrong with it
-      if (failed && failed.status > 0) return;
-      throw new RunAborted(`${what} unreachable: ${(err as Error).message}`);
+      if (failed && failed.status > 0) return undefined;
+      return [service, `${what} unreachable: ${(err as Error).message}`];
     }
+    const setting = this.addressSetting(service);
+    const hint = address.hint ? ` (${address.hint})` : '';
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${keySettings})`);
     if (NOT_THE_API.includes(ex.status)) {
       const answer = `${ex.status} ${ex.mediaType || '(no Content-Type)'}`;
       // a 403 may also be a key without access to the API, not only another address
       const forbidden = ex.status === 403 ? `, or ${address.key} has no access to it` : '';
-      const hint = address.hint ? ` (${address.hint})` : '';
       throw new RunAborted(
-        `${address.setting} does not look like ${address.service}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`,
+        `${setting} does not look like ${address.service}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`,
       );
     }
+    if (ex.succeeded && isWebPage(ex)) {
+      // a web front end answers every path with a page; an API has none at a path no API has
+      const elsewhere = await this.request(service, 'GET', `/${this.runPrefix}-no-such-path`, { auth: 'none' }).catch(() => undefined);
+      if (elsewhere?.succeeded && isWebPage(elsewhere)) {
+        throw new RunAborted(
+          `${setting} serves a web site, not ${address.service}: ${ex.request.method} ${ex.request.url} with the key -> ${ex.status}, ${ex.bodyExcerpt}; ` +
+            `GET ${elsewhere.request.url}, a path no API has, -> ${elsewhere.status} ${elsewhere.mediaType} too (check ${setting}${hint})`,
+        );
+      }
+    }
+    return undefined;
   }
 
   /**

@@ -197,3 +197,13 @@ export async function closedPort(): Promise<HostileServer> {
   await close();
   return { baseUrl: `http://127.0.0.1:${port}/v1`, close: async () => undefined };
 }
+
+/** A web front end at the address: 200 and the same HTML page to every method and path, with or without a key. */
+export function servesWebSite(): Promise<HostileServer> {
+  return httpServer((req, res) => {
+    req.resume();
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><html><head><title>Acme Pets: find your new friend</title></head><body><div id="app"></div></body></html>');
+  });
+}
