@@ -47,12 +47,9 @@ function probedOperations(ctx: CheckContext, only: (op: Operation) => boolean = 
 }
 
 /**
- * An operation whose existence and response are "not shown" (GET /store/orders) is
- * there for this key only where the key gets a 2xx: then its authentication is judged
- * like any operation's. Anything else with the key (404, 405 or 501: not there; 403: not
- * for this key; 400: a parameter nobody documented, checked before the key) says it is
- * not there for this key, whichever status the server picked to say so: its probes
- * without a valid credential must then only get no data (noted).
+ * How an operation's probes are judged: by 401 where it has a documented success or the
+ * key gets a 2xx there, else by no data (GET /store/orders; why: AUTH-MISSING-HEADER's
+ * accepts). Asked once per operation, with the key, and noted.
  */
 async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   if (op.successShown) return 'credential';
@@ -71,13 +68,10 @@ interface Credential {
 
 /**
  * Sends each probe and expects 401 (or, for an operation not there for this key, no
- * 2xx: judgedAs). A body, where the operation takes one, is a valid NewPet in certify
- * (so only the credential is wrong) and an empty object in health (so that even a
- * server that ignores the credential stores nothing). With that invalid body a 400
- * refuses the request too: no precedence of 400 and 401 is stated
- * (AUTH-BEFORE-VALIDATION, a SHOULD, asks for 401 first). An operation with a petId
- * gets an animal that getPet shows (visibleId), so that it cannot fail for want of
- * one; the others are sent without waiting for it.
+ * 2xx: judgedAs), with 400 too where health's body is {} (AUTH-MISSING-HEADER's
+ * accepts says why). An operation with a petId gets an animal that getPet shows
+ * (visibleId), so that it cannot fail for want of one; the others are sent without
+ * waiting for it.
  */
 async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): Promise<void> {
   await eachProbe(probes, async ({ op, judged, auth, label, query }) => {
@@ -131,9 +125,7 @@ function schemeProbeOperations(ctx: CheckContext): Gated[] {
 const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
 
 export const AUTH_CHECKS: Check[] = [
-  // listPets also with each of its parameters: a server may take a filtered or limited
-  // list down another code path (a search index, a cache), and forget the key there;
-  // and an empty Authorization header, which a parser may take for a header with a key
+  // no header and an empty one, listPets also with each of its parameters (why: the catalogue)
   check('AUTH-MISSING-HEADER', async (ctx) => {
     const [none, empty] = [ctx.credentials('store', 'missing'), ctx.credentials('store', 'empty')];
     const ops = probedOperations(ctx);
@@ -174,12 +166,10 @@ export const AUTH_CHECKS: Check[] = [
 
   check('AUTH-WRONG-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.credentials('store', 'other-scheme'), schemeProbeOperations(ctx))),
 
-  // certify also glues the key to the scheme (BearerKEY): a server that strips a
-  // "Bearer" prefix without its space accepts it
+  // certify also glues the key to the scheme (BearerKEY)
   check('AUTH-NO-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.sample(ctx.credentials('store', 'no-scheme', 'glued'), 1), schemeProbeOperations(ctx))),
 
-  // SHOULD: RFC 9110 11.1 makes the scheme case-insensitive, but a server that accepts
-  // only the exact "Bearer " the description shows refuses no valid key in that spelling
+  // the real key under the lower-case scheme; why a SHOULD: the catalogue
   check('AUTH-SCHEME-CASE', async (ctx) => {
     const [valid] = ctx.credentials('store', 'scheme-case');
     if (!valid) throw new Skip(WITHOUT_KEY_VARIANTS);
@@ -187,11 +177,7 @@ export const AUTH_CHECKS: Check[] = [
     expectStatus(ex, [200], `listPets with ${valid.label}`);
   }),
 
-  // Only a 2xx fails: it hands out the store without the documented credential. The
-  // key elsewhere must get 401 by the letter (the key is "missing" from Authorization),
-  // but that is AUTH-MISSING-HEADER's to demand; another spelling of a path is not a
-  // documented path, so a 404, a 405 or a redirect to the canonical one (followed: then
-  // 401) are as good.
+  // Only data fails (expectNoData); why anything else passes: the catalogue's accepts
   check('AUTH-NO-BYPASS', async (ctx) => {
     const none = { auth: 'none' as const };
     const list = () => ctx.call('listPets', none);
@@ -235,7 +221,7 @@ export const AUTH_CHECKS: Check[] = [
     );
   }),
 
-  // SHOULD: RFC 6750 2.3 lets a resource server take the bearer token from the query
+  // the key as access_token in the query; why a SHOULD: the catalogue
   check('AUTH-NO-QUERY-TOKEN', (ctx) => {
     if (!ctx.keyVariants) throw new Skip(WITHOUT_KEY_VARIANTS);
     return expectNoData(
@@ -252,14 +238,10 @@ export const AUTH_CHECKS: Check[] = [
   }),
 
   /**
-   * The methods no operation documents, without a key: HEAD is GET without the body
-   * and needs the key GET needs; OPTIONS may answer a CORS preflight (a browser sends no
-   * credential with one) but no data; in certify each unsafe method is sent to an animal
-   * the run made for it (PUT and POST with a NewPet, PATCH with a name, DELETE), and none
-   * may answer 2xx or change it: getPet with the key must show it as it was made. Update
-   * and delete are "not shown", so a server may have them, behind the key. Never sent to
-   * the collection: DELETE or PUT /pets could empty or replace the whole store on a
-   * server that has them and forgets the key.
+   * The methods no operation documents, without a key: HEAD and OPTIONS to the paths
+   * (OPTIONS as a CORS preflight), and in certify each unsafe method to an animal the run
+   * made for it (PUT and POST with a NewPet, PATCH with a name, DELETE), which getPet
+   * with the key must then show as it was made. What passes and why: the catalogue.
    */
   check('AUTH-EVERY-METHOD', async (ctx) => {
     const listPath = ctx.spec.operation('listPets').path;
@@ -288,8 +270,7 @@ export const AUTH_CHECKS: Check[] = [
     await eachProbe([...probes, ...(writes ? [() => writes] : [])], (probe) => probe());
   }),
 
-  // SHOULD: a HEAD 2xx without a key that says nothing of the resource (no media type, no
-  // length) hands nothing out, as a gateway's generic answer does; judged on the run's HEADs
+  // judged on the run's HEADs without a key; why a SHOULD: the catalogue
   check('AUTH-HEAD-REFUSED', async (ctx) => {
     const headsWithoutKey = () => ctx.observed('store').filter((ex) => ex.request.method === 'HEAD' && ex.request.headers?.authorization === undefined);
     // run without AUTH-EVERY-METHOD, it sends its own
@@ -301,16 +282,13 @@ export const AUTH_CHECKS: Check[] = [
     ctx.note(`${heads.length} HEAD requests without a key, none answered 2xx`);
   }),
 
-  // SHOULD: 401 first is what "a missing key yields 401" asks without condition, and it
-  // tells an anonymous client nothing about the body; but 400 ("body missing required
-  // fields") fits the request too, and no precedence is stated.
+  // why a SHOULD: the catalogue
   check('AUTH-BEFORE-VALIDATION', async (ctx) => {
     const ex = await ctx.call('createPet', { auth: 'none', json: {} });
     expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');
   }),
 
-  // SHOULD, as AUTH-BEFORE-VALIDATION: 404 ("Animal not found") fits the request too, and
-  // no precedence is stated; but a 404 to anyone tells which ids exist without a key
+  // why a SHOULD: the catalogue
   check('AUTH-BEFORE-LOOKUP', async (ctx) => {
     if (isRemoved(ctx.spec.operation('getPet'), ctx.now)) throw new Skip('getPet is past its removal date');
     const ex = await ctx.call('getPet', { auth: 'none', params: { petId: await ctx.fixtures.absentId() } });

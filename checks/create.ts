@@ -243,7 +243,7 @@ export const CREATE_CHECKS: Check[] = [
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
 
-  // SHOULD: trimmed or normalised text says what was sent (CREATE-VIEWS-AGREE holds the meaning)
+  // text trimmed or in another normal form; why a SHOULD: the catalogue
   check('CREATE-STORED-AS-SENT', async (ctx) => {
     const { canonicalised, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');

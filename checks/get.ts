@@ -101,9 +101,8 @@ export const GET_CHECKS: Check[] = [
     expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
   }),
 
-  // Not stated which error a malformed id yields: any refusal passes (400, 404, 422: see
-  // expectRefusal); a 200, a 401 or a 5xx does not. Malformed: text that is no integer,
-  // and integers no int64 can hold.
+  // any refusal passes (expectRefusal; why: LIST-LIMIT-BELOW-MIN's accepts). Malformed:
+  // text that is no integer, and integers no int64 can hold.
   check('GET-INVALID-ID', async (ctx) => {
     skipWhenRemoved(ctx);
     // the id of an animal that exists, followed by letters: parseInt reads it as that id

@@ -48,14 +48,10 @@ function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
 }
 
 /**
- * A limit the description does not allow. It does not say what such a limit yields,
- * so any refusal (a 4xx: see expectRefusal) passes, and so does a 200 with a valid
- * page of at most the maximum: the one bound that holds whatever the server made of
- * the value (clamped it, fell back to the default, read 0 as "no limit" up to the
- * maximum). Never a 5xx, never more than the maximum. The values come from the
- * limit's schema (harness/api/edge-values.ts); the nearest one is also sent with each
- * status filter, since filtered and unfiltered lists are often separate queries.
- * Health, which runs often against production, sends the two nearest values alone.
+ * A limit the description does not allow: any refusal (expectRefusal) or a 200 with a
+ * valid page of at most the maximum passes, never a 5xx (why: LIST-LIMIT-BELOW-MIN's
+ * accepts). The values come from the limit's schema (harness/api/edge-values.ts); the
+ * nearest one is also sent with each status filter. Health sends the two nearest alone.
  */
 async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
   const { max } = ctx.spec.limit;

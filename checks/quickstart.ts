@@ -31,13 +31,10 @@ async function sentMessage(ctx: CheckContext) {
 }
 
 /**
- * An ISO 8601 date-time (a calendar date and a time of day) in UTC, in any of the
- * standard's forms a server may write: extended (2026-11-23T12:43:26Z) or basic
- * (20261123T124326Z), seconds or minutes precision, a fraction after a point or a comma,
- * and a zone of Z, a zero offset (+00, +0000, +00:00) or none at all (the description
- * says the timestamp is in UTC, and a server may leave that implied; QS-CREATED-AT-CLOCK
- * then shows whether the value really is UTC). Another offset, a date alone, a space for
- * the T or an epoch number is not. Week and ordinal dates (2026-W48-1) are not read.
+ * An ISO 8601 date-time (a calendar date and a time of day), extended
+ * (2026-11-23T12:43:26Z) or basic (20261123T124326Z), to the minute or the second, a
+ * fraction after a point or a comma, with an optional zone. Which forms pass and why:
+ * QS-CREATED-AT-UTC's accepts.
  */
 const ISO_DATE_TIME = new RegExp(
   '^(?:(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2})(?::(\\d{2})([.,]\\d+)?)?' +
@@ -80,7 +77,7 @@ async function expectRejected(ctx: CheckContext, status: number, probes: Array<{
   });
 }
 
-/** Authentication probes carry a valid body: 400 and 401 have no stated precedence. */
+/** Authentication probes carry a valid body (why: QS-AUTH-MALFORMED's accepts). */
 const withAuth = (ctx: CheckContext, label: string, auth: Auth) => ({ label, options: { auth, json: validMessage(ctx) } });
 
 /** The quickstart key's credential classes of these kinds (input-space.ts), as probes carrying a valid message. */
@@ -114,7 +111,7 @@ export const QUICKSTART_CHECKS: Check[] = [
     if (utcInstant(createdAt) === undefined) fail(`createdAt is ${showJson(createdAt)}, not an ISO 8601 timestamp in UTC`, exchange);
   }),
 
-  // SHOULD: without a designator ISO 8601 reads the time as local; the description says it is UTC
+  // why a SHOULD: the catalogue
   check('QS-CREATED-AT-ZONE', async (ctx) => {
     const { exchange, body } = await sentMessage(ctx);
     const createdAt = body?.createdAt;
@@ -123,10 +120,8 @@ export const QUICKSTART_CHECKS: Check[] = [
   }),
 
   /**
-   * createdAt names the time the message was created: read as UTC, it lies between the
-   * suite's clock just before sending and once the answer was in, give or take the clock
-   * tolerance (servers' clocks drift; CLOCK_TOLERANCE widens it for known skew). A local
-   * time written as UTC, or without a zone, lands whole hours away and fails.
+   * createdAt, read as UTC, between the suite's clock just before sending and once the
+   * answer was in, give or take CLOCK_TOLERANCE (why: the catalogue).
    */
   check('QS-CREATED-AT-CLOCK', async (ctx) => {
     const { exchange, body } = await sentMessage(ctx);
@@ -184,12 +179,11 @@ export const QUICKSTART_CHECKS: Check[] = [
     );
   }),
 
-  // application/json with a charset, or in another case, is application/json: the header
-  // is there, and none of the causes of 400 holds
+  // the content type with a charset or in another case, and a chunked body (why: the catalogue)
   check('QS-VALID-SPELLINGS', (ctx) =>
     eachProbe(bodySpellingsOf(ctx.quickstartSpec.operation('sendMessage').mediaType!), async ({ label, options }) => {
       const ex = await ctx.sendMessage({ json: validMessage(ctx), ...options });
-      // 411 is HTTP's own answer to a body without a length (RFC 9110 15.5.12)
+      // a 411 passes, as in HTTP-VALID-SPELLINGS
       if (options.chunked && ex.status === 411) return ctx.note(`${label}: ${ex.summary}, a length required`);
       if (!ex.succeeded) fail(`a valid message with ${label}: expected a 2xx status, got ${ex.summary}`, ex);
     }),

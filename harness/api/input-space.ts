@@ -84,9 +84,8 @@ export function itemSpellings(template: string, id: string): Spelling[] {
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * The methods no operation documents on a path of the spec: safe ones (HEAD, which is
- * GET without the body, so needs what GET needs; OPTIONS, which a CORS layer may answer
- * for anyone, without data) and unsafe ones, which would write.
+ * The methods no operation documents on a path of the spec: safe ones (HEAD, OPTIONS)
+ * and unsafe ones, which would write (how each is judged: AUTH-EVERY-METHOD).
  */
 export function undocumentedMethods(spec: AnimalStoreSpec, path: string): { safe: string[]; unsafe: string[] } {
   const documented = spec.operations.filter((op) => op.path === path).map((op) => op.method);
@@ -121,14 +120,11 @@ export interface CredentialClass {
 
 /**
  * Every class of Authorization header, from a key: none, an empty value, the scheme
- * with no token, the token of an unset variable (a server comparing with a key it never
- * loaded compares with "undefined" or "null"), the near-miss keys (nearMisses: each a
- * key only a faulty comparison takes), the scheme twice (a server that strips every
- * "Bearer " prefix), the key under another scheme, with no scheme, glued to the scheme;
- * and the one valid spelling the suite does not use itself: the scheme in lower case
- * (RFC 9110 11.1: the scheme is case-insensitive). Several spaces after the scheme and a
- * tab are not classes here: the first is valid and the second carries the real key
- * (see nearMisses).
+ * with no token, the token of an unset variable ("undefined", "null"), the near-miss
+ * keys (nearMisses), the scheme twice, the key under another scheme, with no scheme,
+ * glued to the scheme; and the one valid spelling the suite does not use itself: the
+ * scheme in lower case. Why each, and why several spaces or a tab after the scheme are
+ * not among them: the accepts of AUTH-INVALID-KEY and of the checks that send them.
  *
  * Without key variants (health, unless --key-variants), no class carries the key or
  * most of it: the near-misses are one random key of the key's format and length
@@ -174,15 +170,9 @@ export const secretsOf = (classes: CredentialClass[]): Secret[] => classes.flatM
 
 /**
  * Request headers a valid client sends besides the suite's own (Accept: application/json,
- * Accept-Encoding: identity, no Content-Type without a body), each allowed by HTTP:
- * - Accept: any type (curl's default), none at all (RFC 9110 12.5.1: then any type is
- *   acceptable), a type range, and a list with another type first (its elements
- *   separated by a comma and a space); each allows application/json, so each must get it;
- * - Accept-Encoding: gzip, as browsers and most client libraries send it (RFC 9110
- *   12.5.3): the answer may be compressed, and must then be what its Content-Encoding says;
- * - Content-Type: application/json on a request without a body, as clients that set it on
- *   every request send it: it describes no content, and changes nothing.
- * In the order a sample takes them (health sends the first two).
+ * Accept-Encoding: identity, no Content-Type without a body), each allowed by HTTP (why
+ * each: HTTP-VALID-SPELLINGS's accepts). The list's elements are separated by a comma
+ * and a space. In the order a sample takes them (health sends the first two).
  */
 export const READ_HEADER_SPELLINGS: Array<{ label: string; headers: Record<string, string | null> }> = [
   { label: 'Accept: */*', headers: { accept: '*/*' } },
@@ -193,11 +183,7 @@ export const READ_HEADER_SPELLINGS: Array<{ label: string; headers: Record<strin
   { label: 'Content-Type: application/json and no body', headers: { 'content-type': 'application/json' } },
 ];
 
-/**
- * How a request body is framed: with a Content-Length (the suite's own) or chunked
- * (RFC 9112 7.1: a client streaming a body does not know its length beforehand). Both
- * are HTTP/1.1's, so both carry the same body.
- */
+/** How a request body is framed besides the suite's own Content-Length: chunked (HTTP-VALID-SPELLINGS). */
 const BODY_FRAMINGS: Array<{ label: string; chunked: boolean }> = [{ label: 'the body sent chunked (Transfer-Encoding: chunked)', chunked: true }];
 
 /** Every other spelling of a request that carries a body of this media type: its Content-Type, then its framing. */
@@ -208,11 +194,7 @@ export function bodySpellingsOf(mediaType: string): Array<{ label: string; optio
   ];
 }
 
-/**
- * The same media type as a request body's Content-Type other clients write it: with a
- * charset parameter (OkHttp, Java's HttpClient, browsers' forms of JSON) and in another
- * letter case (RFC 9110 8.3.1: type and subtype are case-insensitive).
- */
+/** The same media type as other clients write a body's Content-Type: with a charset, and in another letter case (HTTP-VALID-SPELLINGS). */
 export function contentTypeSpellings(mediaType: string): Array<{ label: string; contentType: string }> {
   const cased = mediaType.replace(/(^|\/)(\w)/g, (_m, before: string, letter: string) => before + letter.toUpperCase());
   return [

@@ -47,10 +47,8 @@ function significantIndex(key: string, format: KeyFormat): number {
 
 /**
  * A key that is not valid but looks it: one significant character (significantIndex)
- * changed to another of the same kind, so a server that checks only the form of a key
- * (its length and prefix, or a JWT decoded but not verified) accepts it and one that
- * checks the key refuses it. Printed as a bash expansion of the variable that gives
- * it back: ${VAR%?}c for the last character, ${VAR:0:17}c${VAR:18} for another.
+ * changed to another of the same kind. Printed as a bash expansion of the variable that
+ * gives it back: ${VAR%?}c for the last character, ${VAR:0:17}c${VAR:18} for another.
  */
 export function nearMiss(key: string, variable: string): Secret {
   const format = keyFormat(key);
@@ -72,8 +70,11 @@ export interface NearMiss extends Secret {
 /**
  * The family of near-miss credentials, each sent as `Bearer <value>` and each a key only
  * a faulty comparison accepts, whatever the key's format (keyFormat): changed (nearMiss),
- * extended, shortened, case-changed, prefixed, second-word. Why each, and what is not
- * sent, is said once, in the catalogue's accepts of AUTH-INVALID-KEY. Each one's label is
+ * extended, shortened, case-changed, prefixed, second-word. Which faulty comparison each
+ * catches, and what is not sent, is said in the catalogue's accepts of AUTH-INVALID-KEY;
+ * how each is made so that no decoder of the key's format reads it as the key is said
+ * here, where it is made: no case change where case means nothing (caseSignificant),
+ * characters two at a time and before any padding. Each one's label is
  * a bash expression of the key's variable that expands to the same value (${VAR}cc,
  * ${VAR%??}, ${VAR^^}, x${VAR}, ...), so reports and curl lines never hold the key and
  * still reproduce the request. Duplicates, the key itself and the empty string are left out.
@@ -127,8 +128,8 @@ export function nearMisses(key: string, variable: string): NearMiss[] {
  * A key of the same format and length as `key` that shares none of its letters and
  * digits: each is replaced by a different one of its kind drawn at random (a hex digit
  * for a hex or UUID key, in its case), and the rest (a JWT's dots, a UUID's dashes,
- * base64 padding) kept. Sent where the key itself, or most of it, must not travel: a
- * gateway that logs rejected tokens would keep it.
+ * base64 padding) kept. Sent where the key itself, or most of it, must not travel
+ * (why: AUTH-INVALID-KEY's accepts).
  */
 export function randomKeyLike(key: string, randomBelow: (n: number) => number): string {
   const hex = !caseSignificant(keyFormat(key));

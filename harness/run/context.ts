@@ -104,7 +104,7 @@ export class CheckContext {
   /**
    * Every answer one service gave the run so far that counts (Session.answered), in the
    * order sent, for the observer requirements; a rate limit (429, 503 with Retry-After)
-   * is left out: rate limits are "not shown", and are often a gateway's answer.
+   * is left out (why: STORE-NO-5XX's accepts).
    */
   observed(service: Service): Exchange[] {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));

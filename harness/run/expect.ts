@@ -23,9 +23,8 @@ export function expectStatus(ex: Exchange, allowed: number[], what: string): voi
 
 /**
  * A refusal where the description names no status (a bad query or path value): any
- * 4xx but 401, which says the key is wrong and the key is valid. 400, 404 and 422
- * are all what careful servers answer; whether the body is an Error whose status
- * matches is judged, for every error response, by ERR-BODY-SHAPE and ERR-STATUS-MATCHES.
+ * 4xx but 401 (why: LIST-LIMIT-BELOW-MIN's accepts). Its body is judged, as every error
+ * response's, by ERR-BODY-SHAPE and ERR-STATUS-MATCHES.
  */
 export const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401;
 
@@ -109,21 +108,17 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
 
 /**
  * An answer whose body the API's rules on bodies (the Error body, the media type) hold:
- * not one to HEAD, which carries no content (RFC 9110 9.3.2), nor one to OPTIONS, which
- * CORS layers and frameworks answer for anyone before the API sees it (a 403 text from a
- * CORS filter, an Allow list as text). A 5xx to either is still a server error.
+ * not one to HEAD or OPTIONS (why: ERR-BODY-SHAPE's accepts). A 5xx to either is still
+ * a server error.
  */
 export const carriesApiBody = (ex: Exchange) => ex.request.method !== 'HEAD' && ex.request.method !== 'OPTIONS';
 
 /**
- * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX). A 503 with Retry-After is
- * a rate limit, waited out and sent again, as 429s are: a server asking to be called
- * again later (overload, maintenance) is about rate limits, which are "not shown"; so is
- * a 5xx a retry recovered from (--retries), which is said in a note. A 501 is excused
- * where the description shows no success answer to be had: to a request of no
- * documented operation (the PATCH probe), or to an operation whose success response is
- * "not shown" (GET /store/orders): HTTP's answer for a method the server does not
- * implement (RFC 9110 15.6.2).
+ * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX), but those STORE-NO-5XX's
+ * accepts excuses, and says why: a 503 with Retry-After (waited out and sent again by
+ * the client, as 429s are), a 5xx a retry recovered from (--retries; noted), and a 501 to
+ * a request of no documented operation (the PATCH probe) or to an operation whose success
+ * response is "not shown" (GET /store/orders).
  */
 export function expectNoServerErrors(ctx: CheckContext, service: Service): void {
   const label = service === 'store' ? 'animal-store' : 'quickstart';

@@ -346,12 +346,9 @@ export class Fixtures {
    *   animal store use the Error body", also those a web framework answers for the API):
    *   GET on a path under the base address that no API has, named by the run, and PATCH
    *   with no body on /pets/{an id no animal has} and (certify) on /pets, a method the
-   *   description does not give those paths. PATCH
-   *   with nothing to apply cannot write on any server: one without it refuses it, one
-   *   that has it finds nothing to change; DELETE or PUT could remove or replace animals
-   *   where a server implements them, TRACE is often stopped by proxies, and HEAD and
-   *   OPTIONS get no error body (OPTIONS is answered by CORS layers). So health sends
-   *   both too. Their status codes are not judged, only their bodies.
+   *   description does not give those paths (why PATCH: ERR-BODY-SHAPE's accepts; not
+   *   TRACE, which proxies often stop). Neither writes, so health sends both too. Their status codes
+   *   are not judged, only their bodies.
    */
   errorResponses(): Promise<void> {
     return this.once('errorResponses', async () => {

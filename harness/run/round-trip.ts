@@ -44,11 +44,7 @@ function judgeBack(trip: RoundTrip, got: unknown, where: string): string | undef
 /** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
 export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lost' || t.kind === 'wrong-status';
 
-/**
- * A refusal of a valid value: the documented 400, HTTP's 413 for a body over a size
- * limit, and 403, a policy's refusal (a web application firewall in front of the API
- * refuses text that looks like markup or SQL so).
- */
+/** A refusal of a valid value: 400, 413 or 403 (why these: CREATE-ROUND-TRIP's accepts). */
 const isRefusedStatus = (status: number) => status === 400 || status === 413 || status === 403;
 
 /** A string value for messages: whole when short, else its length and its start. */
@@ -177,12 +173,9 @@ export function referenceValues(session: Session): Record<string, unknown> {
 }
 
 /**
- * A refusal is judged (CREATE-VALID-ACCEPTED) only when it cannot be the server not
- * knowing a referenced record: every reference field carries the configured value, or
- * the store took (a 2xx, among `trips`, or the configured value) integers on both sides
- * of the one it refused, which no range of known records explains (refusing 0 while
- * taking -1 and 1 is a truth test, not an unknown category; refusing 0 and -1 while
- * taking larger ones is a range of positive ids).
+ * Whether a refusal is judged (CREATE-VALID-ACCEPTED, whose accepts says why): every
+ * reference field carries the configured value, or the store took (a 2xx, among
+ * `trips`, or the configured value) integers on both sides of the one it refused.
  */
 export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>, trips: RoundTrip[] = []): boolean {
   const unconfigured = (field: string) => field in trip.sent && !sameJson(trip.sent[field], references[field]);

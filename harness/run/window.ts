@@ -1,6 +1,5 @@
-// Reading again within the consistency window: the description promises no
-// read-after-write timing, so a store may show a write a moment late without being
-// wrong. Depends on a clock, the window and the run's deadline only.
+// Reading again within the consistency window (why a store may show a write late:
+// LIST-PAGE-FULL's accepts). Depends on a clock, the window and the run's deadline only.
 import { CheckError } from '../model/outcome.js';
 
 /** What polling needs of a run: the window (--consistency-window), whether the deadline passed, and a wait the deadline cuts short. */
