@@ -12,6 +12,7 @@ import { Exchange, ExchangeFailed, isRateLimit, type HttpRequest } from './excha
 import type { Redactor } from './redact.js';
 import { Violation } from '../model/outcome.js';
 import { formatSeconds, formatSize } from '../model/units.js';
+import { inOwnTurn } from '../model/turns.js';
 
 export interface HttpOptions {
   timeoutMs: number;
@@ -34,6 +35,9 @@ export interface HttpOptions {
   /** Told once, with the reason, when the target stopped answering: the client sends nothing more. */
   onStop?: (reason: string) => void;
 }
+
+/** A body this long (bytes, or characters once text: 10 ms or more to decode or to parse) is read in turns of its own (turns.ts). */
+const LARGE_BODY = 1_000_000;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -335,9 +339,10 @@ export class HttpClient {
     const startedBefore = this.started++;
     const othersInFlight = this.active - 1;
     exchange.sentAt = performance.now();
+    let body: Buffer | undefined;
     try {
       this.exchanges.push(exchange);
-      await this.exchange(exchange);
+      body = await this.exchange(exchange);
     } finally {
       exchange.durationMs = performance.now() - exchange.sentAt;
       exchange.sentAlone = othersInFlight === 0 && this.started === startedBefore + 1;
@@ -345,7 +350,21 @@ export class HttpClient {
       if (!alone) this.pace(exchange);
       this.release();
     }
+    if (body) await this.read(exchange, body);
     return exchange;
+  }
+
+  /**
+   * The body as text, and parsed, as each answer comes (its time and its slot are over), a
+   * body of megabytes in turns of the event loop of its own (turns.ts): checks and
+   * observers that judge many pages at once (the latter after the deadline too) then find
+   * them parsed.
+   */
+  private async read(ex: Exchange, body: Buffer): Promise<void> {
+    const text = () => (ex.truncated ? body.toString('utf8') : decoded(ex, body, this.options.maxBodyBytes));
+    ex.text = body.length < LARGE_BODY ? text() : await inOwnTurn(text);
+    if (ex.text.length < LARGE_BODY) ex.parse();
+    else await inOwnTurn(() => ex.parse());
   }
 
   /**
@@ -376,12 +395,13 @@ export class HttpClient {
     return true;
   }
 
-  private async exchange(ex: Exchange): Promise<void> {
+  /** Sends one attempt; resolves with its body once a whole one (or one cut at the cap) has come, else with nothing. */
+  private async exchange(ex: Exchange): Promise<Buffer | undefined> {
     const { timeoutMs, maxBodyBytes } = this.options;
     if (this.halted) {
       ex.failure = this.stopReason ? 'stopped' : 'deadline';
       ex.error = this.stopReason ? 'not sent: the target had stopped answering' : 'not sent: the run deadline has passed';
-      return;
+      return undefined;
     }
     // Each request is aborted by its own timer, or by the deadline and a stop (through
     // inFlight). Not AbortSignal.any([deadline, AbortSignal.timeout()]): Node may collect
@@ -427,11 +447,11 @@ export class HttpClient {
     this.inFlight.add(request);
     try {
       await request.done;
-      ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
       if (ex.truncated) {
         ex.failure = 'body-cap';
         ex.error = `response body larger than ${formatSize(maxBodyBytes)} (cut off: --max-body)`;
       }
+      return Buffer.concat(chunks);
     } catch (err) {
       ex.failure = timedOut ? 'timeout' : this.stopReason ? 'stopped' : this.options.signal.aborted ? 'deadline' : 'connection';
       ex.error = {
@@ -440,6 +460,7 @@ export class HttpClient {
         deadline: 'aborted: the run deadline has passed',
         connection: describeNetworkError(err),
       }[ex.failure];
+      return undefined;
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(request);
