@@ -136,6 +136,8 @@ export class HttpClient {
    */
   private limit: number;
   private lastCutAt = -Infinity;
+  /** Bodies of megabytes being read (read). */
+  private toRead = 0;
   /** Rounds of 429s since the last other answer: each a 429 to a request sent after the previous cut. */
   private limitedRounds = 0;
   /** No request is started before these (performance.now()): a rate-limit pause, the --rate spacing. */
@@ -348,23 +350,38 @@ export class HttpClient {
       exchange.sentAlone = othersInFlight === 0 && this.started === startedBefore + 1;
       // an attempt sent alone says nothing about how many at once the server takes
       if (!alone) this.pace(exchange);
-      this.release();
+      if (!body) this.release();
     }
-    if (body) await this.read(exchange, body);
+    if (body) {
+      // the slot is held until the body is read: bodies waiting to be parsed are in flight too (read)
+      try {
+        await this.read(exchange, body);
+      } finally {
+        this.release();
+      }
+    }
     return exchange;
   }
 
   /**
-   * The body as text, and parsed, as each answer comes (its time and its slot are over), a
-   * body of megabytes in turns of the event loop of its own (turns.ts): checks and
-   * observers that judge many pages at once (the latter after the deadline too) then find
-   * them parsed.
+   * The body as text, and parsed, as each answer comes, a body of megabytes in turns of
+   * the event loop of its own (turns.ts): checks and observers that judge many pages at
+   * once (the latter after the deadline too) then find them parsed. When such bodies come
+   * faster than they are parsed, the requests in flight are halved, as for a rate limit:
+   * else dozens waited to be parsed, seconds of work after the deadline.
    */
   private async read(ex: Exchange, body: Buffer): Promise<void> {
     const text = () => (ex.truncated ? body.toString('utf8') : decoded(ex, body, this.options.maxBodyBytes));
-    ex.text = body.length < LARGE_BODY ? text() : await inOwnTurn(text);
-    if (ex.text.length < LARGE_BODY) ex.parse();
-    else await inOwnTurn(() => ex.parse());
+    const large = body.length >= LARGE_BODY;
+    if (large && this.toRead > 0) this.cut(ex);
+    if (large) this.toRead++;
+    try {
+      ex.text = large ? await inOwnTurn(text) : text();
+      if (ex.text.length < LARGE_BODY) ex.parse();
+      else await inOwnTurn(() => ex.parse());
+    } finally {
+      if (large) this.toRead--;
+    }
   }
 
   /**

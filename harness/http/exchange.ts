@@ -19,8 +19,6 @@ export interface HttpRequest {
   chunked?: boolean;
 }
 
-const NOT_PARSED = Symbol('not parsed');
-
 /**
  * Why no complete answer arrived. timeout: the request timeout ended it (before the
  * status line or during the body); connection: reset, refused, closed, a socket error;
@@ -58,7 +56,8 @@ export class Exchange {
   followed = false;
   /** The attempt that was sent in place of this one (after a 429, a retry, no answer): its answer counts, not this one. */
   next?: Exchange;
-  private parsed: unknown = NOT_PARSED;
+  /** The body parsed, with the text it was parsed from: the text is '' until the client has read the whole body. */
+  private parsed?: { text: string; value: unknown };
   /** transcribed() as last made, and how many secrets the redactor knew then (a record is made again once it knows more). */
   private transcript?: { secrets: number; record: Omit<ExchangeRecord, 'curl'> };
 
@@ -106,8 +105,9 @@ export class Exchange {
    * answer, and parsing a megabyte of a hostile body cost seconds of the run's CPU.
    */
   get json(): unknown {
+    if (this.truncated || this.error !== undefined || this.undecodable !== undefined) return undefined;
     this.parse();
-    return this.parsed === NOT_PARSED ? undefined : this.parsed;
+    return this.parsed?.value;
   }
 
   /**
@@ -116,12 +116,14 @@ export class Exchange {
    * in one go where checks judge many pages together and the run can do nothing else.
    */
   parse(): void {
-    if (this.parsed !== NOT_PARSED || this.truncated || this.error !== undefined || this.undecodable !== undefined) return;
+    if (this.parsed?.text === this.text || this.truncated || this.error !== undefined || this.undecodable !== undefined) return;
+    let value: unknown;
     try {
-      this.parsed = parseJson(this.text);
+      value = parseJson(this.text);
     } catch {
-      this.parsed = undefined;
+      value = undefined;
     }
+    this.parsed = { text: this.text, value };
   }
 
   get mediaType(): string {
