@@ -17,6 +17,7 @@ import {
   isInteger,
   isSafeMethod,
   newPetProperties,
+  nextTurn,
   refusalCounts,
   sameJson,
   sentNewPet,
@@ -223,6 +224,7 @@ export const CREATE_CHECKS: Check[] = [
     // the value a view first showed of a field not sent, by animal (the 201 body is the first view)
     const shown = new Map<string, { value: unknown; ex: Exchange }>();
     for (const ex of observed) {
+      await nextTurn(); // an answer a turn: a page may hold 200,000 animals
       for (const pet of animalsShown(ex)) {
         const id = integerText(pet.id);
         const sent = model.get(id);

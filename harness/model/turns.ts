@@ -10,3 +10,6 @@ export function inOwnTurn<T>(work: () => T): Promise<T> {
   last = turn.catch(() => undefined);
   return turn;
 }
+
+/** Resolves in a later turn, after the pieces queued before: a loop over many pages of megabytes awaits it between pages. */
+export const nextTurn = (): Promise<void> => inOwnTurn(() => undefined);

@@ -18,6 +18,7 @@ export {
 export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, sameJson, showJson } from '../model/json.js';
+export { nextTurn } from '../model/turns.js';
 export { latencyByOperation } from '../http/latency.js';
 export { isSafeMethod, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';
