@@ -238,14 +238,14 @@ export const CREATE_CHECKS: Check[] = [
   // Every view of every animal the run made, judged after every other check: the fields
   // sent the same in meaning, the status never back to one it left (checks/model.ts)
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
+    const { disagree, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
 
   // text trimmed or in another normal form; why a SHOULD: the catalogue
   check('CREATE-STORED-AS-SENT', async (ctx) => {
-    const { canonicalised, views, animals } = judgeViews(ctx, ctx.fixtures.runAnimals());
+    const { canonicalised, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(
       ctx,
@@ -258,7 +258,7 @@ export const CREATE_CHECKS: Check[] = [
   // A refused write adds no animal, an accepted one exactly one: every animal a view
   // shows with a name the run sent is explained by the writes that carried it
   check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
-    const { offences, names } = judgeWrites(ctx);
+    const { offences, names } = await judgeWrites(ctx);
     if (names === 0) throw new Inconclusive("no write of the run carried a name of the run's");
     reportOffences(ctx, offences, `the animals shown with the ${names} names the run's writes carried`, 'were added by no write the store accepted');
   }),

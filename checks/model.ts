@@ -13,6 +13,7 @@ import {
   isRateLimit,
   isServerError,
   newPetProperties,
+  nextTurn,
   parseJson,
   sameJson,
   sameMeaning,
@@ -71,7 +72,7 @@ export interface Views {
  * status, sent or not, may be left out by a view it was not sent to, changes only as a
  * transition does (wentBack), and an animal sent with one keeps showing one.
  */
-export function judgeViews(ctx: CheckContext, made: RunAnimal[]): Views {
+export async function judgeViews(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
   const observed = ctx.observed('store');
   const excluded = writtenTo(observed);
   // an id two creations share is CREATE-ID-UNIQUE's to judge
@@ -87,6 +88,7 @@ export function judgeViews(ctx: CheckContext, made: RunAnimal[]): Views {
   const statuses = new Map<string, Seen[]>();
   let views = 0;
   for (const ex of observed) {
+    await nextTurn(); // an answer a turn: a page may hold 200,000 animals
     for (const pet of animalsShown(ex)) {
       const id = integerText(pet.id);
       const animal = model.get(id);
@@ -149,7 +151,7 @@ function stringsOf(text: string | undefined): string[] {
  * not judged (another client's animals, or the run's own stored otherwise, which
  * CREATE-VIEWS-AGREE judges by id).
  */
-export function judgeWrites(ctx: CheckContext): { offences: Offence[]; names: number } {
+export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offence[]; names: number }> {
   const observed = ctx.observed('store');
   // every attempt: one the client gave up on, or sent again, may have been carried out too
   const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));
@@ -160,6 +162,7 @@ export function judgeWrites(ctx: CheckContext): { offences: Offence[]; names: nu
   }
   const unexplained = new Map<string, Map<string, Exchange>>();
   for (const ex of observed) {
+    await nextTurn();
     for (const pet of animalsShown(ex)) {
       const id = integerText(pet.id);
       if (typeof pet.name !== 'string' || accepted.has(id) || !byName.has(canonicalText(pet.name))) continue;

@@ -15,6 +15,7 @@ import { coverageText } from '../harness/run/report.js';
 import * as hostile from './support/hostile-servers.js';
 import type { HostileServer } from './support/hostile-servers.js';
 import { runBin } from './support/cli.js';
+import { reportValidator, validateJunit } from './support/validators.js';
 
 const KEY = `hostile-key-${randomBytes(12).toString('hex')}`;
 const TIMEOUT_MS = 1000;
@@ -22,6 +23,9 @@ const DEADLINE_MS = 4000;
 const MARGIN_MS = 3000;
 // small, so that an endless body reaches it fast (at about 16 MB/s), well within the timeout
 const MAX_BODY = '1MiB';
+// animals on each page of the error flood: 1.1 MiB (parsed in turns of their own, see
+// client.ts), a tenth of the flood measured by hand (bench/results.md)
+const FLOOD = 20_000;
 
 interface Run {
   code: number | null;
@@ -34,6 +38,8 @@ interface Run {
   report: any;
   /** Every file written to REPORT_DIR (the two reports, and any other the CLI adds), by name. */
   files: Map<string, string>;
+  /** From the signal (signalOn) to the process's exit. */
+  stoppedWithinMs?: number;
 }
 
 const dirs: string[] = [];
@@ -47,11 +53,11 @@ const PARALLEL_RUNS = 3;
 let running = 0;
 const queue: Array<() => void> = [];
 
-async function certify(baseUrl: string, env: Record<string, string> = {}): Promise<Run> {
+async function certify(baseUrl: string, env: Record<string, string> = {}, signalOn?: RegExp): Promise<Run> {
   if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => queue.push(resolve));
   else running++;
   try {
-    return await certifyNow(baseUrl, env);
+    return await certifyNow(baseUrl, env, signalOn);
   } finally {
     const next = queue.shift();
     if (next)
@@ -60,10 +66,14 @@ async function certify(baseUrl: string, env: Record<string, string> = {}): Promi
   }
 }
 
-/** Runs the bin against baseUrl; a run that outlives the deadline by far is killed (and fails the wall-time check). */
-async function certifyNow(baseUrl: string, env: Record<string, string>): Promise<Run> {
+/**
+ * Runs the bin against baseUrl; a run that outlives the deadline by far is killed (and
+ * fails the wall-time check). signalOn: SIGTERM is sent once stderr matches it.
+ */
+async function certifyNow(baseUrl: string, env: Record<string, string>, signalOn?: RegExp): Promise<Run> {
   const reportDir = await mkdtemp(join(tmpdir(), 'hostile-'));
   dirs.push(reportDir);
+  let signalledAt: number | undefined;
   const { code, signal, stdout, stderr, wallMs } = await runBin(
     [],
     {
@@ -75,8 +85,17 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
       MAX_BODY,
       ...env,
     },
-    { killAfterMs: DEADLINE_MS + MARGIN_MS + 5000 },
+    {
+      killAfterMs: DEADLINE_MS + MARGIN_MS + 5000,
+      onStderr: (child, stderr) => {
+        if (signalOn && signalledAt === undefined && signalOn.test(stderr)) {
+          signalledAt = performance.now();
+          child.kill('SIGTERM');
+        }
+      },
+    },
   );
+  const stoppedWithinMs = signalledAt === undefined ? undefined : performance.now() - signalledAt;
   const names = await readdir(reportDir);
   const files = new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), 'utf8')] as const)));
   const jsonText = files.get('compliance.json') ?? '';
@@ -87,7 +106,7 @@ async function certifyNow(baseUrl: string, env: Record<string, string>): Promise
   } catch {
     report = undefined;
   }
-  return { code, signal, wallMs, stdout, stderr, jsonText, junit, report, files };
+  return { code, signal, wallMs, stdout, stderr, jsonText, junit, report, files, stoppedWithinMs };
 }
 
 /** What every run must show, whatever the server did. */
@@ -162,6 +181,13 @@ function expectIncomplete(run: Run): Array<{ id: string; outcome: string; messag
   expect(unjudged.length).toBeGreaterThan(0);
   for (const r of unjudged) expect(r.cause, r.id).toBeTruthy();
   return unjudged;
+}
+
+/** compliance.json valid against its schema, junit.xml against the JUnit XSD. */
+async function expectValidReports(run: Run): Promise<void> {
+  const validate = reportValidator();
+  expect(validate(run.report), JSON.stringify(validate.errors)).toBe(true);
+  expect((await validateJunit(run.junit)).valid).toBe(true);
 }
 
 async function withServer<S extends HostileServer>(start: () => Promise<S>, body: (server: S) => Promise<void>): Promise<void> {
@@ -300,6 +326,40 @@ describe('the CLI against hostile servers', () => {
       expect(run.report.requirements.every((r: any) => r.outcome === 'skipped')).toBe(true);
       expect(run.stderr).not.toMatch(/ERROR|FAIL/);
     }),
+  );
+
+  // every page a list check asks for answers FLOOD animals, each invalid four ways: each
+  // page is judged by its first invalid items, and the run ends by its deadline
+  it.concurrent('an error flood: pages judged by their first invalid items, messages quote at most three, exit 1', () =>
+    withServer(
+      () => hostile.errorFlood(FLOOD),
+      async (server) => {
+        const run = await certify(server.baseUrl, { MAX_BODY: '2MiB' });
+        const violated = expectNonCompliant(run);
+        await expectValidReports(run);
+        const invalidPage =
+          /is not a valid Pets: \/0\/name must be string; \/0\/categoryId must be integer; \/0\/status must be equal to one of the allowed values/;
+        expect(violated.filter((r) => r.outcome === 'failed' && invalidPage.test(r.message)).length).toBeGreaterThan(0);
+        // no message quotes an animal beyond the first three of a page
+        for (const r of run.report.requirements) expect(r.message ?? '', r.id).not.toMatch(/\/(?:[3-9]|\d{2,})\/(?:id|name|categoryId|status)\b/);
+      },
+    ),
+  );
+
+  it.concurrent('an error flood stopped by SIGTERM: exit 143 within 5 s, valid reports that say so', () =>
+    withServer(
+      () => hostile.errorFlood(FLOOD),
+      async (server) => {
+        // a deadline far off: the signal, sent once a list check has failed (the pages are being judged), ends the run
+        const run = await certify(server.baseUrl, { MAX_BODY: '2MiB', RUN_DEADLINE_MS: '60s' }, /^ {2}FAIL +LIST-/m);
+        expect(run.signal, 'killed').toBeNull();
+        expect(run.code, run.stderr).toBe(143);
+        expect(run.stoppedWithinMs).toBeLessThan(5000);
+        expect(run.report).toMatchObject({ verdict: 'aborted', abortReason: 'the run was interrupted (SIGTERM)' });
+        await expectValidReports(run);
+        expect(run.stderr).not.toMatch(/internal error|unhandled|\(node:\d+\)/i);
+      },
+    ),
   );
 
   it.concurrent('nothing listening: connection refused, exit 2', () =>

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../harness/http/redact.js';
-import { Exchange, curlCommand } from '../harness/http/exchange.js';
+import { Exchange, MAX_EVIDENCE_BODY_CHARS, curlCommand } from '../harness/http/exchange.js';
 import { secretsOf } from '../harness/api/input-space.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
@@ -75,6 +75,20 @@ describe("an exchange's record", () => {
     expect(JSON.stringify(again)).not.toContain('later-secret-value');
     expect(again.response?.body).toBe('{"echo":"$OTHER"}');
     expect(again.curl).toContain('$OTHER');
+  });
+
+  // only the part shown and the longest secret beyond it are redacted: a body may be megabytes
+  it.each([-30, -10, -1, 0, 1, 10])('never shows part of a secret at the cut of a long body (the secret %i characters from it)', (offset) => {
+    const secret = 'a-long-secret-value-of-thirty-chars'.slice(0, 30);
+    const redactor = new Redactor([{ value: secret, label: '$K' }]);
+    const ex = new Exchange({ method: 'GET', url: 'http://127.0.0.1:1/v1/pets' }, redactor);
+    ex.status = 200;
+    ex.text = `${'x'.repeat(MAX_EVIDENCE_BODY_CHARS + offset)}${secret}${'y'.repeat(1_000_000)}`;
+    const { body, truncated } = ex.record().response!;
+    expect(truncated).toBe(true);
+    expect(body.length).toBeLessThanOrEqual(MAX_EVIDENCE_BODY_CHARS);
+    for (let n = 4; n <= secret.length; n++) expect(body.endsWith(secret.slice(0, n)), `${n} characters of it`).toBe(false);
+    if (offset <= -secret.length) expect(body).toContain('$K');
   });
 });
 

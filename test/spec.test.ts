@@ -67,6 +67,20 @@ describe('spec/openapi.yaml follows the API description', () => {
     expect(store.errors('Pets', [{ id: 2n ** 60n, name: 'a', categoryId: 2, status: 'sold' }])).toEqual([]);
   });
 
+  it('says what is wrong with the first three invalid animals of a list, however many there are', () => {
+    const valid = { id: 1, name: 'a', categoryId: 2 };
+    const invalid = { id: 'x', name: 1, categoryId: 'c', status: 'lost' };
+    const flood = [valid, ...Array.from({ length: 200_000 }, () => invalid)];
+    const problems = ['/name must be string', '/categoryId must be integer', '/status must be equal to one of the allowed values', '/id must be integer'];
+    expect(store.errors('Pets', flood)).toEqual([1, 2, 3].flatMap((i) => problems.map((p) => `/${i}${p}`)));
+    // as Ajv says them when judging the whole list, for a list of few
+    expect(store.errors('Pets', [invalid, valid, { name: 'b' }])).toEqual([
+      ...problems.map((p) => `/0${p}`),
+      "/2 must have required property 'categoryId'",
+      "/2 must have required property 'id'",
+    ]);
+  });
+
   it('has servers ending in /v1, the animals tag and the Store and Pets groups', () => {
     expect(store.doc.servers).toHaveLength(2);
     for (const s of store.doc.servers) expect(Object.values<any>(s.variables)[0].default).toMatch(/\/v1$/);

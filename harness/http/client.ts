@@ -13,6 +13,7 @@ import type { Redactor } from './redact.js';
 import { Violation } from '../model/outcome.js';
 import type { Service } from '../model/types.js';
 import { formatSeconds, formatSize } from '../model/units.js';
+import { inOwnTurn } from '../model/turns.js';
 
 export interface HttpOptions {
   timeoutMs: number;
@@ -74,6 +75,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
+/** A body this long (bytes, or characters once text: 10 ms or more to decode or to parse) is read in turns of its own (turns.ts). */
+const LARGE_BODY = 1_000_000;
 /** The longest a Retry-After is waited out at once; a 429 after it is waited out again. */
 const MAX_RETRY_AFTER_MS = 10_000;
 /** The liveness probe's timeout, in timeouts: room for the requests the server is still working off. */
@@ -130,6 +133,8 @@ export class HttpClient {
   /** Attempts started so far: whether another started during one (sentAlone). */
   private started = 0;
   private readonly waiting: Array<{ alone: boolean; service: Service; start: () => void }> = [];
+  /** Bodies of megabytes being read (read). */
+  private toRead = 0;
   /** Re-observations queued or under way (reobserve): while any, no pooled request starts. */
   private reobserving = 0;
   /** The re-observations, one at a time. */
@@ -367,18 +372,48 @@ export class HttpClient {
     const poolFull = this.active >= Math.floor(this.limit);
     exchange.sentAt = performance.now();
     const dispatcher = probe ? dispatcherFor(exchange.timeoutMs) : this.dispatcher;
+    let body: Buffer | undefined;
     try {
       this.exchanges.push(exchange);
-      await this.exchange(exchange, dispatcher);
+      body = await this.exchange(exchange, dispatcher);
     } finally {
       exchange.durationMs = performance.now() - exchange.sentAt;
       exchange.sentAlone = othersInFlight === 0 && this.started === startedBefore + 1;
       // an attempt sent alone says nothing about how many at once the server takes
       if (!alone) this.pace(exchange, poolFull);
-      this.release();
+      if (!body) this.release();
       if (probe) await dispatcher.destroy().catch(() => undefined);
     }
+    if (body) {
+      // the slot is held until the body is read: bodies waiting to be parsed are in flight too (read)
+      try {
+        await this.read(exchange, body);
+      } finally {
+        this.release();
+      }
+    }
     return exchange;
+  }
+
+  /**
+   * The body as text, and parsed, as each answer comes, a body of megabytes in turns of
+   * the event loop of its own (turns.ts): checks and observers that judge many pages at
+   * once (the latter after the deadline too) then find them parsed. When such bodies come
+   * faster than they are parsed, the requests in flight are halved, as for a rate limit:
+   * else dozens waited to be parsed, seconds of work after the deadline.
+   */
+  private async read(ex: Exchange, body: Buffer): Promise<void> {
+    const text = () => (ex.truncated ? body.toString('utf8') : decoded(ex, body, this.options.maxBodyBytes));
+    const large = body.length >= LARGE_BODY;
+    if (large && this.toRead > 0) this.cut(ex);
+    if (large) this.toRead++;
+    try {
+      ex.text = large ? await inOwnTurn(text) : text();
+      if (ex.text.length < LARGE_BODY) ex.parse();
+      else await inOwnTurn(() => ex.parse());
+    } finally {
+      if (large) this.toRead--;
+    }
   }
 
   /**
@@ -423,7 +458,8 @@ export class HttpClient {
     return true;
   }
 
-  private async exchange(ex: Exchange, dispatcher: Dispatcher): Promise<void> {
+  /** Sends one attempt; resolves with its body once a whole one (or one cut at the cap) has come, else with nothing. */
+  private async exchange(ex: Exchange, dispatcher: Dispatcher): Promise<Buffer | undefined> {
     const { maxBodyBytes } = this.options;
     const { timeoutMs } = ex;
     const service = serviceOf(ex.request);
@@ -431,7 +467,7 @@ export class HttpClient {
       const stopped = !this.options.signal.aborted;
       ex.failure = stopped ? 'stopped' : 'deadline';
       ex.error = stopped ? `not sent: ${nameOf(service)} had stopped answering` : 'not sent: the run deadline has passed';
-      return;
+      return undefined;
     }
     // Each request is aborted by its own timer, or by the deadline and a stop (through
     // inFlight). Not AbortSignal.any([deadline, AbortSignal.timeout()]): Node may collect
@@ -477,11 +513,11 @@ export class HttpClient {
     this.inFlight.set(request, service);
     try {
       await request.done;
-      ex.text = ex.truncated ? Buffer.concat(chunks).toString('utf8') : decoded(ex, Buffer.concat(chunks), maxBodyBytes);
       if (ex.truncated) {
         ex.failure = 'body-cap';
         ex.error = `response body larger than ${formatSize(maxBodyBytes)} (cut off: --max-body)`;
       }
+      return Buffer.concat(chunks);
     } catch (err) {
       ex.failure = timedOut ? 'timeout' : this.options.signal.aborted ? 'deadline' : this.stopped.has(service) ? 'stopped' : 'connection';
       ex.error = {
@@ -490,6 +526,7 @@ export class HttpClient {
         deadline: 'aborted: the run deadline has passed',
         connection: describeNetworkError(err, ex.request.url),
       }[ex.failure];
+      return undefined;
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(request);

@@ -164,6 +164,11 @@ export class Redactor {
     return this.forms.length;
   }
 
+  /** The length of the longest form of a secret it hides: a text cut this far beyond a point holds every secret that starts before it. */
+  get longest(): number {
+    return this.forms[0]?.[0].length ?? 0;
+  }
+
   /** Hides these secrets too, from now on (a credential the run made from a key). */
   add(secrets: Secret[]): void {
     for (const { value, label } of secrets) {

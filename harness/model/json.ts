@@ -101,6 +101,8 @@ export function jsonInteger(n: bigint): number | bigint {
 
 /** The exact decimal text of an integer id, for paths and comparisons. */
 export function integerText(value: number | bigint): string {
+  // String() writes a safe integer exactly, and far faster than BigInt() (pages of 200,000 ids)
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return typeof value === 'bigint' ? value.toString() : BigInt(value).toString();
 }
 

@@ -40,9 +40,21 @@ export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string,
   unjudgedOnServerError(ex, what);
   const body = ex.json;
   if (body === undefined) fail(`${what}: the body of ${ex.summary} is not JSON: ${ex.bodyExcerpt}`, ex);
-  const errors = spec.errors(schema, body);
+  const errors = schemaErrors(spec, ex, schema);
   if (errors.length) fail(`${what}: the body of ${ex.summary} is not a valid ${schema}: ${errors.slice(0, 3).join('; ')}`, ex);
   return body;
+}
+
+/** Each answer's errors by description and schema: a list page is judged by most list checks, and may hold 200,000 animals. */
+const judged = new WeakMap<ApiDescription, WeakMap<Exchange, Map<string, string[]>>>();
+
+/** The errors of an answer's (JSON) body against a component schema, worked out once per answer. */
+function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): string[] {
+  const byExchange = judged.get(spec) ?? judged.set(spec, new WeakMap()).get(spec)!;
+  const bySchema = byExchange.get(ex) ?? byExchange.set(ex, new Map()).get(ex)!;
+  const errors = bySchema.get(schema) ?? spec.errors(schema, ex.json);
+  bySchema.set(schema, errors);
+  return errors;
 }
 
 /**

@@ -316,7 +316,7 @@ export class Fixtures {
   /**
    * Animals known to exist, by id: those the run created (as the server answered)
    * and those the unfiltered pages showed (default: pages(); the checks that waited
-   * pass listed()'s).
+   * pass listed()'s). The map is shared by every check that asks: read it, never change it.
    */
   async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
     await this.created();
@@ -485,20 +485,47 @@ export class Fixtures {
  * disagree otherwise are CREATE-VIEWS-AGREE's to judge.
  */
 function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
+  // the animals made only grow in number (animalsMadeBy): the same count is the same animals
+  const cached = knownCache.get(pages);
+  if (cached?.made === made.length) return cached.known;
   const known = new Map<string, Record<string, any>>();
   for (const { id, pet } of made) known.set(id, pet);
+  for (const [id, { first, status }] of shownOn(pages)) {
+    const view = known.get(id) ?? first;
+    // the status a page shows (a default filled in on reads, a transition since the
+    // creation): its status page must hold it with that status
+    known.set(id, status != null ? { ...view, status } : view);
+  }
+  knownCache.set(pages, { made: made.length, known });
+  return known;
+}
+
+/** knownIn's answer for a set of pages, with how many animals the run had made then: each check asks for it. */
+const knownCache = new WeakMap<ListPages, { made: number; known: Map<string, Record<string, any>> }>();
+
+/**
+ * The animals the pages show, by id: each as first shown, with the last status shown
+ * for it. Worked out once per set of pages: the pages are asked for many times, and a
+ * page may hold 200,000 animals.
+ */
+function shownOn(pages: ListPages): Map<string, { first: Record<string, any>; status?: unknown }> {
+  let shown = shownCache.get(pages);
+  if (shown) return shown;
+  shown = new Map();
   // every page shows animals that exist: the status pages too, so that an unfiltered
   // list that hides a status (a filter applied by default) is judged against them
   for (const ex of [pages.default, pages.min, pages.max, ...pages.byStatus.map((p) => p.ex)]) {
     for (const pet of pageItems(ex) ?? []) {
       if (!pet || !isInteger(pet.id)) continue;
       const id = integerText(pet.id);
-      const made = known.get(id);
-      // the status a page shows is the animal's now (it may have changed since its creation:
-      // "Transitions: not shown"), so its status page must hold it there
-      if (!made) known.set(id, pet);
-      else if (pet.status != null) known.set(id, { ...made, status: pet.status });
+      const seen = shown.get(id);
+      // the status shown last is the animal's now: it may have changed since (a transition)
+      if (!seen) shown.set(id, { first: pet, status: pet.status ?? undefined });
+      else if (pet.status != null) seen.status = pet.status;
     }
   }
-  return known;
+  shownCache.set(pages, shown);
+  return shown;
 }
+
+const shownCache = new WeakMap<ListPages, Map<string, { first: Record<string, any>; status?: unknown }>>();

@@ -30,6 +30,7 @@ export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
 export { plural } from '../model/words.js';
+export { nextTurn } from '../model/turns.js';
 export { latencyByOperation } from '../http/latency.js';
 export { isRateLimit, isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';

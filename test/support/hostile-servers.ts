@@ -191,6 +191,41 @@ export function forbidsEverything(): Promise<HostileServer> {
   });
 }
 
+/**
+ * 9. A list that floods: listPets answers `count` animals (200,000: 11 MiB), each breaking
+ * Pet four ways (id, name, categoryId, status); a create is answered 201 as sent, with an
+ * id, so the run goes on to every page; anything else gets a 404 Error body. The body is
+ * made once, so this process spends its time sending it, not building it.
+ */
+export function errorFlood(count = 200_000): Promise<HostileServer> {
+  const flood = Buffer.from(`[${Array.from({ length: count }, (_, i) => `{"id":"${i}","name":${i},"categoryId":"c","status":"x"}`).join(',')}]`);
+  let id = 0;
+  return httpServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method === 'GET' && path === '/v1/pets') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': flood.length }).end(flood);
+        return;
+      }
+      if (req.method === 'POST' && path === '/v1/pets') {
+        let sent: unknown;
+        try {
+          sent = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          sent = undefined;
+        }
+        if (sent && typeof sent === 'object' && !Array.isArray(sent)) {
+          res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ...sent, id: ++id }));
+          return;
+        }
+      }
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'not_found', message: 'no such thing', status: 404 }));
+    });
+  });
+}
+
 /** 8. Nothing listens: a port that was free a moment ago. */
 export async function closedPort(): Promise<HostileServer> {
   const { port, close } = await listen(createNetServer());
