@@ -1,5 +1,5 @@
-// What the command line does beyond --help and --version: a run, --list, serve and
-// verify. cli/cli.ts loads this module only for one of them; each command's module is
+// What the command line does beyond --help and --version: a run, --list, serve,
+// judge and verify. cli/cli.ts loads this module only for one of them; each command's module is
 // evaluated when it is called. In the bundle this is the run script (dist/cli/run.cjs).
 import type { ParsedArgs } from '../harness/config/settings.js';
 
@@ -18,6 +18,10 @@ export async function catalogueList(): Promise<string> {
 
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return (await import('./serve.js')).serveCommand(argv, env);
+}
+
+export async function judgeCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return (await import('./judge.js')).judgeCommand(argv, env);
 }
 
 export async function verifyCommand(argv: string[]): Promise<number> {

@@ -39,8 +39,8 @@ export async function ensureWritableDir(dir: string): Promise<void> {
 }
 
 /** Throws ConfigError (one line, exit code 2) for any bad input. */
-export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<PreparedRun> {
-  const config = resolveConfig(args, env);
+export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}): Promise<PreparedRun> {
+  const config = resolveConfig(args, env, undefined, options);
   await ensureWritableDir(config.reportDir);
   const catalogue = loadCatalogue();
   return {
