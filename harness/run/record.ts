@@ -70,17 +70,14 @@ function serviceOf(url: string, bases: Array<[Service, string]>): { service: Ser
   for (const [service, base] of bases) {
     if (!url.startsWith(base)) continue;
     const rest = url.slice(base.length);
-    const basePath = new URL(base).pathname.replace(/\/$/, '');
-    if (rest === '' || rest.startsWith('/') || rest.startsWith('?')) return { service, path: new URL(url).pathname.slice(basePath.length) };
+    if (rest === '' || rest.startsWith('/') || rest.startsWith('?')) return { service, path: rest.split(/[?#]/)[0] };
   }
   return undefined;
 }
 
-/** The documented operation a method and a path (under the base address) are: its template with each {param} one segment. */
-function operationOf(specs: Specs, service: Service, method: string, path: string): string | undefined {
-  const spec = service === 'store' ? specs.store : specs.quickstart;
-  return spec.operations.find((op) => op.method === method && new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path))?.id;
-}
+/** Each documented operation of a description as its method and a pattern of its path template (each {param} one segment). */
+const routesOf = (spec: Specs['store'] | Specs['quickstart']) =>
+  spec.operations.map((op) => ({ id: op.id, method: op.method, path: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
 /** A HAR's entries and what its header says, or ConfigError (one line, exit code 2) when the text is not a HAR. */
 export interface Har {
@@ -121,7 +118,7 @@ const SHOWS_KEY = /(^|\s)\$API_KEY$/;
  */
 export function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
   const { target } = session.options;
-  const specs = session.specs;
+  const routes = { store: routesOf(session.specs.store), quickstart: routesOf(session.specs.quickstart) };
   const bases = (
     [
       ['store', target.baseUrl],
@@ -134,7 +131,7 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
   let others = 0;
   for (const entry of entries) {
     const url = entry?.request?.url;
-    const where = typeof url === 'string' && URL.canParse(url) ? serviceOf(url, bases) : undefined;
+    const where = typeof url === 'string' ? serviceOf(url, bases) : undefined;
     if (!where) {
       others++;
       continue;
@@ -145,7 +142,7 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
       headers.authorization = headers.authorization.replace(/\$API_KEY$/, target.apiKey);
     }
     const sent = bodyOf(entry.request.postData, entry.request.bodySize);
-    const operation = operationOf(specs, where.service, method, where.path);
+    const operation = routes[where.service].find((r) => r.method === method && r.path.test(where.path))?.id;
     const request: HttpRequest = {
       service: where.service,
       ...(operation && { operation }),
@@ -181,7 +178,7 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
     if (ex.status >= 300 && ex.status < 400 && location && URL.canParse(location, ex.request.url)) {
       ex.followed = asked.has(new URL(location, ex.request.url).href);
     }
-    asked.add(new URL(ex.request.url).href);
+    asked.add(ex.request.url);
   }
   return { exchanges, others };
 }
