@@ -238,6 +238,12 @@ describe('judge: the command', () => {
     expect(report.verdict).toBe('non-compliant');
     for (const name of ['junit.xml', 'report.html', 'metrics.prom']) expect((await readFile(join(reportDir, name), 'utf8')).length).toBeGreaterThan(0);
 
+    // the record where a run writes its exchanges.har is kept, not removed as an earlier run's
+    const inPlace = join(reportDir, 'exchanges.har');
+    await writeFile(inPlace, harOf(entry({ path: '/pets', body: pets(1) })));
+    expect(await judgeCommand([inPlace], env(reportDir))).toBe(0);
+    expect(await readFile(inPlace, 'utf8')).toContain('pet-1');
+
     await writeFile(file, harOf(entry({ path: '/pets', base: 'https://elsewhere.example/v1', body: pets(1) })));
     await expect(judgeCommand([file], env(reportDir))).rejects.toThrow(/holds no entry under BASE_URL https:\/\/store.example\/v1 \(1 entry in all\)/);
     await writeFile(file, '<html>');
