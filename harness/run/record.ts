@@ -2,7 +2,7 @@
 // browser's export, Playwright's recordHar, mitmproxy's), read into the exchanges a
 // run's transcript holds, and a session over them that never sends: the checks a
 // record can speak to judge it as they judge a run's own answers (the runner's judge).
-import { Exchange, type HttpRequest } from '../http/exchange.js';
+import { Exchange, isRateLimit, type HttpRequest } from '../http/exchange.js';
 import { loadCatalogue } from '../api/catalogue.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import { ConfigError } from '../config/settings.js';
@@ -26,13 +26,23 @@ const SHOWN_KEY = '$API_KEY';
 /** An Authorization value a recording tool blanked out ([REDACTED], Bearer ***): some credential, but which is not known. */
 const REDACTED = /\[redacted\]|<redacted>|\*\*\*|^redacted$|\bbearer redacted\b/i;
 
-/** What an entry's Authorization header says: none (absent or empty), the valid key, another bearer token, a blanked-out one, another scheme. */
-export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme';
+/**
+ * What a request's credential is: none at all, the valid key, another bearer token, a
+ * blanked-out one, one under another scheme, or one elsewhere (a query parameter or a
+ * header a server may also take a key from: RFC 6750 allows access_token).
+ */
+export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
+
+/** Where else a request may carry a key: query parameters and headers named for one. */
+const KEY_ELSEWHERE = /^(access[_-]?token|api[_-]?key|apikey|key|token|x-api-key|x-auth-token)$/i;
 
 /** The credential of a request, given the valid key ('' when it is not known: every bearer token is then unknown). */
 export function credentialOf(request: HttpRequest, validKey: string): Credential {
   const value = request.headers?.authorization?.trim();
-  if (!value) return 'none';
+  if (!value) {
+    const named = [...new URL(request.url).searchParams.keys(), ...Object.keys(request.headers ?? {})];
+    return named.some((name) => KEY_ELSEWHERE.test(name)) ? 'elsewhere' : 'none';
+  }
   if (REDACTED.test(value)) return 'unknown';
   const bearer = /^bearer(?:\s+(.*))?$/i.exec(value);
   if (!bearer) return 'other-scheme';
@@ -165,7 +175,17 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
     ex.durationMs = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
     ex.attempt = Number.isInteger(entry._attempt) && entry._attempt > 1 ? entry._attempt : 1;
     if (ex.attempt > 1) {
-      const before = exchanges.findLast((e) => e.request.method === method && e.request.url === url && !e.next);
+      // the same request's attempt before, one answered so that it was sent again (a rate
+      // limit, a 5xx, none): a run sends many identical POST /pets at once
+      const before = exchanges.findLast(
+        (e) =>
+          e.attempt === ex.attempt - 1 &&
+          !e.next &&
+          (isRateLimit(e) || e.status >= 500 || e.status === 0) &&
+          e.request.method === method &&
+          e.request.url === url &&
+          e.request.body === ex.request.body,
+      );
       if (before) before.next = ex;
     }
     exchanges.push(ex);
