@@ -118,6 +118,7 @@ describe('judge: a run of this tool, recorded', () => {
     expect(outcome(report, 'AUTH-NO-BYPASS')).toMatchObject({ outcome: 'skipped', message: 'not tested: a record of traffic cannot show it' });
     const judged = report.requirements.filter((r) => r.outcome === 'passed').length;
     expect(report.coverage.judged).toBe(judged);
+    expect(report.runPrefix).toBe(run.runPrefix);
     console.log(
       report.requirements
         .filter((r) => r.message !== 'not tested: a record of traffic cannot show it')
@@ -199,6 +200,8 @@ describe('judge: records as they come', () => {
     );
     expect(failedIds(report)).toEqual(['LIST-STATUS-FILTER', 'GET-OK']);
     expect(outcome(report, 'STORE-NO-5XX').notes.join(' ')).toContain('2 entries of the store, 0 of the quickstart service; 1 of other addresses ignored');
+    // the record names no data of the suite's
+    expect(report.runPrefix).toBeUndefined();
   });
 
   it('an animal a 401 refused that a later list shows, in a record naming its data: CREATE-WRITES-ACCOUNTED fails', async () => {

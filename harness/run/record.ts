@@ -259,7 +259,9 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
       if (reason !== undefined) result.expectedFailure = reason;
       results.push(result);
     }
-    return { report: buildReport(reportBaseOf(session, undefined), results), summary };
+    const { runPrefix: _drawn, ...base } = reportBaseOf(session, undefined);
+    // the report names the data's prefix only where the record does: a foreign record's data is not the suite's
+    return { report: buildReport({ ...base, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, results), summary };
   } finally {
     await session.close();
   }
