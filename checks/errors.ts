@@ -3,8 +3,8 @@
 // unknown route, an undocumented method). When the run saw no error of a documented
 // status (as when these checks run alone), one probe provokes it.
 import type { CheckContext } from '../harness/run/context.js';
-import { check, expectNoServerErrors, Inconclusive, plural, type Check } from '../harness/run/kit.js';
-import { judgeErrorBodies, reportOffences, storeErrors } from './transcript.js';
+import { check, expectNoServerErrors, Inconclusive, type Check } from '../harness/run/kit.js';
+import { judgeErrorBodies, judgeErrorStatuses, storeErrors } from './transcript.js';
 
 async function observedErrors(ctx: CheckContext) {
   await ctx.fixtures.errorResponses();
@@ -20,10 +20,7 @@ export const ERRORS_CHECKS: Check[] = [
 
   check('ERR-STATUS-MATCHES', async (ctx) => {
     const errors = await observedErrors(ctx);
-    const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
-    if (judged.length === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
-    const offences = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
-    reportOffences(ctx, offences, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
+    if (judgeErrorStatuses(ctx, errors) === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
   }),
 
   // No request the suite sends gets a 5xx: the description documents 200, 201, 400, 401

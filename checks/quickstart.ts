@@ -53,7 +53,7 @@ const ZONE = 15;
 const zoneOf = (value: string): string | undefined => ISO_DATE_TIME.exec(value)?.[ZONE];
 
 /** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
-function utcInstant(value: unknown): number | undefined {
+export function utcInstant(value: unknown): number | undefined {
   const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
   if (!m) return undefined;
   const zone = m[ZONE];

@@ -3,7 +3,7 @@
 // of one service (ctx.observed); a check adds only what its own probe is for. A server
 // error is the NO-5XX requirement's one finding and is judged by no other rule here.
 import type { CheckContext } from '../harness/run/context.js';
-import { carriesApiBody, fail, isServerError, plural, type Exchange } from '../harness/run/kit.js';
+import { carriesApiBody, fail, integerText, isInteger, isServerError, nextTurn, plural, type Exchange } from '../harness/run/kit.js';
 
 export interface Offence {
   ex: Exchange;
@@ -66,7 +66,7 @@ export function judgeSuccesses(
   operation: string,
   schema: string,
   { status, must }: { status?: number; must?: (ex: Exchange) => boolean } = {},
-): void {
+): number {
   const service = operation === 'sendMessage' ? 'quickstart' : 'store';
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   // a body that is not what its Content-Encoding says cannot be read: HTTP-VALID-SPELLINGS's
@@ -81,6 +81,7 @@ export function judgeSuccesses(
     }
   }
   reportOffences(ctx, offences, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
+  return answers.length;
 }
 
 /** listPets: every 2xx a bare Pets array, and every request of the documented form 200. */
@@ -92,19 +93,55 @@ export function storeErrors(ctx: CheckContext): Exchange[] {
 }
 
 /** Every error response is an Error body (code, message, status). */
-export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): void {
+export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): number {
   const offences = errors.flatMap((ex) => {
     const why = shapeProblem(ctx.spec, ex, 'Error');
     return why ? [{ ex, why }] : [];
   });
   reportOffences(ctx, offences, plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
+  return errors.length;
+}
+
+/** Every error body's status field, where it is an integer, is the HTTP status; returns how many carried one. */
+export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]): number {
+  const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
+  const offences = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
+  reportOffences(ctx, offences, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
+  return judged.length;
 }
 
 /** Every response body of the animal store is served as application/json. */
-export function judgeMediaTypes(ctx: CheckContext): void {
+export function judgeMediaTypes(ctx: CheckContext): number {
   const withBody = ctx.observed('store').filter((ex) => ex.text.length > 0 && carriesApiBody(ex));
   const offences = withBody
     .filter((ex) => ex.mediaType !== 'application/json')
     .map((ex) => ({ ex, why: `Content-Type ${ex.headers['content-type'] ?? '(none)'}` }));
   reportOffences(ctx, offences, plural(withBody.length, 'response'), 'are not application/json');
+  return withBody.length;
+}
+
+/**
+ * No list page lists an id twice: an id is a "unique identifier", so one page that
+ * lists an animal twice (a join that multiplies rows, an offset computed twice) shows a
+ * broken list. Pages with ids that are not integers are LIST-OK's to fail. Returns how
+ * many pages were judged.
+ */
+export async function judgeUniqueIds(ctx: CheckContext): Promise<number> {
+  const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
+  for (const ex of pages) {
+    await nextTurn(); // a page a turn: a page may hold 200,000 ids
+    const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
+    const seen = new Set<string>(); // not indexOf: a page of 200,000 ids took minutes
+    const twice = ids.filter((id) => seen.has(id) || !seen.add(id));
+    if (twice.length)
+      fail(
+        `${ex.summary}: the page lists ${[...new Set(twice)]
+          .slice(0, 3)
+          .map((id) => `id ${id}`)
+          .join(', ')} more than once`,
+        ex,
+      );
+  }
+  ctx.note(`${pages.length} pages judged`);
+  return pages.length;
 }

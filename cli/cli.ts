@@ -19,12 +19,14 @@ export function usage(): string {
     `Usage: ${NAME} [options]`,
     `       ${NAME} serve [--port N] [--variant NAME]... [--fault NAME]... (serve --help)`,
     `       ${NAME} verify <certificate.json> [--public-key FILE] [--reports DIR] (verify --help)`,
+    `       ${NAME} judge <file.har> [options] (judge --help)`,
     '',
     'Certifies an Animal Store server against its API description and writes',
     'REPORT_DIR/compliance.json, junit.xml, report.html, metrics.prom and exchanges.har, and for a',
     'judged run certificate.json and badge.svg. With no target configured (or TARGET=embedded),',
     'the embedded reference server is started on 127.0.0.1 and certified. `serve` runs the',
-    'reference server for a client team; `verify` checks a certificate and the reports it covers.',
+    'reference server for a client team; `verify` checks a certificate and the reports it covers;',
+    '`judge` judges a record of traffic (HAR) with the same requirements, sending nothing.',
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...helpRows(),
@@ -43,6 +45,7 @@ export function usage(): string {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === 'serve') return (await commands()).serveCommand(argv.slice(1), env);
   if (argv[0] === 'verify') return (await commands()).verifyCommand(argv.slice(1));
+  if (argv[0] === 'judge') return judge(argv.slice(1), env);
   try {
     const args = parseCommandLine(argv);
     if (args.help) {
@@ -64,6 +67,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     console.error(`${NAME}: ${err.message} (see --help)`);
     // the reports say so too, in place of an earlier run's (cli/refused-run.ts)
     await (await commands()).reportRefusedRun(err.message, argv, env);
+    return 2;
+  }
+}
+
+/** judge: a refused configuration or a file that is no usable HAR is one line and exit code 2, its reports those of a refused run. */
+async function judge(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    return await (await commands()).judgeCommand(argv, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`${NAME} judge: ${err.message}`);
+    await (await commands()).reportRefusedRun(err.message, argv.slice(1), env);
     return 2;
   }
 }

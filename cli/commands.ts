@@ -1,6 +1,6 @@
-// What the command line does beyond --help and --version: a run, --list, serve and
-// verify. cli/cli.ts loads this module only for one of them; each command's module is
-// evaluated when it is called. In the CLI's bundle this is dist/cli/run.cjs (load-run.ts).
+// What the command line does beyond --help and --version: a run, --list, serve,
+// judge and verify. cli/cli.ts loads this module only for one of them; each command's
+// module is evaluated when it is called. In the CLI's bundle this is dist/cli/run.cjs (load-run.ts).
 import type { ParsedArgs } from '../harness/config/resolve.js';
 
 // the bundle's own ConfigError, for cli.ts to know the errors of a run
@@ -21,6 +21,10 @@ export async function catalogueList(): Promise<string> {
 
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return (await import('./serve.js')).serveCommand(argv, env);
+}
+
+export async function judgeCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return (await import('./judge.js')).judgeCommand(argv, env);
 }
 
 export async function verifyCommand(argv: string[]): Promise<number> {

@@ -118,8 +118,13 @@ function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { 
   return value;
 }
 
-/** Resolves flags, environment and .env into a RunConfig, or throws ConfigError. */
-export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd()): RunConfig {
+/**
+ * Resolves flags, environment and .env into a RunConfig, or throws ConfigError. `record`:
+ * the settings judge a record of traffic (`judge`), which sends nothing: the base
+ * address is required (it says which entries are the store's), a key is not, and no
+ * address is refused as insecure.
+ */
+export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd(), { record = false } = {}): RunConfig {
   const file = settingsFile(args, env, cwd);
   // every setting, also those this run would not read: an empty one is a mistake wherever it is
   const raw = Object.fromEntries(KEYS.map((key) => [key, givenValue(key, args, env, file)])) as Record<Key, string | undefined>;
@@ -147,20 +152,22 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
         `${naming.join(' and ')} ${naming.length === 1 ? 'is' : 'are'} set but ${baseName} is not: set ${baseName} (or TARGET=staging and STAGING_BASE_URL) to the server to certify, ${embedded}`,
       );
   }
+  if (record && !base) throw new ConfigError("judge needs BASE_URL: the store's base address, which says which entries of the record are the store's");
   const config: RunConfig = { ...rest, environment: base ? target : 'embedded', baseUrl: undefined, apiKey: undefined, quickstartApiKey: undefined };
+  const insecureAllowed = allowInsecureHttp || record;
   if (setting && base) {
     const baseName = SETTINGS[setting].env;
     config.baseUrl = baseAddress(baseName, base, true);
-    if (!apiKey) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
-    config.apiKey = headerSafeKey('API_KEY', apiKey);
-    refuseInsecure(baseName, config.baseUrl, allowInsecureHttp);
+    if (!apiKey && !record) throw new ConfigError(`${baseName} is set but API_KEY is not: the key to certify with is required`);
+    config.apiKey = apiKey && headerSafeKey('API_KEY', apiKey);
+    refuseInsecure(baseName, config.baseUrl, insecureAllowed);
   }
   if (config.quickstartBaseUrl) {
     const key = quickstartApiKey ?? apiKey;
-    if (!key) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
-    config.quickstartApiKey = headerSafeKey(quickstartApiKey !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
+    if (!key && !record) throw new ConfigError('QUICKSTART_BASE_URL is set but neither QUICKSTART_API_KEY nor API_KEY is');
+    config.quickstartApiKey = key && headerSafeKey(quickstartApiKey !== undefined ? 'QUICKSTART_API_KEY' : 'API_KEY', key);
   }
-  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, allowInsecureHttp);
+  refuseInsecure('QUICKSTART_BASE_URL', config.quickstartBaseUrl, insecureAllowed);
   return config;
 }
 

@@ -6,7 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
-import { type RunConfig } from '../config/settings.js';
+import type { RunConfig } from '../config/settings.js';
 import { resolveConfig, type ParsedArgs } from '../config/resolve.js';
 import { ConfigError } from '../config/values.js';
 import { readExpectedFailures, selectRequirements } from '../config/selection.js';
@@ -41,8 +41,8 @@ export async function ensureWritableDir(dir: string): Promise<void> {
 }
 
 /** Throws ConfigError (one line, exit code 2) for any bad input. */
-export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<PreparedRun> {
-  const config = resolveConfig(args, env);
+export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}): Promise<PreparedRun> {
+  const config = resolveConfig(args, env, undefined, options);
   await ensureWritableDir(config.reportDir);
   const catalogue = loadCatalogue();
   return {

@@ -39,7 +39,7 @@ export interface ConformanceRun {
 }
 
 /** The message of a requirement the selection leaves out, the same from the CLI and under Vitest. */
-const NOT_SELECTED = 'not selected (ONLY, SKIP: --only, --skip; under Vitest also -t)';
+export const NOT_SELECTED = 'not selected (ONLY, SKIP: --only, --skip; under Vitest also -t)';
 
 /** Why options.signal stopped the run: its reason when that is a sentence. */
 const interruption = (signal: AbortSignal) => (typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted');

@@ -23,6 +23,8 @@ export type SessionOptions = RunSettings & {
   target: Target;
   /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
   signal?: AbortSignal;
+  /** The name the data was given (a judged record's: this tool's exchanges.har says it); a run draws its own. */
+  runPrefix?: string;
 };
 
 /** The session options a configuration gives, for one target: the one place a run's options are built. */
@@ -77,7 +79,7 @@ export class Session implements ConsistencyWindow {
   readonly client: HttpClient;
   readonly redactor: Redactor;
   /** Names everything the run creates, so its data is recognisable in the store. */
-  readonly runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  readonly runPrefix: string;
   readonly startedAt = new Date();
   private readonly deadline = new AbortController();
   /** Aborted, with the reason, when the animal store stopped answering (client.ts): the run stops. */
@@ -90,6 +92,7 @@ export class Session implements ConsistencyWindow {
     readonly options: SessionOptions,
     readonly specs: Specs,
   ) {
+    this.runPrefix = options.runPrefix ?? `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
       timeoutMs: options.timeoutMs,

@@ -1,0 +1,184 @@
+// The checks of a record of traffic the suite did not send (`judge <file.har>`,
+// harness/run/record.ts): the requirements a record can speak to, each judged on every
+// entry it applies to. The rules every run applies to its whole transcript are reused
+// as they are (checks/transcript.ts, checks/model.ts); here are only the rules a run
+// judges from its own probes, held to whatever the record happened to ask. A
+// requirement no entry speaks to is skipped (not tested), never passed.
+import type { CheckContext } from '../harness/run/context.js';
+import {
+  check,
+  expectNoServerErrors,
+  handsOutData,
+  integerText,
+  isInteger,
+  pageItems,
+  plural,
+  sentNewPet,
+  Skip,
+  type Check,
+  type Exchange,
+} from '../harness/run/kit.js';
+import { credentialOf, NO_ENTRY } from '../harness/run/record.js';
+import { echoProblem } from './create.js';
+import { judgeViews, judgeWrites } from './model.js';
+import { utcInstant } from './quickstart.js';
+import {
+  judgeErrorBodies,
+  judgeErrorStatuses,
+  judgeListAnswers,
+  judgeMediaTypes,
+  judgeSuccesses,
+  judgeUniqueIds,
+  reportOffences,
+  storeErrors,
+  type Offence,
+} from './transcript.js';
+
+/** Nothing of the record was judged: the requirement is not tested. */
+function judged(count: number): void {
+  if (count === 0) throw new Skip(NO_ENTRY);
+}
+
+/** The answers of one operation whose body arrived whole, 2xx, with a JSON object or array. */
+const successes = (ctx: CheckContext, operation: string) =>
+  ctx
+    .observed(operation === 'sendMessage' ? 'quickstart' : 'store')
+    .filter((ex) => ex.request.operation === operation && ex.succeeded && ex.json !== undefined);
+
+/**
+ * Requests of the store's secured operations with this kind of credential that got data
+ * (handsOutData). A record with no Authorization header anywhere says nothing of keys: a
+ * browser's sanitised export strips them all.
+ */
+function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string): void {
+  const secured = ctx.observed('store').filter((ex) => ex.request.operation && ctx.spec.operation(ex.request.operation).secured);
+  if (!secured.some((ex) => ex.request.headers?.authorization !== undefined)) {
+    throw new Skip('not tested: no entry of the record carries an Authorization header (a sanitised export strips them)');
+  }
+  if (kind === 'other' && !ctx.apiKey) throw new Skip('not tested: API_KEY is not set, so which bearer token is valid is not known');
+  const asked = secured.filter((ex) => credentialOf(ex.request, ctx.apiKey) === kind);
+  judged(asked.length);
+  const offences = asked.filter((ex) => handsOutData(ex, ctx.runPrefix)).map((ex) => ({ ex, why: 'got data' }));
+  reportOffences(ctx, offences, `${plural(asked.length, 'request')} ${what}`, 'got data');
+}
+
+/** Which limit requirement a page answers to, and the most animals it may hold: the limit asked, else the default; the maximum whatever the server made of another value. */
+function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } {
+  const { min, max, default: fallback } = ctx.spec.limit;
+  const values = new URL(ex.request.url).searchParams.getAll('limit');
+  if (values.length === 0) return { id: 'LIST-LIMIT-DEFAULT', most: fallback };
+  const [value] = values;
+  if (values.length > 1) return { id: 'LIST-LIMIT-ANY', most: max };
+  if (!/^-?\d+$/.test(value)) return { id: 'LIST-LIMIT-NOT-INTEGER', most: max };
+  const limit = BigInt(value);
+  if (limit < BigInt(min)) return { id: 'LIST-LIMIT-BELOW-MIN', most: max };
+  if (limit > BigInt(max)) return { id: 'LIST-LIMIT-ABOVE-MAX', most: max };
+  return { id: Number(limit) === min ? 'LIST-LIMIT-MIN' : Number(limit) === max ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-ANY', most: Number(limit) };
+}
+
+/** Every page of one limit requirement holds at most as many animals as it may. */
+function pageLengths(ctx: CheckContext, id: string): void {
+  const pages = successes(ctx, 'listPets').flatMap((ex) => {
+    const items = pageItems(ex);
+    const { id: of, most } = limitOf(ctx, ex);
+    return items && of === id ? [{ ex, items, most }] : [];
+  });
+  judged(pages.length);
+  const offences = pages.filter((p) => p.items.length > p.most).map((p) => ({ ex: p.ex, why: `${p.items.length} animals, more than ${p.most}` }));
+  reportOffences(ctx, offences, plural(pages.length, 'page'), 'hold more animals than they may');
+}
+
+const LIMIT_RULES = [
+  'LIST-LIMIT-DEFAULT',
+  'LIST-LIMIT-MIN',
+  'LIST-LIMIT-MAX',
+  'LIST-LIMIT-ANY',
+  'LIST-LIMIT-BELOW-MIN',
+  'LIST-LIMIT-ABOVE-MAX',
+  'LIST-LIMIT-NOT-INTEGER',
+];
+
+/** The bigint a path segment names, when it is an integer. */
+const segmentId = (url: string) => {
+  const segment = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  return /^-?\d+$/.test(segment) ? BigInt(segment) : undefined;
+};
+
+export const RECORD_CHECKS: Check[] = [
+  check('AUTH-MISSING-HEADER', async (ctx) => credentialRule(ctx, 'none', 'without a key')),
+  check('AUTH-INVALID-KEY', async (ctx) => credentialRule(ctx, 'other', 'with another bearer token')),
+  check('ERR-BODY-SHAPE', async (ctx) => judged(judgeErrorBodies(ctx, storeErrors(ctx)))),
+  check('ERR-STATUS-MATCHES', async (ctx) => judged(judgeErrorStatuses(ctx, storeErrors(ctx)))),
+  check('STORE-NO-5XX', async (ctx) => expectNoServerErrors(ctx, 'store')),
+  check('MEDIA-JSON', async (ctx) => judged(judgeMediaTypes(ctx))),
+  check('LIST-OK', async (ctx) => judged(judgeListAnswers(ctx))),
+  ...LIMIT_RULES.map((id) => check(id, async (ctx) => pageLengths(ctx, id))),
+
+  // every animal of a page filtered by one documented status carries it
+  check('LIST-STATUS-FILTER', async (ctx) => {
+    const pages = successes(ctx, 'listPets').flatMap((ex) => {
+      const asked = new URL(ex.request.url).searchParams.getAll('status');
+      const items = pageItems(ex);
+      return items && asked.length === 1 && ctx.spec.statuses.includes(asked[0]) ? [{ ex, items, status: asked[0] }] : [];
+    });
+    judged(pages.length);
+    const offences = pages.flatMap(({ ex, items, status }) => {
+      // an item that is no object is LIST-OK's to fail
+      const other = items.find((p) => p !== null && typeof p === 'object' && p.status !== status);
+      return other ? [{ ex, why: `animal ${isInteger(other?.id) ? integerText(other.id) : '?'} has status ${other?.status ?? 'none'}` }] : [];
+    });
+    reportOffences(ctx, offences, plural(pages.length, 'filtered page'), 'hold an animal of another status');
+  }),
+  check('LIST-IDS-UNIQUE', async (ctx) => judged(await judgeUniqueIds(ctx))),
+
+  check('CREATE-OK', async (ctx) => judged(judgeSuccesses(ctx, 'createPet', 'Pet', { status: 201 }))),
+  check('CREATE-ECHO', async (ctx) => {
+    const made = ctx.fixtures.runAnimals().flatMap((a) => {
+      const sent = sentNewPet(a, ctx.spec);
+      return sent ? [{ ...a, sent }] : [];
+    });
+    judged(made.length);
+    const offences = made.flatMap((a): Offence[] => {
+      const why = echoProblem(ctx, a.sent, a.pet);
+      return why ? [{ ex: a.created, why }] : [];
+    });
+    reportOffences(ctx, offences, plural(made.length, 'animal created from a valid NewPet', 'animals created from a valid NewPet'), 'do not echo it');
+  }),
+  check('CREATE-VIEWS-AGREE', async (ctx) => {
+    const { disagree, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
+    judged(animals);
+    reportOffences(ctx, disagree, `${plural(views, 'view')} of the record's ${plural(animals, 'animal')}`, 'disagree with how they were made');
+  }),
+  // only names the record marks as its own (this tool's exchanges.har names its data):
+  // another client may have stored an animal of any other name
+  check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
+    const { offences, names } = await judgeWrites(ctx);
+    judged(names);
+    reportOffences(ctx, offences, `the animals shown with the ${names} names the record's writes carried`, 'were added by no write the store accepted');
+  }),
+
+  check('GET-OK', async (ctx) => {
+    judged(judgeSuccesses(ctx, 'getPet', 'Pet'));
+    const answers = successes(ctx, 'getPet');
+    const offences = answers.flatMap((ex) => {
+      const [asked, id] = [segmentId(ex.request.url), (ex.json as any)?.id];
+      return asked !== undefined && isInteger(id) && BigInt(id) !== asked ? [{ ex, why: `answered with animal ${integerText(id)}` }] : [];
+    });
+    reportOffences(ctx, offences, `${plural(answers.length, 'getPet answer')} against the id asked`, 'answer another animal');
+  }),
+
+  check('QS-OK', async (ctx) => judged(judgeSuccesses(ctx, 'sendMessage', 'Message'))),
+  check('QS-CREATED-AT-UTC', async (ctx) => {
+    const messages = successes(ctx, 'sendMessage').filter((ex) => typeof ex.json === 'object' && ex.json !== null);
+    judged(messages.length);
+    const offences = messages.flatMap((ex) => {
+      const createdAt = (ex.json as any).createdAt;
+      return utcInstant(createdAt) === undefined ? [{ ex, why: `createdAt is ${JSON.stringify(createdAt) ?? 'absent'}` }] : [];
+    });
+    reportOffences(ctx, offences, plural(messages.length, 'message'), 'carry no ISO 8601 timestamp in UTC');
+  }),
+  check('QS-NO-5XX', async (ctx) => {
+    judged(ctx.observed('quickstart').length);
+    expectNoServerErrors(ctx, 'quickstart');
+  }),
+];
