@@ -89,6 +89,7 @@ export const VARIANTS = {
   'messages-usage-get': 'GET /messages, with a key or without, answers 200 with a usage text (text/plain) and no message',
   'head-empty-200': 'HEAD on any path, with a key or without, answers 200 with Content-Length: 0 and no media type (a gateway answers it itself)',
   moderation: 'an animal created pending is made available by a moderation job 1 s later ("Transitions: not shown")',
+  'busy-store': 'another client imports 12 animals just as the run asks for its fourth list page: pages asked before hold fewer than those after',
 } as const;
 
 interface VariantSpec {

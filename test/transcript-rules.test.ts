@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../reference/server.js';
 import { runConformance, startRun } from '../harness/run/runner.js';
-import { referenceRun, violations } from './support/run.js';
+import { certifyReference, referenceRun, violations } from './support/run.js';
 
 /** A proxy to `origin` that hands each answer to `spoil` (with the request's method, path and body) before passing it on. */
 async function spoilingProxy(origin: string, spoil: (req: { method: string; path: string; body: string }, status: number, body: string) => [number, string]) {
@@ -88,5 +88,13 @@ describe('the transcript rules', () => {
     } finally {
       await ref.close();
     }
+  });
+
+  // another client imports a batch while the run lists: a page is held only to the
+  // animals known before it was asked, in health (no writes of its own) and certify alike
+  it.each(['health', 'certify'] as const)('hold a page only to the animals known before it was asked (%s)', async (profile) => {
+    const report = await certifyReference({ variants: ['busy-store'], prefill: 10 }, { profile, consistencyWindowMs: 500 });
+    expect(violations(report)).toEqual([]);
+    expect(report.verdict).toBe('compliant');
   });
 });

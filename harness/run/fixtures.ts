@@ -323,6 +323,24 @@ export class Fixtures {
     return knownIn(this.runAnimals(), pages ?? (await this.pages()));
   }
 
+  /**
+   * The known animals (knownPets) the run knew of before `ex` was sent: created by an
+   * answer that came before it, or shown by a page answered before it. Another client
+   * may add animals while the run lists: a page is held only to what existed when it was
+   * asked.
+   */
+  async knownBefore(ex: Exchange, pages?: ListPages): Promise<Map<string, Record<string, any>>> {
+    const set = pages ?? (await this.pages());
+    const known = await this.knownPets(set);
+    const seenBy = new Map<string, number>();
+    const seen = (id: string, at: number) => seenBy.set(id, Math.min(at, seenBy.get(id) ?? Infinity));
+    for (const { id, created } of this.runAnimals()) seen(id, created.sentAt + created.durationMs);
+    for (const page of [set.default, set.min, set.max, ...set.byStatus.map((p) => p.ex)]) {
+      for (const pet of pageItems(page) ?? []) if (pet && isInteger(pet.id)) seen(integerText(pet.id), page.sentAt + page.durationMs);
+    }
+    return new Map([...known].filter(([id]) => (seenBy.get(id) ?? Infinity) <= ex.sentAt));
+  }
+
   /** Every animal the run has made so far (animals.ts), in the order sent. */
   runAnimals(): RunAnimal[] {
     return animalsMadeBy(this.session.answered('store'));

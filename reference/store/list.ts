@@ -9,6 +9,7 @@ import type { Pet } from './animals.js';
 
 export function listPets(ctx: Context, url: URL): Answer {
   const { sw, statuses, animals } = ctx;
+  for (const other of sw.at(OTHER_CLIENTS)) other(ctx);
   const query = sw.fold(QUERY, url.searchParams);
   const limit = pageSize(ctx, query.get('limit'), query.has('status'));
   if (isProblem(limit)) return limit;
@@ -46,6 +47,21 @@ function pageSize({ sw, limits }: Context, raw: string | null, filtered: boolean
 }
 
 // ---------------------------------------------------------------- seams
+
+/** The lists each server has answered, for the other clients that act at one of them. */
+const listsAsked = new WeakMap<Context, number>();
+
+/** Other clients of a live store, acting while the run lists. */
+const OTHER_CLIENTS = seam<(ctx: Context) => void>('other clients', {
+  // a batch of 12 animals imported just as the fourth list is asked for: the pages
+  // answered before it hold fewer animals than those after
+  'busy-store': (ctx) => {
+    const asked = (listsAsked.get(ctx) ?? 0) + 1;
+    listsAsked.set(ctx, asked);
+    if (asked !== 4) return;
+    for (let i = 0; i < 12; i++) ctx.animals.add({ name: `imported-${i}`, categoryId: 1n, ...(i % 4 < 3 && { status: ctx.statuses[i % 3] }) });
+  },
+});
 
 const QUERY = seam<(query: URLSearchParams) => URLSearchParams>('the query', {
   // a repeated query parameter is one value, joined with commas (Spring, ASP.NET)
