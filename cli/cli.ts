@@ -76,7 +76,8 @@ async function judge(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   try {
     return await (await commands()).judgeCommand(argv, env);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
+    // in the CLI's bundle the run's modules are a script of their own, with their own ConfigError
+    if (!(err instanceof ConfigError || err instanceof (await commands()).ConfigError)) throw err;
     console.error(`${NAME} judge: ${err.message}`);
     await (await commands()).reportRefusedRun(err.message, argv.slice(1), env);
     return 2;
