@@ -61,8 +61,9 @@ describe.concurrent('what the run could not observe is never a violation', () =>
     expect(getOk.message).toMatch(
       /GET \/v1\/pets\/\d+ -> no answer within 1 s, like GET \/v1\/pets\/\S+ before it \(no answer within 1 s, also when sent again alone\), while GET \/v1\/pets was answered \(200\) in \d+ ms/,
     );
-    // judged once: later getPets got no resend and no probe, so the run took a few timeouts, not one each
-    expect(report.durationMs).toBeLessThan(20_000);
+    // judged once: later getPets got no resend and no probe, so the run took a few timeouts
+    // (15 s on an idle machine), not three for each getPet; the bound leaves a loaded machine room
+    expect(report.durationMs).toBeLessThan(30_000);
     // the rest of the store was judged as usual
     expect(result(report, 'LIST-OK').outcome).toBe('passed');
     expect(result(report, 'CREATE-OK').outcome).toBe('passed');
