@@ -20,9 +20,9 @@ export default defineConfig({
   test: {
     // the compliance reporter writes reports only for conformance runs
     reporters: ['default', './reporters/vitest-compliance.ts'],
-    // three files at once on a 2-core machine (the default here is one): some self-tests
-    // mostly wait (on timeouts, rate limits, slow servers) while others keep a core busy
-    maxWorkers: 3,
+    // four files at once on a 2-core machine (the default here is one): some self-tests
+    // mostly wait (on timeouts, rate limits, slow servers) while others keep both cores busy
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
