@@ -3,8 +3,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Vitest starts the files that took longest last time first; on a fresh clone, knowing no
 // durations, it starts the largest first, and these long ones (small files that start many
-// runs, or wait on timeouts and rate limits) would come last and finish alone
-const LONGEST = ['observation', 'production-realities', 'fault-matrix-', 'vitest-suites', 'variant-matrix-', 'serve', 'network'];
+// runs, or wait on timeouts and rate limits) would come last and finish alone. Those that
+// mostly wait are dealt in among those that keep the cores busy, to wait beside them.
+const LONGEST = ['observation', 'production-realities', 'fault-matrix-', 'network', 'vitest-suites', 'variant-matrix-', 'serve', 'hostile'];
 const rank = (file: TestSpecification) => {
   const i = LONGEST.findIndex((name) => file.moduleId.includes(`/test/${name}`));
   return i < 0 ? LONGEST.length : i;
