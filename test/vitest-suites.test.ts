@@ -119,7 +119,7 @@ async function compareRuns() {
       vitest([], { ...withBaseline, BASE_URL: refs[1].baseUrl, REPORT_DIR: vitestRun }),
     ]);
     const [badCli, badVitest] = await refused;
-    return { publicKeyFile, baselineRun, cli, vitestRun, fromCli, fromVitest, badCli, badVitest };
+    return { dir, publicKeyFile, baselineRun, cli, vitestRun, fromCli, fromVitest, badCli, badVitest };
   } finally {
     await Promise.all(refs.map((ref) => ref.close()));
   }
