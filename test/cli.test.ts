@@ -24,7 +24,7 @@ async function runCli(args: string[], env: Record<string, string> = {}): Promise
   return { code: code ?? -1, stdout, stderr };
 }
 
-describe('the CLI', () => {
+describe.concurrent('the CLI', () => {
   it('with nothing configured, certifies the embedded reference server: exit 0 and both reports', async () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'reports-'));
     const { code, stdout, stderr } = await runCli(['--report-dir', reportDir]);

@@ -22,7 +22,7 @@ import type { RunReport } from '../harness/model/types.js';
 
 const catalogue = loadCatalogue();
 
-describe('selection', () => {
+describe.concurrent('selection', () => {
   it('selects by id, id prefix, area and level', () => {
     expect([...selectRequirements(catalogue, ['GET-OK'], [])]).toEqual(['GET-OK']);
     expect([...selectRequirements(catalogue, ['list'], ['LIST-PAGE-FULL'])].every((id) => id.startsWith('LIST-') && id !== 'LIST-PAGE-FULL')).toBe(true);
@@ -54,7 +54,7 @@ async function certifyWithoutQuickstart(selected?: Set<string>): Promise<RunRepo
   }
 }
 
-describe('coverage: how much of the catalogue the verdict rests on', () => {
+describe.concurrent('coverage: how much of the catalogue the verdict rests on', () => {
   it('--skip list,MUST: every output says how few were judged, and warns that the verdict covers those only', async () => {
     const selected = selectRequirements(catalogue, [], ['list', 'MUST']);
     const [judged, total] = [selected.size, catalogue.length]; // the SHOULDs outside list (none inconclusive)
@@ -114,7 +114,7 @@ describe('coverage: how much of the catalogue the verdict rests on', () => {
   });
 });
 
-describe('strict mode and known deviations', () => {
+describe.concurrent('strict mode and known deviations', () => {
   it('a failed SHOULD leaves the verdict compliant, unless strict', async () => {
     const lenient = await certifyReference({ faults: ['orders-missing'] });
     expect(lenient).toMatchObject({ verdict: 'compliant', exitCode: 0, counts: { shouldViolations: 1 } });

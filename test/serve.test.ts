@@ -147,7 +147,7 @@ describe.concurrent('the suite certifies serve', () => {
   });
 });
 
-describe('serve', () => {
+describe.concurrent('serve', () => {
   it('logs one line per request, as many as the run sent (exchanges.har, requestCount), and never the key', async () => {
     const served = await serve([]);
     try {
@@ -209,10 +209,10 @@ describe('serve', () => {
         [['--port', String(port)], /a port is in use/],
         [['--bogus'], /Unknown option '--bogus'/],
       ];
-      for (const [args, message] of cases) {
-        const { code, stderr } = await runBin(['serve', '--quickstart-port', '0', ...args]);
+      const runs = await Promise.all(cases.map(([args]) => runBin(['serve', '--quickstart-port', '0', ...args])));
+      for (const [i, { code, stderr }] of runs.entries()) {
         expect([code, stderr.trim().split('\n').length], stderr).toEqual([2, 1]);
-        expect(stderr).toMatch(message);
+        expect(stderr).toMatch(cases[i][1]);
       }
     } finally {
       busy.close();

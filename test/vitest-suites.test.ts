@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 import { startReferenceServer } from '../reference/server.js';
 import { runBin } from './support/cli.js';
+import { limit } from './support/limit.js';
 import type { RunReport } from '../harness/model/types.js';
 import { verifyCommand } from '../cli/verify.js';
 
@@ -29,7 +30,12 @@ const EMPTY_ENV_FILE = join(RUN_DIR, 'empty.env');
 await writeFile(join(RUN_DIR, '.env'), await usersDotEnv());
 await writeFile(EMPTY_ENV_FILE, '');
 
-function vitest(args: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+// At most three Vitest runs at once (the tests run concurrently): each is two processes
+// that load Vite, and a dozen at once would starve the rest of the machine.
+const fewAtATime = limit(3);
+const vitest = (args: string[], env: Record<string, string> = {}) => fewAtATime(() => spawnVitest(args, env));
+
+function spawnVitest(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -80,64 +86,76 @@ function comparable(report: RunReport) {
   };
 }
 
-describe('vitest run --project conformance', () => {
-  it('gives the report the CLI gives for the same run: the baseline compared, the expected failures listed, a bad baseline refused', async () => {
-    // a server each, started alike: certify tops up the store it finds, so two runs must not share one
-    const server = () => startReferenceServer({ apiKey: 'suite-key', faults: ['no-auth-on-list', 'scheme-case-sensitive', 'framework-404-html'] });
-    const refs = await Promise.all([server(), server(), server()]);
-    const dir = await mkdtemp(join(tmpdir(), 'cli-and-vitest-'));
-    try {
-      const expected = join(dir, 'expected.txt');
-      await writeFile(expected, 'ERR-BODY-SHAPE the framework answers unknown routes itself, ticket 12\n');
-      // both sign their certificate: the Vitest reporter reads SIGN_KEY as the CLI does
-      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-      const [signKey, publicKeyFile] = [join(dir, 'key.pem'), join(dir, 'pub.pem')];
-      await writeFile(signKey, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-      await writeFile(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
-      const env = { API_KEY: 'suite-key', ONLY: 'auth,errors,media', SEED: '7', EXPECTED_FAILURES: expected, ENV_FILE: EMPTY_ENV_FILE, SIGN_KEY: signKey };
-      // the baseline: such a server judged once before, on AUTH-SCHEME-CASE only
-      const baseline = join(dir, 'baseline');
-      expect((await runBin([], { ...env, BASE_URL: refs[2].baseUrl, REPORT_DIR: baseline, ONLY: 'AUTH-SCHEME-CASE' })).code).toBe(0);
-      const withBaseline = { ...env, BASELINE: join(baseline, 'compliance.json') };
-      const [cli, vitestRun] = [join(dir, 'cli'), join(dir, 'vitest')];
-      const [fromCli, fromVitest] = await Promise.all([
-        runBin([], { ...withBaseline, BASE_URL: refs[0].baseUrl, REPORT_DIR: cli }),
-        vitest([], { ...withBaseline, BASE_URL: refs[1].baseUrl, REPORT_DIR: vitestRun }),
-      ]);
-      expect([fromCli.code, fromVitest.code], fromVitest.output).toEqual([1, 1]);
-      const [a, b] = [await reportIn(cli), await reportIn(vitestRun)];
-      expect(comparable(b)).toEqual(comparable(a));
-      // what the comparison holds: a violation, a listed expected failure, and the baseline's changes
-      expect(requirement(a, 'AUTH-MISSING-HEADER')).toMatchObject({ outcome: 'failed' });
-      expect(requirement(a, 'ERR-BODY-SHAPE')).toMatchObject({ outcome: 'failed', expectedFailure: expect.stringContaining('ticket 12') });
-      expect(comparable(a).sinceBaseline!.groups[2]).toEqual(['AUTH-SCHEME-CASE was failed']);
-      expect(fromVitest.output).toContain('Since the baseline');
-      // both write every exchange (under Vitest the worker does: the exchanges live there) and a certificate covering it
-      for (const [reports, report] of [
-        [cli, a],
-        [vitestRun, b],
-      ] as const) {
-        const har = JSON.parse(await readFile(join(reports, 'exchanges.har'), 'utf8'));
-        expect(har.log.entries).toHaveLength(report.requestCount);
-        const certificate = JSON.parse(await readFile(join(reports, 'certificate.json'), 'utf8'));
-        const subject = JSON.parse(Buffer.from(certificate.payload, 'base64').toString('utf8')).subject.map((s: { name: string }) => s.name);
-        expect(subject).toContain('exchanges.har');
-        expect(verifyCommand([join(reports, 'certificate.json'), '--public-key', publicKeyFile], () => {})).toBe(0);
-      }
+// One CLI run and one Vitest run, each against a server of its own started alike (certify
+// tops up the store it finds, so two runs must not share one), with a baseline, expected
+// failures and a signing key. Started by the first test that asks for it: the first test
+// compares the two, the next reads the Vitest run's failed test.
+let comparedRuns: ReturnType<typeof compareRuns> | undefined;
+const compared = () => (comparedRuns ??= compareRuns());
 
-      const bad = { ...env, BASE_URL: refs[0].baseUrl, BASELINE: join(dir, 'missing.json') };
-      const [badCli, badVitest] = await Promise.all([
-        runBin([], { ...bad, REPORT_DIR: join(dir, 'bad-cli') }),
-        vitest([], { ...bad, REPORT_DIR: join(dir, 'bad-vitest') }),
-      ]);
-      expect([badCli.code, badVitest.code]).toEqual([2, 2]);
-      for (const out of [badCli.stderr, badVitest.output]) expect(out).toMatch(/cannot read the baseline .*missing\.json: ENOENT/);
-      // both write the reports of a refused run, saying why
-      for (const reports of ['bad-cli', 'bad-vitest'])
-        expect(await reportIn(join(dir, reports))).toMatchObject({ verdict: 'not-tested', configError: expect.stringMatching(/^cannot read the baseline/) });
-    } finally {
-      await Promise.all(refs.map((ref) => ref.close()));
+async function compareRuns() {
+  const server = () => startReferenceServer({ apiKey: 'suite-key', faults: ['no-auth-on-list', 'scheme-case-sensitive', 'framework-404-html'] });
+  const refs = await Promise.all([server(), server(), server()]);
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-and-vitest-'));
+    const expected = join(dir, 'expected.txt');
+    await writeFile(expected, 'ERR-BODY-SHAPE the framework answers unknown routes itself, ticket 12\n');
+    // both sign their certificate: the Vitest reporter reads SIGN_KEY as the CLI does
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const [signKey, publicKeyFile] = [join(dir, 'key.pem'), join(dir, 'pub.pem')];
+    await writeFile(signKey, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    await writeFile(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+    const env = { API_KEY: 'suite-key', ONLY: 'auth,errors,media', SEED: '7', EXPECTED_FAILURES: expected, ENV_FILE: EMPTY_ENV_FILE, SIGN_KEY: signKey };
+    // a bad baseline, meanwhile: refused before any request, so no server listens behind the address
+    const bad = { ...env, BASE_URL: 'http://127.0.0.1:9/v1', BASELINE: join(dir, 'missing.json') };
+    const refused = Promise.all([runBin([], { ...bad, REPORT_DIR: join(dir, 'bad-cli') }), vitest([], { ...bad, REPORT_DIR: join(dir, 'bad-vitest') })]);
+    // the baseline: such a server judged once before, on AUTH-SCHEME-CASE only
+    const baseline = join(dir, 'baseline');
+    const baselineRun = await runBin([], { ...env, BASE_URL: refs[2].baseUrl, REPORT_DIR: baseline, ONLY: 'AUTH-SCHEME-CASE' });
+    const withBaseline = { ...env, BASELINE: join(baseline, 'compliance.json') };
+    const [cli, vitestRun] = [join(dir, 'cli'), join(dir, 'vitest')];
+    const [fromCli, fromVitest] = await Promise.all([
+      runBin([], { ...withBaseline, BASE_URL: refs[0].baseUrl, REPORT_DIR: cli }),
+      vitest([], { ...withBaseline, BASE_URL: refs[1].baseUrl, REPORT_DIR: vitestRun }),
+    ]);
+    const [badCli, badVitest] = await refused;
+    return { dir, publicKeyFile, baselineRun, cli, vitestRun, fromCli, fromVitest, badCli, badVitest };
+  } finally {
+    await Promise.all(refs.map((ref) => ref.close()));
+  }
+}
+
+// a test may wait its turn for a Vitest run (at most three at once): room for that on a busy machine
+describe.concurrent('vitest run --project conformance', { timeout: 120_000 }, () => {
+  it('gives the report the CLI gives for the same run: the baseline compared, the expected failures listed, a bad baseline refused', async () => {
+    const { dir, publicKeyFile, baselineRun, cli, vitestRun, fromCli, fromVitest, badCli, badVitest } = await compared();
+    expect(baselineRun.code).toBe(0);
+    expect([fromCli.code, fromVitest.code], fromVitest.output).toEqual([1, 1]);
+    const [a, b] = [await reportIn(cli), await reportIn(vitestRun)];
+    expect(comparable(b)).toEqual(comparable(a));
+    // what the comparison holds: a violation, a listed expected failure, and the baseline's changes
+    expect(requirement(a, 'AUTH-MISSING-HEADER')).toMatchObject({ outcome: 'failed' });
+    expect(requirement(a, 'ERR-BODY-SHAPE')).toMatchObject({ outcome: 'failed', expectedFailure: expect.stringContaining('ticket 12') });
+    expect(comparable(a).sinceBaseline!.groups[2]).toEqual(['AUTH-SCHEME-CASE was failed']);
+    expect(fromVitest.output).toContain('Since the baseline');
+    // both write every exchange (under Vitest the worker does: the exchanges live there) and a certificate covering it
+    for (const [reports, report] of [
+      [cli, a],
+      [vitestRun, b],
+    ] as const) {
+      const har = JSON.parse(await readFile(join(reports, 'exchanges.har'), 'utf8'));
+      expect(har.log.entries).toHaveLength(report.requestCount);
+      const certificate = JSON.parse(await readFile(join(reports, 'certificate.json'), 'utf8'));
+      const subject = JSON.parse(Buffer.from(certificate.payload, 'base64').toString('utf8')).subject.map((s: { name: string }) => s.name);
+      expect(subject).toContain('exchanges.har');
+      expect(verifyCommand([join(reports, 'certificate.json'), '--public-key', publicKeyFile], () => {})).toBe(0);
     }
+
+    expect([badCli.code, badVitest.code]).toEqual([2, 2]);
+    for (const out of [badCli.stderr, badVitest.output]) expect(out).toMatch(/cannot read the baseline .*missing\.json: ENOENT/);
+    // both write the reports of a refused run, saying why
+    for (const reports of ['bad-cli', 'bad-vitest'])
+      expect(await reportIn(join(dir, reports))).toMatchObject({ verdict: 'not-tested', configError: expect.stringMatching(/^cannot read the baseline/) });
   });
 
   it('certifies the embedded server; -t selects requirements by id prefix; the reports are written', async () => {
@@ -170,15 +188,10 @@ describe('vitest run --project conformance', () => {
   });
 
   it('fails the test of a violated requirement, against a configured server', async () => {
-    const ref = await startReferenceServer({ apiKey: 'suite-key', faults: ['no-auth-on-list'] });
-    try {
-      const { code, output } = await vitest(['-t', 'AUTH-'], { BASE_URL: ref.baseUrl, API_KEY: 'suite-key' });
-      expect(code).toBe(1);
-      expect(output).toMatch(/FAIL .*AUTH-MISSING-HEADER MUST/);
-      expect(output).not.toContain('suite-key');
-    } finally {
-      await ref.close();
-    }
+    const { fromVitest } = await compared();
+    expect(fromVitest.code).toBe(1);
+    expect(fromVitest.output).toMatch(/FAIL .*AUTH-MISSING-HEADER MUST/);
+    expect(fromVitest.output).not.toContain('suite-key');
   });
 
   it('runs what ONLY and SKIP select; an expected failure is skipped and reported as the CLI reports it', async () => {
@@ -218,12 +231,15 @@ describe('vitest run --project conformance', () => {
     const env = { BASE_URL: ref.baseUrl, API_KEY: 'suite-key' };
     const [lenientDir, strictDir] = await Promise.all([1, 2].map(() => mkdtemp(join(tmpdir(), 'vitest-reports-'))));
     try {
-      const lenient = await vitest(['-t', 'ORDERS-', ...VERBOSE], { ...env, REPORT_DIR: lenientDir });
+      // at once against one server: ORDERS-EXISTS reads the orders alone, which neither run changes
+      const [lenient, strict] = await Promise.all([
+        vitest(['-t', 'ORDERS-', ...VERBOSE], { ...env, REPORT_DIR: lenientDir }),
+        vitest(['-t', 'ORDERS-'], { ...env, STRICT: '1', REPORT_DIR: strictDir }),
+      ]);
       expect(lenient.code, lenient.output).toBe(0);
       expect(lenient.output).toMatch(/✓ .*ORDERS-EXISTS SHOULD[^]*warning\s+↳ failed: /);
       expect(await reportIn(lenientDir)).toMatchObject({ verdict: 'compliant', strict: false, requirements: [{ id: 'ORDERS-EXISTS', outcome: 'failed' }] });
 
-      const strict = await vitest(['-t', 'ORDERS-'], { ...env, STRICT: '1', REPORT_DIR: strictDir });
       expect(strict.code).toBe(1);
       expect(strict.output).toMatch(/FAIL .*ORDERS-EXISTS SHOULD/);
       expect(await reportIn(strictDir)).toMatchObject({ verdict: 'non-compliant', strict: true });
@@ -278,16 +294,17 @@ describe('vitest run --project conformance', () => {
   });
 
   it('refuses a bad setting as the CLI does: one line, exit code 2', async () => {
-    for (const [env, message] of [
+    const cases = [
       [{ BASE_URL: 'http//x', API_KEY: 'k' }, 'BASE_URL is not a valid URL: http//x'],
       // Vite's own BASE_URL ("/") is ignored; an empty one is the user's mistake
       [{ BASE_URL: '', API_KEY: 'k' }, 'BASE_URL is set but empty'],
       [{ ONLY: 'NO-SUCH-' }, '"NO-SUCH-" matches no requirement'],
       [{ EXPECTED_FAILURES: '/nonexistent/expected.txt' }, 'cannot read the expected-failures file'],
-    ] as const) {
-      const { code, output } = await vitest([], env);
+    ] as const;
+    const runs = await Promise.all(cases.map(([env]) => vitest([], env)));
+    for (const [i, { code, output }] of runs.entries()) {
       expect(code, output).toBe(2);
-      expect(output).toContain(`animal-store-conformance: ${message}`);
+      expect(output).toContain(`animal-store-conformance: ${cases[i][1]}`);
       expect(output).not.toMatch(/No test files found|\n\s+at /);
     }
   });

@@ -1,23 +1,14 @@
-// Servers that take another reasonable reading where the description is silent are
-// judged compliant, with no requirement failed at all but the SHOULDs a variant's
-// entry names (reference/variants.ts), on the date its entry gives.
+// The variant matrix (test/support/variant-matrix.ts), part 1 of 2, and the runs of
+// several variants at once; part 2 is a file of its own, so that the two run in two
+// workers at once.
 import { describe, expect, it } from 'vitest';
 import { VARIANT_NAMES, VARIANT_SPECS } from '../reference/variants.js';
 import { certifyReference, violations } from './support/run.js';
+import { failedIds, variantMatrix } from './support/variant-matrix.js';
 
-const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) =>
-  violations(report)
-    .map((v) => v.split(':')[0])
-    .sort();
+variantMatrix(1, 2);
 
-describe.concurrent('allowed variants', () => {
-  it.each(VARIANT_NAMES)('%s is compliant', async (variant) => {
-    const { shouldFail = [], now, apiKey } = VARIANT_SPECS[variant] ?? {};
-    const report = await certifyReference({ variants: [variant], apiKey }, now ? { now: new Date(now) } : {});
-    expect(failedIds(report), violations(report).join('\n')).toEqual([...shouldFail].sort());
-    expect(report.verdict).toBe('compliant');
-  });
-
+describe.concurrent('allowed variants together', () => {
   // two allowed choices at once: a lookup before the key, and reads that lag the writes
   it('lookup-before-auth with lagging-reads is compliant: the auth probes use an animal getPet already shows', async () => {
     const report = await certifyReference({ variants: ['lookup-before-auth', 'lagging-reads'] });

@@ -1,0 +1,60 @@
+// The suite catches every deliberate fault of the reference server on exactly the
+// requirements the fault declares, no fewer and no more: a fault that breaks a MUST
+// makes the verdict non-compliant (exit code 1); one that breaks only a SHOULD is
+// reported as that SHOULD failing, and the verdict stays compliant (SHOULDs do not
+// decide it). No requirement is left unjudged (error) but those the fault declares.
+// The faults are dealt to a few test files (test/fault-matrix-*.test.ts), so that the
+// workers share them; each file runs its part in one process, a few at a time.
+import { afterAll, describe, expect, it } from 'vitest';
+import { FAULT_NAMES, faultSpec } from '../../reference/faults.js';
+import { loadCatalogue } from '../../harness/api/catalogue.js';
+import { certifyReference } from './run.js';
+
+const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
+
+/** Declares the tests of part `part` (from 1) of `parts`: every fault whose place in FAULT_NAMES is `part` modulo `parts`. */
+export function faultMatrix(part: number, parts: number): void {
+  // dealt in turn, so that neighbours in the list (often alike in cost) go to different files
+  const faults = FAULT_NAMES.filter((_, i) => i % parts === part - 1);
+  const matrix: Array<{ fault: string; expected: string; caughtBy: string; exact: boolean }> = [];
+
+  describe.concurrent(`fault matrix, part ${part} of ${parts}`, () => {
+    it.each(faults)('%s is caught', async (fault) => {
+      const { expect: expected, mayAlso = [], errors = [], prefill, maxLatencyMs, seed, variants } = faultSpec(fault);
+      // the reference server shows every write at once, so a short consistency window loses
+      // nothing here and spares the faults that hide animals the default 5 s wait
+      const report = await certifyReference(
+        { faults: [fault], prefill, variants: variants && [...variants] },
+        { maxLatencyMs, seed, consistencyWindowMs: 500 },
+      );
+      const ids = (outcome: string) =>
+        report.requirements
+          .filter((r) => r.outcome === outcome)
+          .map((r) => r.id)
+          .sort();
+      const failed = ids('failed');
+      const judged = failed.filter((id) => !mayAlso.includes(id));
+      const exact = judged.join(' ') === [...expected].sort().join(' ');
+      matrix.push({ fault, expected: expected.join(' '), caughtBy: failed.join(' ') || '(nothing)', exact });
+      const messages = report.requirements.filter((r) => r.outcome === 'failed' || r.outcome === 'error').map((r) => `${r.id}: ${r.message}`);
+      expect(judged, messages.join('\n')).toEqual([...expected].sort());
+      expect(ids('error'), messages.join('\n')).toEqual([...errors].sort());
+      const breaksMust = expected.some((id) => LEVEL.get(id) === 'MUST');
+      expect(report.verdict).toBe(breaksMust ? 'non-compliant' : 'compliant');
+      expect(report.exitCode).toBe(breaksMust ? 1 : 0);
+      // a broken server must never crash a check
+      expect(report.requirements.filter((r) => r.message?.includes('check crashed')).map((r) => r.message)).toEqual([]);
+    });
+  });
+
+  // that every requirement is the target of a fault is asserted in test/reference-server.test.ts
+
+  afterAll(() => {
+    const width = Math.max(...matrix.map((m) => m.fault.length));
+    const rows = matrix
+      .sort((a, b) => a.fault.localeCompare(b.fault))
+      .map((m) => `${m.fault.padEnd(width)}  expected: ${m.expected}  | caught by: ${m.caughtBy}`);
+    const exact = matrix.filter((m) => m.exact).length;
+    console.log(`Fault matrix, part ${part} of ${parts}: ${exact}/${faults.length} faults caught on exactly their declared requirements\n${rows.join('\n')}`);
+  });
+}
