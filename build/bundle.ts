@@ -93,7 +93,7 @@ function standaloneModule(code: string, source: string, exportLine: string): str
 
 /** dist/generated/reference-new-pet.js: the reference server's validator of the documented NewPet, as built-new-pet.ts declares it. */
 function referenceNewPetModule(): string {
-  const ajv = referenceCompiler({ code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = referenceCompiler({ code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE}).fullFormats` } });
   ajv.addSchema(newPetSchema(), 'new-pet');
   return standaloneModule(standaloneCode(ajv, { builtNewPetValidator: 'new-pet' }), 'reference/options.ts newPetSchema', '');
 }
