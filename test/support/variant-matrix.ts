@@ -3,10 +3,12 @@
 // entry names (reference/variants.ts), on the date its entry gives. The variants are
 // dealt to two test files (test/variant-matrix-*.test.ts), so that the workers share them.
 import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../harness/model/types.js';
 import { VARIANT_NAMES, VARIANT_SPECS } from '../../reference/variants.js';
-import { certifyReference, violations } from './run.js';
+import { violations } from './run.js';
+import { judgeHar, recordOf } from './record.js';
 
-export const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) =>
+export const failedIds = (report: RunReport) =>
   violations(report)
     .map((v) => v.split(':')[0])
     .sort();
@@ -15,11 +17,16 @@ export const failedIds = (report: Awaited<ReturnType<typeof certifyReference>>) 
 export function variantMatrix(part: number, parts: number): void {
   const variants = VARIANT_NAMES.filter((_, i) => i % parts === part - 1);
   describe.concurrent(`allowed variants, part ${part} of ${parts}`, () => {
-    it.each(variants)('%s is compliant', async (variant) => {
+    // and its record (exchanges.har) judged (judge): nothing the run did not find fails
+    it.each(variants)('%s is compliant, its record too', async (variant) => {
       const { shouldFail = [], now, apiKey } = VARIANT_SPECS[variant] ?? {};
-      const report = await certifyReference({ variants: [variant], apiKey }, now ? { now: new Date(now) } : {});
+      const overrides = now ? { now: new Date(now) } : {};
+      const { har, run: report, target } = await recordOf({ variants: [variant], apiKey }, overrides);
       expect(failedIds(report), violations(report).join('\n')).toEqual([...shouldFail].sort());
       expect(report.verdict).toBe('compliant');
+      const judged = await judgeHar(har, { baseUrl: target.baseUrl, quickstartBaseUrl: target.quickstartBaseUrl }, overrides);
+      expect(failedIds(judged), violations(judged).join('\n')).toEqual(failedIds(judged).filter((id) => failedIds(report).includes(id)));
+      expect(judged.verdict).toBe('compliant');
     });
   });
 }
