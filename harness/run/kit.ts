@@ -23,9 +23,9 @@ export {
   itemSpellings,
   pathSpellings,
   undocumentedMethods,
-  type CredentialKind,
   type Spelling,
 } from '../api/input-space.js';
+export type { CredentialKind } from '../api/credentials.js';
 export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
