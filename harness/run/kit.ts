@@ -34,7 +34,7 @@ export { nextTurn } from '../model/turns.js';
 export { latencyByOperation } from '../http/latency.js';
 export { isRateLimit, isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';
-export { formatDuration } from './report.js';
+export { formatDuration } from '../verdict/report.js';
 export { animalsShown, sentNewPet, type RunAnimal } from './animals.js';
 export { absentFrom, favouredStatus, missingFrom, pageItems, unlikelyId, type CreatedPet, type ListPages } from './fixtures.js';
 export { brief, canonicalText, difference, isBroken, refusalCounts, sameMeaning, type RoundTrip } from './round-trip.js';
