@@ -8,8 +8,9 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 // The harness layers, lowest first: a file in harness/<layer> imports only from its own
-// layer or lower ones.
-const LAYERS = ['model', 'http', 'api', 'config', 'run'];
+// layer or lower ones. The verdict is below the run: the runner builds the report from
+// it, and the reporters read it without the run.
+const LAYERS = ['model', 'http', 'api', 'config', 'verdict', 'run'];
 
 // Top-level folders a folder must not import from. harness/ is the base everything else
 // builds on; checks are handed to the runner by cli/, suites/ and test/; reporters read

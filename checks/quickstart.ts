@@ -80,7 +80,7 @@ async function expectRejected(ctx: CheckContext, status: number, probes: Array<{
 /** Authentication probes carry a valid body (why: QS-AUTH-MALFORMED's accepts). */
 const withAuth = (ctx: CheckContext, label: string, auth: Auth) => ({ label, options: { auth, json: validMessage(ctx) } });
 
-/** The quickstart key's credential classes of these kinds (input-space.ts), as probes carrying a valid message. */
+/** The quickstart key's credential classes of these kinds (credentials.ts), as probes carrying a valid message. */
 const credentials = (ctx: CheckContext, ...kinds: CredentialKind[]) => ctx.credentials('quickstart', ...kinds).map((c) => withAuth(ctx, c.label, c.auth));
 
 /**

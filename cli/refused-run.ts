@@ -6,8 +6,8 @@
 import { refusedRunSettings } from '../harness/config/resolve.js';
 import { ConfigError } from '../harness/config/values.js';
 import { ensureWritableDir } from '../harness/run/prepare.js';
-import { readBaseline } from '../harness/run/baseline.js';
-import { refusedRunReport } from '../harness/run/report.js';
+import { readBaseline } from '../harness/verdict/baseline.js';
+import { refusedRunReport } from '../harness/verdict/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { finishRun } from '../reporters/finish.js';

@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Mismatch, checkReports, openCertificate, type Statement } from '../reporters/certificate.js';
-import { coverageText, verdictText } from '../harness/run/report.js';
+import { coverageText, verdictText } from '../harness/verdict/report.js';
 import { ConfigError } from '../harness/config/values.js';
 
 const NAME = 'animal-store-conformance verify';

@@ -1,7 +1,7 @@
 // The console report: a line per requirement as it completes, and the summary (the CLI
 // prints both; the Vitest view prints the summary).
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
-import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
 import {
   countedViolations,
@@ -13,7 +13,7 @@ import {
   listedButPassed,
   cutShortBy,
   verdictText,
-} from '../harness/run/report.js';
+} from '../harness/verdict/report.js';
 
 const MARK: Record<RequirementResult['outcome'], string> = {
   passed: 'PASS',
@@ -147,7 +147,7 @@ export function interruptedSummary(report: RunReport, paths: string[], exitCode:
   // skipped by the selection, the profile or the configuration: never meant to be carried out
   const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;
   const meant = report.requirements.length - skipped;
-  // an aborted run counts no violation (harness/run/report.ts countedViolations): what failed before it is said apart
+  // an aborted run counts no violation (harness/verdict/report.ts countedViolations): what failed before it is said apart
   const failed = report.counts.failed;
   return (
     `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${plural(meant, 'requirement')} this run carries out finished before it (${failed} failed, not counted),` +

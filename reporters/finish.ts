@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../harness/model/types.js';
 import type { TranscriptEntry } from '../harness/run/transcript.js';
-import { compareWithBaseline, type Baseline } from '../harness/run/baseline.js';
+import { compareWithBaseline, type Baseline } from '../harness/verdict/baseline.js';
 import { renderComplianceJson } from './compliance-json.js';
 import { renderJunit } from './junit.js';
 import { renderHtml } from './html.js';

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunReport } from '../harness/model/types.js';
-import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/run/report.js';
+import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/verdict/report.js';
 import { anchorOf } from '../harness/api/catalogue.js';
-import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
 
 /**

@@ -15,7 +15,7 @@
 //   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
 //     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
 //
-// A listed known deviation that failed or errored is not a violation (harness/run/report.ts
+// A listed known deviation that failed or errored is not a violation (harness/verdict/report.ts
 // isViolation): its row says "expected failure" with the reason, is styled apart from
 // violations, sorts after them, and is not counted among them; one that passed says so.
 import {
@@ -30,8 +30,8 @@ import {
   leavesIncomplete,
   listedButPassed,
   formatDuration,
-} from '../harness/run/report.js';
-import { baselineHeading, changeGroups } from '../harness/run/baseline.js';
+} from '../harness/verdict/report.js';
+import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
 import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
 

@@ -5,11 +5,11 @@
 // an <error>; a run with exit code 0 has neither. A failed SHOULD without --strict is
 // <skipped> with its message and evidence, and counted in the run.shouldViolations
 // property, so it is visible and the build stays green. A listed known deviation that failed is not a violation
-// (harness/run/report.ts isViolation), so it is <skipped> (CI stays green, as the
+// (harness/verdict/report.ts isViolation), so it is <skipped> (CI stays green, as the
 // verdict does) with its evidence in <system-out>. An aborted run, and a run that
 // judged nothing (not-tested), add a suite "run" whose one testcase is an <error>
 // carrying the reason, so CI shows the run as broken rather than all skipped.
-import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete } from '../harness/run/report.js';
+import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete } from '../harness/verdict/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // Characters XML 1.0 forbids: C0 controls except tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.

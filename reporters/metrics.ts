@@ -5,7 +5,7 @@
 // grow, while the next run's file starts again from its own figures (rate() over such a
 // "counter" would be wrong). That is also why the request count is `..._run_requests`
 // and not `..._requests_total`: Prometheus keeps the `_total` suffix for counters.
-import { countedViolations, writesAcceptedCount } from '../harness/run/report.js';
+import { countedViolations, writesAcceptedCount } from '../harness/verdict/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
 const PREFIX = 'animal_store_conformance_';

@@ -7,10 +7,10 @@
 import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
-import { buildReport, skippedResult, type ReportBase } from '../harness/run/report.js';
+import { buildReport, skippedResult, type ReportBase } from '../harness/verdict/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { redactorFor, type SessionOptions } from '../harness/run/session.js';
-import type { Baseline } from '../harness/run/baseline.js';
+import type { Baseline } from '../harness/verdict/baseline.js';
 import type { RequirementResult } from '../harness/model/types.js';
 import { readSigningKey } from '../harness/config/signing-key.js';
 import { finishRun } from './finish.js';

@@ -12,7 +12,7 @@
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed } from '../harness/run/report.js';
+import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed } from '../harness/verdict/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
 import { conformanceChecks } from '../checks/index.js';

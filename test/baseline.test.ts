@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareWithBaseline, readBaseline } from '../harness/run/baseline.js';
+import { compareWithBaseline, readBaseline } from '../harness/verdict/baseline.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { ConfigError } from '../harness/config/values.js';
 import { selectRequirements } from '../harness/config/selection.js';

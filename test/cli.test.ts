@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
-import { buildReport, skippedResult } from '../harness/run/report.js';
+import { buildReport, skippedResult } from '../harness/verdict/report.js';
 import type { RequirementResult } from '../harness/model/types.js';
 import { buildReportFixture } from './report-fixture.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
@@ -248,7 +248,7 @@ describe.concurrent('the CLI', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const name of ['--base-url', 'BASE_URL', 'API_KEY', '--profile', 'QUICKSTART_BASE_URL', 'Exit codes']) expect(stdout).toContain(name);
-    // what exit 0 allows, as harness/run/report.ts decides it
+    // what exit 0 allows, as harness/verdict/report.ts decides it
     expect(stdout.replace(/\n/g, ' ')).toContain(
       '0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive ones and listed known deviations do not count)',
     );

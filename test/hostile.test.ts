@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
-import { coverageText } from '../harness/run/report.js';
+import { coverageText } from '../harness/verdict/report.js';
 import * as hostile from './support/hostile-servers.js';
 import type { HostileServer } from './support/hostile-servers.js';
 import { runBin } from './support/cli.js';

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderHtml } from '../reporters/html.js';
 import { writeAtomically } from '../harness/model/files.js';
 import type { RunReport } from '../harness/model/types.js';
-import { buildReport, countResults } from '../harness/run/report.js';
+import { buildReport, countResults } from '../harness/verdict/report.js';
 import { buildReportFixture, HOSTILE_BODY } from './report-fixture.js';
 import { findChromium } from './support/browser.js';
 

@@ -5,12 +5,12 @@ import {
   READ_HEADER_SPELLINGS,
   bodySpellingsOf,
   contentTypeSpellings,
-  credentialClasses,
   enumProbes,
   integerSpellings,
   pathSpellings,
   undocumentedMethods,
 } from '../harness/api/input-space.js';
+import { credentialClasses } from '../harness/api/credentials.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { startReferenceServer } from '../reference/server.js';
 import { runConformance } from '../harness/run/runner.js';

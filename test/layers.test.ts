@@ -26,6 +26,8 @@ describe('import layers (eslint.config.js)', () => {
     // type-only imports count too, and so do import() types and dynamic imports
     ['harness/model/x.ts', "import type { Settings } from '../config/settings.js';", 'harness/model must not import the higher layer harness/config'],
     ['harness/api/x.ts', "export type T = import('../run/session.js').Session;", 'harness/api must not import the higher layer harness/run'],
+    ['harness/verdict/x.ts', "import type { Session } from '../run/session.js';", 'harness/verdict must not import the higher layer harness/run'],
+    ['harness/config/x.ts', "import { countResults } from '../verdict/report.js';", 'harness/config must not import the higher layer harness/verdict'],
     ['harness/run/x.ts', "export const load = () => import('../../reference/server.js');", 'harness/ must not import reference/'],
     // any spelling of the path that leads there
     ['harness/model/x.ts', "import '../../harness/./run/runner.js';", 'harness/model must not import the higher layer harness/run'],
@@ -44,6 +46,8 @@ describe('import layers (eslint.config.js)', () => {
 
   it.each([
     ['harness/api/x.ts', "import { request } from '../http/client.js';"],
+    ['harness/run/x.ts', "import { buildReport } from '../verdict/report.js';\nimport { ConfigError } from '../config/values.js';"],
+    ['harness/verdict/x.ts', "import { ConfigError } from '../config/values.js';\nimport { AREAS } from '../api/catalogue.js';"],
     ['harness/run/x.ts', "import { a } from './session.js';\nimport { b } from '../model/json.js';\nexport const c = () => import('./examples.js');"],
     ['harness/model/x.ts', "import { readFileSync } from 'node:fs';\nimport { parse } from 'yaml';"],
     ['checks/x.ts', "import { expectStatus } from '../harness/run/expect.js';\nimport { helper } from './errors.js';"],

@@ -11,7 +11,7 @@ import { writeAtomically } from '../harness/model/files.js';
 const writeMetrics = (report: RunReport, dir: string) => writeAtomically(dir, 'metrics.prom', renderMetrics(report));
 import ComplianceReporter from '../reporters/vitest-compliance.js';
 import { main } from '../cli/cli.js';
-import { buildReport, countedViolations } from '../harness/run/report.js';
+import { buildReport, countedViolations } from '../harness/verdict/report.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import type { RunReport } from '../harness/model/types.js';
 import { buildReportFixture } from './report-fixture.js';

@@ -2,9 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Redactor, keyFormat, nearMiss, nearMisses, randomKeyLike } from '../harness/http/redact.js';
+import { Redactor } from '../harness/http/redact.js';
 import { Exchange, MAX_EVIDENCE_BODY_CHARS, curlCommand } from '../harness/http/exchange.js';
-import { secretsOf } from '../harness/api/input-space.js';
+import { keyFormat, nearMiss, nearMisses, randomKeyLike, secretsOf } from '../harness/api/credentials.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
 import { Session, sessionOptionsFor } from '../harness/run/session.js';

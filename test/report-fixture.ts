@@ -4,7 +4,7 @@
 // control characters, a lone surrogate, non-ASCII). Options give the same run with
 // known deviations listed, or aborted (every requirement skipped, as the engine does).
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
-import { buildReport } from '../harness/run/report.js';
+import { buildReport } from '../harness/verdict/report.js';
 
 export const BASE_URL = 'https://api.example.test/v1';
 
@@ -130,4 +130,4 @@ export function buildReportFixture(options: FixtureOptions = {}): RunReport {
 }
 
 /** The counts of a list of results, as the run report computes them. */
-export { countResults as countOf } from '../harness/run/report.js';
+export { countResults as countOf } from '../harness/verdict/report.js';

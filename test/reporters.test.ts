@@ -6,7 +6,7 @@ import { renderComplianceJson } from '../reporters/compliance-json.js';
 import { writeAtomically } from '../harness/model/files.js';
 import { ABORTED_TESTCASE, renderJunit, stripInvalidXmlChars } from '../reporters/junit.js';
 import { buildReportFixture, countOf, HOSTILE_BODY } from './report-fixture.js';
-import { buildReport } from '../harness/run/report.js';
+import { buildReport } from '../harness/verdict/report.js';
 import { formatSummary } from '../reporters/console.js';
 import { githubAnnotations, githubSummary } from '../reporters/github.js';
 import { reportValidator, validateJunit } from './support/validators.js';

@@ -2,12 +2,13 @@
 // probe is drawn from, in one place. Where the spec defines a dimension (an operation's
 // path, its methods, a parameter's schema, a body's media type and schema) the classes
 // are derived from it; where HTTP defines it (path spellings, methods, credentials,
-// header spellings) they are listed here, each with why it is a class of its own.
+// header spellings) they are listed here (credentials in credentials.ts), each with
+// why it is a class of its own.
 //
 //   dimension     classes                                               from
 //   path          pathSpellings, integerSpellings (a path parameter)    the operation's path; HTTP (RFC 3986, RFC 9110)
 //   method        undocumentedMethods                                   the spec's paths; HTTP (RFC 9110 9.3)
-//   credentials   credentialClasses (nearMisses among them)             HTTP (RFC 9110 11, RFC 6750)
+//   credentials   credentialClasses, nearMisses (credentials.ts)        HTTP (RFC 9110 11, RFC 6750)
 //   headers       READ_HEADER_SPELLINGS, contentTypeSpellings,          HTTP (RFC 9110 8.3, 12.5; RFC 9112 7.1)
 //                 BODY_FRAMINGS
 //   query         integerProbes (interior values drawn by the run),     each parameter's schema
@@ -17,7 +18,6 @@
 //
 // Which requirement judges which class is said by the checks and, for a reader, by the
 // catalogue's accepts (spec/requirements.yaml).
-import { nearMisses, type Secret } from '../http/redact.js';
 import { isSafeMethod } from '../http/exchange.js';
 import type { AnimalStoreSpec } from './spec.js';
 
@@ -92,81 +92,6 @@ export function undocumentedMethods(spec: AnimalStoreSpec, path: string): { safe
   const others = HTTP_METHODS.filter((m) => !documented.includes(m));
   return { safe: others.filter(isSafeMethod), unsafe: others.filter((m) => !isSafeMethod(m)) };
 }
-
-export type CredentialKind =
-  | 'missing'
-  | 'empty'
-  | 'scheme-only'
-  | 'unset-variable'
-  | ReturnType<typeof nearMisses>[number]['kind']
-  | 'random'
-  | 'scheme-twice'
-  | 'other-scheme'
-  | 'no-scheme'
-  | 'glued'
-  | 'scheme-case';
-
-export interface CredentialClass {
-  kind: CredentialKind;
-  /** The Authorization header sent; undefined: none at all. */
-  header: string | undefined;
-  /** For messages: "Bearer with no token". */
-  label: string;
-  /** The valid key in a spelling HTTP allows: it must be accepted, not refused. */
-  valid?: true;
-  /** What of the header is made from the key, and the shell expression of its variable that gives it back: for the redactor. */
-  secret?: Secret;
-}
-
-/**
- * Every class of Authorization header, from a key: none, an empty value, the scheme
- * with no token, the token of an unset variable ("undefined", "null"), the near-miss
- * keys (nearMisses), the scheme twice, the key under another scheme, with no scheme,
- * glued to the scheme; and the one valid spelling the suite does not use itself: the
- * scheme in lower case. Why each, and why several spaces or a tab after the scheme are
- * not among them: the accepts of AUTH-INVALID-KEY and of the checks that send them.
- *
- * Without key variants (health, unless --key-variants), no class carries the key or
- * most of it: the near-misses are one random key of the key's format and length
- * (`randomKey`, randomKeyLike), the other schemes carry that random key, and the lower-case
- * scheme, which needs the real key, is left out.
- */
-export function credentialClasses(key: string, variable: string, keyVariants: boolean, randomKey: string): CredentialClass[] {
-  const sent = keyVariants ? key : randomKey;
-  const what = keyVariants ? 'the valid key' : "a random key of the key's format";
-  return [
-    { kind: 'missing', header: undefined, label: 'no Authorization header' },
-    { kind: 'empty', header: '', label: 'an empty Authorization header' },
-    { kind: 'scheme-only', header: 'Bearer', label: 'Bearer with no token' },
-    { kind: 'unset-variable', header: 'Bearer undefined', label: 'Bearer undefined (the key of an unset variable)' },
-    { kind: 'unset-variable', header: 'Bearer null', label: 'Bearer null (the key of an unset variable)' },
-    ...(keyVariants
-      ? nearMisses(key, variable).map((v) => ({
-          kind: v.kind,
-          header: `Bearer ${v.value}`,
-          label: `an invalid bearer key (${v.what})`,
-          secret: { value: v.value, label: v.label },
-        }))
-      : [{ kind: 'random' as const, header: `Bearer ${randomKey}`, label: "an invalid bearer key (a random key of the key's format and length)" }]),
-    { kind: 'scheme-twice', header: `Bearer Bearer ${sent}`, label: `the scheme twice (Bearer Bearer <${keyVariants ? 'key' : 'random key'}>)` },
-    { kind: 'other-scheme', header: `Basic ${sent}`, label: `${what} under the Basic scheme` },
-    { kind: 'other-scheme', header: `Token ${sent}`, label: `${what} under the Token scheme` },
-    { kind: 'no-scheme', header: sent, label: `${what} with no scheme` },
-    {
-      kind: 'glued',
-      header: `Bearer${sent}`,
-      label: `${what} glued to Bearer, with no space`,
-      // a short key is otherwise hidden only where it stands alone
-      ...(keyVariants && { secret: { value: `Bearer${key}`, label: `Bearer${variable}` } }),
-    },
-    ...(keyVariants
-      ? [{ kind: 'scheme-case' as const, header: `bearer ${key}`, label: 'the valid key under the scheme in lower case (bearer)', valid: true as const }]
-      : []),
-  ];
-}
-
-/** What of the classes is made from the key, for the redactor (each with the shell expression that gives it back). */
-export const secretsOf = (classes: CredentialClass[]): Secret[] => classes.flatMap((c) => (c.secret ? [c.secret] : []));
 
 /**
  * Request headers a valid client sends besides the suite's own (Accept: application/json,

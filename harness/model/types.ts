@@ -202,7 +202,7 @@ export interface BaselineChange extends Pick<RequirementResult, 'id' | 'level' |
   failingSince?: string;
 }
 
-/** This run compared with a previous report, over the requirement ids both hold (harness/run/baseline.ts). */
+/** This run compared with a previous report, over the requirement ids both hold (harness/verdict/baseline.ts). */
 export interface SinceBaseline {
   baseline: {
     startedAt: string;

@@ -11,7 +11,7 @@ import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
 import type { Fixtures } from './fixtures.js';
-import type { CredentialKind } from '../api/input-space.js';
+import type { CredentialKind } from '../api/credentials.js';
 import type { Auth } from './request.js';
 import { pollWithinWindow, type Polled } from './window.js';
 
@@ -63,7 +63,7 @@ export class CheckContext {
     return this.session.options.keyVariants;
   }
   /**
-   * The classes of Authorization header of these kinds (input-space.ts), from one
+   * The classes of Authorization header of these kinds (credentials.ts), from one
    * service's key, as the auth of a call: in the order the kinds are given (a kind the
    * run does not send, such as a near-miss without --key-variants, is left out).
    */

@@ -23,9 +23,9 @@ export {
   itemSpellings,
   pathSpellings,
   undocumentedMethods,
-  type CredentialKind,
   type Spelling,
 } from '../api/input-space.js';
+export type { CredentialKind } from '../api/credentials.js';
 export { isRemoved, type Operation } from '../api/spec.js';
 export { newPetProperties, type NegativeFamily } from '../api/bodies.js';
 export { integerText, isInteger, parseJson, sameJson, showJson } from '../model/json.js';
@@ -34,7 +34,7 @@ export { nextTurn } from '../model/turns.js';
 export { latencyByOperation } from '../http/latency.js';
 export { isRateLimit, isSafeMethod, isServerError, type Exchange } from '../http/exchange.js';
 export type { LatencyStats } from '../model/types.js';
-export { formatDuration } from './report.js';
+export { formatDuration } from '../verdict/report.js';
 export { animalsShown, sentNewPet, type RunAnimal } from './animals.js';
 export { absentFrom, favouredStatus, missingFrom, pageItems, unlikelyId, type CreatedPet, type ListPages } from './fixtures.js';
 export { brief, canonicalText, difference, isBroken, refusalCounts, sameMeaning, type RoundTrip } from './round-trip.js';

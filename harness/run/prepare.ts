@@ -12,7 +12,7 @@ import { ConfigError } from '../config/values.js';
 import { readExpectedFailures, selectRequirements } from '../config/selection.js';
 import { readSigningKey } from '../config/signing-key.js';
 import type { Requirement } from '../model/types.js';
-import { readBaseline, type Baseline } from './baseline.js';
+import { readBaseline, type Baseline } from '../verdict/baseline.js';
 
 export interface PreparedRun {
   config: RunConfig;

@@ -10,7 +10,8 @@ import type { Requirement, RequirementResult, RunReport, Service, Target } from 
 import { plural } from '../model/words.js';
 import type { Check } from './check.js';
 import { Fixtures } from './fixtures.js';
-import { buildReport, reportBaseOf, skippedResult } from './report.js';
+import { buildReport, skippedResult } from '../verdict/report.js';
+import { reportBaseOf } from './report-base.js';
 import { judge, NOT_SELECTED } from './runner.js';
 import { Session, type SessionOptions } from './session.js';
 

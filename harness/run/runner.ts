@@ -5,7 +5,8 @@
 // requirement, then the report. Whoever runs it hands it the
 // checks (checks/index.ts); the runner knows none of them by name.
 import { loadCatalogue } from '../api/catalogue.js';
-import { buildReport, notCarriedOut, notRun, reportBaseOf, skippedResult } from './report.js';
+import { buildReport, notCarriedOut, notRun, skippedResult } from '../verdict/report.js';
+import { reportBaseOf } from './report-base.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
 import { Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';

@@ -7,7 +7,7 @@ import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, isServerError, type Exchange, type HttpRequest } from '../http/exchange.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
 import type { PetValues } from '../api/bodies.js';
-import { Redactor, randomKeyLike } from '../http/redact.js';
+import { Redactor } from '../http/redact.js';
 import { isRemoved, type Specs } from '../api/spec.js';
 import type { Target } from '../model/types.js';
 import type { RunSettings, RunConfig } from '../config/settings.js';
@@ -15,7 +15,7 @@ import { TOOL } from '../model/tool.js';
 import { CheckError } from '../model/outcome.js';
 import { durationSetting, formatSeconds, formatSize, sizeSetting } from '../model/units.js';
 import { plural } from '../model/words.js';
-import { credentialClasses, secretsOf, type CredentialClass } from '../api/input-space.js';
+import { credentialClasses, randomKeyLike, secretsOf, type CredentialClass } from '../api/credentials.js';
 import type { ConsistencyWindow } from './window.js';
 
 /** A run's settings, every one with its value (resolveConfig), and the target it certifies. */
@@ -195,7 +195,7 @@ export class Session implements ConsistencyWindow {
   private readonly credentialsMade = new Map<Service, CredentialClass[]>();
 
   /**
-   * Every class of Authorization header for one service's key (input-space.ts): the
+   * Every class of Authorization header for one service's key (credentials.ts): the
    * near-misses where the key may travel in other spellings (--key-variants), else a
    * random key of its format and length. Each credential made from the key is added to
    * the redactor here, as it is made, so no output shows it.

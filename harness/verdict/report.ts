@@ -12,58 +12,10 @@
 // about the server (1 would blame it, 0 would let CI go green on what was not seen).
 import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunReport, Verdict } from '../model/types.js';
 import { AREAS } from '../api/catalogue.js';
-import type { Session } from './session.js';
-import { latencyByOperation } from '../http/latency.js';
-import { isSafeMethod } from '../http/exchange.js';
 import { TOOL } from '../model/tool.js';
 
 /** What a report says of a run apart from its results: the figures of the session. */
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
-
-/** The run's writes a server answered 2xx, each counted once (Session.answered), by operation. */
-function writesAccepted(session: Session): Record<string, number> {
-  const by: Record<string, number> = {};
-  for (const ex of [...session.answered('store'), ...session.answered('quickstart')]) {
-    const { method, operation, url } = ex.request;
-    if (isSafeMethod(method) || !ex.succeeded) continue;
-    const what = operation ?? `${method} ${new URL(url).pathname}`;
-    by[what] = (by[what] ?? 0) + 1;
-  }
-  return by;
-}
-
-/** Everything the report says about the run apart from the results; `abortReason` when it could not be made or was stopped. */
-export function reportBaseOf(session: Session, abortReason: string | undefined): ReportBase {
-  const finishedAt = new Date();
-  const { target, profile, strict } = session.options;
-  const { exchanges } = session.client;
-  return {
-    tool: TOOL,
-    spec: { title: session.specs.store.title, version: session.specs.store.version },
-    target: {
-      environment: target.environment,
-      baseUrl: target.baseUrl,
-      ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
-    },
-    profile,
-    strict,
-    startedAt: session.startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
-    durationMs: finishedAt.getTime() - session.startedAt.getTime(),
-    ...(abortReason && { abortReason: session.redactor.redact(abortReason) }),
-    ...(session.unreachable.length > 0 && { unreachable: session.unreachable.map((u) => session.redactor.redact(u)) }),
-    runPrefix: session.runPrefix,
-    animalsCreated: exchanges.filter((ex) => ex.request.operation === 'createPet' && ex.succeeded).length,
-    writesAccepted: writesAccepted(session),
-    // every value drawn at random (interior query values, generated animals) is drawn again with --seed
-    seed: session.seed,
-    requestCount: session.client.requestCount,
-    retries: session.client.retryCount,
-    rateLimited: session.client.rateLimitedCount,
-    latency: latencyByOperation(exchanges.filter((ex) => !session.quiet.has(ex))),
-    ...(session.quiet.size && { latencyQuiet: latencyByOperation([...session.quiet]) }),
-  };
-}
 
 /** Failed (an answer showed the server breaking it), and not listed as an expected failure. */
 export const isViolation = (r: RequirementResult) => r.outcome === 'failed' && r.expectedFailure === undefined;
