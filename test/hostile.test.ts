@@ -25,7 +25,7 @@ const MARGIN_MS = 8000;
 // small, so that an endless body reaches it fast (at about 16 MB/s), well within the timeout
 const MAX_BODY = '1MiB';
 // animals on each page of the error flood: 1.1 MiB (parsed in turns of their own, see
-// client.ts), a tenth of the flood measured by hand (bench/results.md)
+// answers.ts), a tenth of the flood measured by hand (bench/results.md)
 const FLOOD = 20_000;
 
 interface Run {

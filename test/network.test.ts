@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient, retryAfterMs } from '../harness/http/client.js';
+import { HttpClient } from '../harness/http/client.js';
+import { retryAfterMs } from '../harness/http/pool.js';
 import { Redactor } from '../harness/http/redact.js';
 import { CheckError, Violation } from '../harness/model/outcome.js';
 import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';

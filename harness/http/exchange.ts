@@ -23,7 +23,7 @@ export interface HttpRequest {
  * Why no complete answer arrived. timeout: the request timeout ended it (before the
  * status line or during the body); connection: reset, refused, closed, a socket error;
  * body-cap: the body was cut at --max-body; deadline: the run deadline (or an
- * interruption) ended it; stopped: the target had stopped answering (client.ts).
+ * interruption) ended it; stopped: the target had stopped answering (reobserve.ts).
  */
 export type Failure = 'timeout' | 'connection' | 'body-cap' | 'deadline' | 'stopped';
 
@@ -39,6 +39,19 @@ export const isRateLimit = (ex: Exchange) => ex.status === 429 || (ex.status ===
  * is STORE-NO-5XX's (or QS-NO-5XX's) finding, and no other requirement's.
  */
 export const isServerError = (ex: Exchange) => ex.status >= 500 && ex.status !== 501 && !isRateLimit(ex);
+
+/** The service a request goes to (a request built without one: the store). */
+export const serviceOf = (req: HttpRequest): Service => req.service ?? 'store';
+
+/** What makes requests of one kind: method, operation (or path), and the names of the query parameters. */
+export function kindOf(req: HttpRequest): string {
+  const url = new URL(req.url);
+  const names = [...new Set(url.searchParams.keys())].sort();
+  return `${req.method} ${req.operation ?? url.pathname}?${names.join('&')}`;
+}
+
+/** The server answered: a status line and a body (cut at the cap or whole), not silence after a status line. */
+export const answered = (ex: Exchange) => ex.status > 0 && !ex.silent;
 
 /** How much of the start of a body bodyExcerpt reads: an HTML page's title is in its first few kilobytes. */
 const EXCERPT_CHARS = 64 * 1024;
