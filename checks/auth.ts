@@ -53,7 +53,7 @@ function probedOperations(ctx: CheckContext, only: (op: Operation) => boolean = 
  */
 async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   if (op.successShown) return 'credential';
-  const ex = await ctx.fixtures.withKey(op.id).catch(() => undefined);
+  const ex = await ctx.probes.withKey(op.id).catch(() => undefined);
   if (ex?.succeeded) return 'credential';
   ctx.note(`${op.id}: with the key it got ${ex?.summary ?? 'no answer'}, so it is not there for this key: its probes must only get no data (no 2xx)`);
   return 'no-data';
@@ -70,14 +70,14 @@ interface Credential {
  * Sends each probe and expects 401 (or, for an operation not there for this key, no
  * 2xx: judgedAs), with 400 too where health's body is {} (AUTH-MISSING-HEADER's
  * accepts says why). An operation with a petId gets an animal that getPet shows
- * (visibleId), so that it cannot fail for want of one; the others are sent without
+ * (ctx.visible.animal()), so that it cannot fail for want of one; the others are sent without
  * waiting for it.
  */
 async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): Promise<void> {
   await eachProbe(probes, async ({ op, judged, auth, label, query }) => {
     const valid = ctx.profile === 'certify';
     const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
-    const animal = op.path.includes('{petId}') ? await ctx.fixtures.visibleId() : undefined;
+    const animal = op.path.includes('{petId}') ? await ctx.visible.animal() : undefined;
     const params = animal && { petId: animal.id };
     const ex = await ctx.call(op.id, { auth, json, params, query });
     const sent = query
@@ -181,7 +181,7 @@ export const AUTH_CHECKS: Check[] = [
   check('AUTH-NO-BYPASS', async (ctx) => {
     const none = { auth: 'none' as const };
     const list = () => ctx.call('listPets', none);
-    const id = await ctx.fixtures.liveAnimal();
+    const id = await ctx.visible.liveId();
     const spelled = (canonical: () => Promise<Exchange>) => (s: Spelling) => ({
       label: `GET ${s.path} (${s.label}) with no key`,
       send: () => ctx.request('GET', s.path, none),
@@ -250,7 +250,7 @@ export const AUTH_CHECKS: Check[] = [
     const live = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
     const writes = ctx.profile === 'certify' && live ? unsafeMethodsChangeNothing(ctx, itemTemplate) : undefined;
     writes?.catch(() => undefined); // awaited below
-    const id = await ctx.fixtures.liveAnimal();
+    const id = await ctx.visible.liveId();
     const paths = [
       { template: listPath, path: listPath },
       ...(id === undefined ? [] : [{ template: itemTemplate, path: fillPath(itemTemplate, 'getPet', { petId: id }) }]),
@@ -291,7 +291,7 @@ export const AUTH_CHECKS: Check[] = [
   // why a SHOULD: the catalogue
   check('AUTH-BEFORE-LOOKUP', async (ctx) => {
     if (isRemoved(ctx.spec.operation('getPet'), ctx.now)) throw new Skip('getPet is past its removal date');
-    const ex = await ctx.call('getPet', { auth: 'none', params: { petId: await ctx.fixtures.absentId() } });
+    const ex = await ctx.call('getPet', { auth: 'none', params: { petId: await ctx.probes.absentId() } });
     expectStatus(ex, [401], 'getPet of an animal that does not exist, with no key (authentication comes before the lookup)');
   }),
 ];

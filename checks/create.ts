@@ -31,7 +31,7 @@ import {
 
 /** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
-  const created = (await ctx.fixtures.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
+  const created = (await ctx.seeding.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
   if (created.length === 0) throw new Inconclusive('no animal was created (see CREATE-OK)');
   return created;
 }
@@ -52,7 +52,7 @@ export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pe
 
 /** Sends every negative body of one family; each must get 400. */
 async function rejects(ctx: CheckContext, family: NegativeFamily): Promise<void> {
-  const bodies = (await ctx.fixtures.negativeBodies())[family];
+  const bodies = (await ctx.probes.negativeBodies())[family];
   await eachProbe(bodies, async (body) => {
     const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
     if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
@@ -128,7 +128,7 @@ function tripEvidence(trips: RoundTrip[], examples: Examples | undefined) {
 }
 
 async function roundTrips(ctx: CheckContext) {
-  const result = await ctx.fixtures.roundTrips();
+  const result = await ctx.roundTrips.followed();
   if (result.trips.length === 0) throw new Inconclusive('no valid value was sent: the NewPet schema gives no edge values and --examples is 0');
   return result;
 }
@@ -142,7 +142,7 @@ export const CREATE_CHECKS: Check[] = [
   ),
 
   check('CREATE-OK', async (ctx) => {
-    const created = await ctx.fixtures.created();
+    const created = await ctx.seeding.created();
     for (const c of created) {
       const what = `createPet with ${showJson(c.sent)}`;
       expectStatus(c.exchange, [201], what);
@@ -229,8 +229,8 @@ export const CREATE_CHECKS: Check[] = [
   // The id is "assigned by the service": one sent in the body is ignored (201 with
   // another id) or refused with 400 (a body carrying a field the client may not set).
   check('CREATE-ID-ASSIGNED', async (ctx) => {
-    await ctx.fixtures.pages(); // created after the pages the list checks judge, as the round trips are
-    const sentId = unlikelyId([...(await ctx.fixtures.knownPets()).keys()].map(BigInt));
+    await ctx.lists.pages(); // created after the pages the list checks judge, as the round trips are
+    const sentId = unlikelyId([...(await ctx.lists.knownPets()).keys()].map(BigInt));
     // not validated with the id: it is a field NewPet does not name, sent on purpose
     const body = { ...ctx.newPet('with-id'), id: sentId };
     const ex = await ctx.call('createPet', { json: body });
@@ -249,14 +249,14 @@ export const CREATE_CHECKS: Check[] = [
   // Every view of every animal the run made, judged after every other check: the fields
   // sent the same in meaning, the status never back to one it left (checks/model.ts)
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
+    const { disagree, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
 
   // text trimmed or in another normal form; why a SHOULD: the catalogue
   check('CREATE-STORED-AS-SENT', async (ctx) => {
-    const { canonicalised, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
+    const { canonicalised, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(
       ctx,

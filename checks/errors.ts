@@ -7,7 +7,7 @@ import { check, expectNoServerErrors, Inconclusive, type Check } from '../harnes
 import { judgeErrorBodies, judgeErrorStatuses, storeErrors } from './transcript.js';
 
 async function observedErrors(ctx: CheckContext) {
-  await ctx.fixtures.errorResponses();
+  await ctx.probes.errorResponses();
   return storeErrors(ctx);
 }
 
@@ -26,7 +26,7 @@ export const ERRORS_CHECKS: Check[] = [
   // No request the suite sends gets a 5xx: the description documents 200, 201, 400, 401
   // and 404 (rate limits, recovered retries and unimplemented methods aside: see expectNoServerErrors).
   check('STORE-NO-5XX', async (ctx) => {
-    await ctx.fixtures.errorResponses(); // when run alone, the error probes are what it judges
+    await ctx.probes.errorResponses(); // when run alone, the error probes are what it judges
     expectNoServerErrors(ctx, 'store');
   }),
 ];

@@ -32,13 +32,13 @@ function skipWhenRemoved(ctx: CheckContext): void {
 /** The animals to fetch, with the fields they must come back with. */
 async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; expected: Record<string, unknown>; from: string }>> {
   if (ctx.profile === 'certify') {
-    return (await ctx.fixtures.samples())
+    return (await ctx.seeding.samples())
       .filter((c) => c.pet && isInteger(c.pet.id))
       .map((c) => ({ id: integerText(c.pet!.id), expected: c.sent, from: 'created' }));
   }
   // health: one animal the list showed, compared on name and categoryId; not on
   // status, which may change on a live store by means the description does not show
-  return (pageItems(await ctx.fixtures.preflight()) ?? [])
+  return (pageItems(await ctx.seeding.preflight()) ?? [])
     .filter((p) => p && isInteger(p.id))
     .slice(0, 1)
     .map((p) => ({
@@ -57,7 +57,7 @@ export const GET_CHECKS: Check[] = [
     const animals = await animalsToFetch(ctx);
     if (animals.length === 0) throw new Inconclusive('no animal to fetch: none was created and the list is empty');
     const headers = new Set<string>();
-    const since = ctx.profile === 'certify' ? await ctx.fixtures.writesEnded() : undefined;
+    const since = ctx.profile === 'certify' ? await ctx.seeding.writesEnded() : undefined;
     const lags: number[] = [];
     await eachProbe(animals, async ({ id, expected, from }) => {
       // a store may show a write a moment after answering it: a 404 is asked again
@@ -101,7 +101,7 @@ export const GET_CHECKS: Check[] = [
 
   check('GET-NOT-FOUND', async (ctx) => {
     skipWhenRemoved(ctx);
-    const id = await ctx.fixtures.absentId();
+    const id = await ctx.probes.absentId();
     const ex = await ctx.call('getPet', { params: { petId: id } });
     if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
       throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
@@ -114,7 +114,7 @@ export const GET_CHECKS: Check[] = [
   check('GET-INVALID-ID', async (ctx) => {
     skipWhenRemoved(ctx);
     // the id of an animal that exists, followed by letters: parseInt reads it as that id
-    const { notInteger, beyondInt64 } = petIdProbes(ctx, (await ctx.fixtures.visibleId()).id);
+    const { notInteger, beyondInt64 } = petIdProbes(ctx, (await ctx.visible.animal()).id);
     await eachProbe([...ctx.sample(notInteger, 1), ...ctx.sample(beyondInt64, 1)], async (petId) => {
       const ex = await ctx.call('getPet', { params: { petId } });
       expectRefusal(ex, `getPet with petId=${petId}`);
@@ -127,7 +127,7 @@ export const GET_CHECKS: Check[] = [
   // a 401 or a 5xx (a server that cannot handle the value) fails.
   check('GET-EDGE-IDS', async (ctx) => {
     skipWhenRemoved(ctx);
-    const known = await ctx.fixtures.knownPets();
+    const known = await ctx.lists.knownPets();
     const ids = ctx.sample(petIdProbes(ctx).edges, 2).filter((id) => !known.has(id));
     await eachProbe(ids, async (petId) => {
       const ex = await ctx.call('getPet', { params: { petId } });

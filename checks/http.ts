@@ -58,7 +58,7 @@ export const HTTP_CHECKS: Check[] = [
   // The same resource (or a redirect to it, followed), or any 4xx: a router may treat
   // another spelling either way. A 2xx with anything else is another resource.
   check('HTTP-PATH-SPELLINGS', async (ctx) => {
-    const id = await ctx.fixtures.liveAnimal();
+    const id = await ctx.visible.liveId();
     const list = ctx.sample(pathSpellings(ctx.spec.operation('listPets').path), 2).map((s): Probe => ({
       what: `GET ${s.path} (${s.label}) with the key`,
       send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('listPets')),
@@ -77,7 +77,7 @@ export const HTTP_CHECKS: Check[] = [
       return {
         what: `POST ${s.path} (${s.label}) of a valid NewPet with the key`,
         send: async (spelled) => {
-          await ctx.fixtures.pages();
+          await ctx.lists.pages();
           return spelled ? ctx.request('POST', s.path, { json }) : ctx.call('createPet', { json });
         },
         judge: (ex, what) => {
@@ -99,7 +99,7 @@ export const HTTP_CHECKS: Check[] = [
   // in another case: each is the suite's own request to HTTP, so each gets its answer. A
   // refusal the suite's own spelling gets too is the operation's check's to judge.
   check('HTTP-VALID-SPELLINGS', async (ctx) => {
-    const id = ctx.profile === 'certify' ? await ctx.fixtures.liveAnimal() : undefined;
+    const id = ctx.profile === 'certify' ? await ctx.visible.liveId() : undefined;
     const createPet = ctx.spec.operation('createPet');
     const spelledAs = (spelled: boolean, options: CallOptions) => (spelled ? options : {});
     const reads = ctx.sample(READ_HEADER_SPELLINGS, 2).map(({ label, headers }): Probe => ({
@@ -117,7 +117,7 @@ export const HTTP_CHECKS: Check[] = [
     const writes = bodySpellings.map(({ label, options }, i): Probe => ({
       what: `createPet of a valid NewPet with ${label}`,
       send: async (spelled) => {
-        await ctx.fixtures.pages(); // made after the pages the list checks judge, as the round trips are
+        await ctx.lists.pages(); // made after the pages the list checks judge, as the round trips are
         return ctx.call('createPet', { json: ctx.newPet(`spelling-${i + 1}`), ...spelledAs(spelled, options) });
       },
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),

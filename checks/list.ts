@@ -53,7 +53,7 @@ function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
  */
 async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
   const { max } = ctx.spec.limit;
-  await ctx.fixtures.created(); // a store with more animals than any page, so a missing bound shows
+  await ctx.seeding.created(); // a store with more animals than any page, so a missing bound shows
   const queries: Array<Record<string, string>> = [
     ...ctx.sample(values, 2).map((limit) => ({ limit })),
     ...ctx.sample(ctx.spec.statuses, 0).map((status) => ({ status, limit: values[0] })),
@@ -95,17 +95,17 @@ export const LIST_CHECKS: Check[] = [
       ['limit=min', min],
       ['limit=max', max],
     ] as const) {
-      validPage(ctx, await ctx.fixtures.page({ limit }), `listPets with ${label}`);
+      validPage(ctx, await ctx.lists.page({ limit }), `listPets with ${label}`);
     }
     judgeListAnswers(ctx);
   }),
 
   check('LIST-LIMIT-DEFAULT', async (ctx) => {
     const most = ctx.spec.limit.default;
-    expectAtMost(ctx, await ctx.fixtures.page(), most, 'listPets without limit');
+    expectAtMost(ctx, await ctx.lists.page(), most, 'listPets without limit');
     // and with the status filter: a server may apply the default on one path only
     const status = favouredStatus(ctx.spec);
-    expectAtMost(ctx, await ctx.fixtures.page({ status }), most, `listPets with status=${status} and no limit`);
+    expectAtMost(ctx, await ctx.lists.page({ status }), most, `listPets with status=${status} and no limit`);
   }),
 
   check('LIST-LIMIT-MIN', async (ctx) => {
@@ -113,22 +113,22 @@ export const LIST_CHECKS: Check[] = [
     // and with each status filter: a server may enforce the bound on one query only; these
     // need the run's animals (so that a missing bound shows), not the pages, and are sent
     // while those are fetched, but judged after the unfiltered page as before
-    const filtered = ctx.fixtures.created().then(() =>
+    const filtered = ctx.seeding.created().then(() =>
       eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
         expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
       }),
     );
     filtered.catch(() => undefined); // not left unhandled when the page fails first
-    expectAtMost(ctx, await ctx.fixtures.page({ limit: min }), min, `listPets with limit=${min}`);
+    expectAtMost(ctx, await ctx.lists.page({ limit: min }), min, `listPets with limit=${min}`);
     await filtered;
   }),
 
   check('LIST-LIMIT-MAX', async (ctx) => {
     const { max } = ctx.spec.limit;
-    expectAtMost(ctx, await ctx.fixtures.page({ limit: max }), max, `listPets with limit=${max}`);
+    expectAtMost(ctx, await ctx.lists.page({ limit: max }), max, `listPets with limit=${max}`);
     // and with each status filter: the bound must hold with the filter
     for (const status of ctx.spec.statuses) {
-      expectAtMost(ctx, await ctx.fixtures.page({ status, limit: max }), max, `listPets with status=${status}&limit=${max}`);
+      expectAtMost(ctx, await ctx.lists.page({ status, limit: max }), max, `listPets with status=${status}&limit=${max}`);
     }
   }),
 
@@ -136,7 +136,7 @@ export const LIST_CHECKS: Check[] = [
   // a list may show writes late.
   check('LIST-PAGE-FULL', async (ctx) => {
     const { min, max, default: pageDefault } = ctx.spec.limit;
-    const listed = await ctx.fixtures.listed();
+    const listed = await ctx.lists.listed();
     const pages = listed.value;
     // the animals known before each page was asked: another client may add some meanwhile
     const asked = await Promise.all(
@@ -146,7 +146,7 @@ export const LIST_CHECKS: Check[] = [
           [pages.default, pageDefault],
           [pages.max, max],
         ] as const
-      ).map(async ([ex, limit]) => ({ ex, limit, held: (await ctx.fixtures.knownBefore(ex, pages)).size })),
+      ).map(async ([ex, limit]) => ({ ex, limit, held: (await ctx.lists.knownBefore(ex, pages)).size })),
     );
     const cases = asked.filter(({ limit, held }) => held >= limit);
     const storeHasAtLeast = Math.max(...asked.map((a) => a.held));
@@ -172,7 +172,7 @@ export const LIST_CHECKS: Check[] = [
   check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
     const { max } = ctx.spec.limit;
     await outOfRangeLimit(ctx, limitProbes(ctx).above);
-    const known = (await ctx.fixtures.knownPets()).size;
+    const known = (await ctx.lists.knownPets()).size;
     if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
   }),
 
@@ -195,8 +195,8 @@ export const LIST_CHECKS: Check[] = [
     const unfiltered = ctx.profile === 'certify' ? 3 : 2;
     const repeated = ctx.profile === 'certify' ? 2 : 0;
     const drawn = await ctx.drawIntegers(unfiltered + statuses.length + repeated, interior, 'LIST-LIMIT-ANY');
-    const listed = await ctx.fixtures.listed();
-    const known = [...(await ctx.fixtures.knownPets(listed.value)).values()];
+    const listed = await ctx.lists.listed();
+    const known = [...(await ctx.lists.knownPets(listed.value)).values()];
     const knownOf = (status?: string) => (status === undefined ? known.length : known.filter((p) => p.status === status).length);
     const probes: LimitProbe[] = [
       ...drawn.slice(0, unfiltered).map((limit) => ({ query: { limit }, most: limit, least: limit })),
@@ -243,18 +243,18 @@ export const LIST_CHECKS: Check[] = [
       judged.push(`${ex.target} (${items.length} animals)`);
     };
     const { min, max, default: pageDefault } = ctx.spec.limit;
-    const early = await ctx.fixtures.earlyListing();
+    const early = await ctx.seeding.earlyListing();
     if (early) {
       const items = validPage(ctx, early.polled.value, "listPets with the largest limit, after the run's first animals");
       if (items.length < max) expectWhole(early.polled.value, items, max, early.known, early.polled);
     }
-    const listed = await ctx.fixtures.listed();
+    const listed = await ctx.lists.listed();
     for (const [ex, limit] of [
       [listed.value.min, min],
       [listed.value.default, pageDefault],
       [listed.value.max, max],
     ] as const) {
-      const known = await ctx.fixtures.knownBefore(ex, listed.value);
+      const known = await ctx.lists.knownBefore(ex, listed.value);
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
       // a full page may leave out any animal; one short of what the store holds is LIST-PAGE-FULL's
       if (items.length < limit && items.length >= Math.min(limit, known.size)) expectWhole(ex, items, limit, known, listed);
@@ -266,7 +266,7 @@ export const LIST_CHECKS: Check[] = [
   // and, in certify, the filter given twice: undefined by the description, so what
   // LIST-STATUS-UNKNOWN accepts passes (a framework may join the values into one unknown one)
   check('LIST-STATUS-FILTER', async (ctx) => {
-    const { byStatus } = await ctx.fixtures.pages();
+    const { byStatus } = await ctx.lists.pages();
     for (const { status, ex } of byStatus) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const others = items.filter((pet) => pet.status !== status);
@@ -285,7 +285,7 @@ export const LIST_CHECKS: Check[] = [
   // the list may lag a write, and another client may change an animal's status (each
   // re-listing asks unfiltered first, so the status known is the one shown last).
   check('LIST-STATUS-COMPLETE', async (ctx) => {
-    const listed = await ctx.fixtures.listed();
+    const listed = await ctx.lists.listed();
     const judged: string[] = [];
     const full: string[] = [];
     // every status page (each status, and one without limit): a full one may leave out
@@ -297,7 +297,7 @@ export const LIST_CHECKS: Check[] = [
         full.push(page);
         continue;
       }
-      const missing = missingFrom(items, (await ctx.fixtures.knownBefore(ex, listed.value)).values(), status);
+      const missing = missingFrom(items, (await ctx.lists.knownBefore(ex, listed.value)).values(), status);
       if (missing.length) {
         fail(
           `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${most}, so all of them) but lacks ${missing.length} known ${status} animals, e.g. id ${missing.slice(0, 3).join(', ')}${waitedFor(listed)}`,

@@ -4,7 +4,7 @@ import { judgeMediaTypes } from './transcript.js';
 
 export const MEDIA_CHECKS: Check[] = [
   check('MEDIA-JSON', async (ctx) => {
-    await ctx.fixtures.errorResponses(); // every error probe's answer is judged here too
+    await ctx.probes.errorResponses(); // every error probe's answer is judged here too
     judgeMediaTypes(ctx);
   }),
 ];

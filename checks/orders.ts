@@ -7,7 +7,7 @@ export const ORDERS_CHECKS: Check[] = [
   // orders may get 403); a 404, 405, a server error or a redirect to another origin does not
   // (a same-origin redirect is followed by the client, and its answer judged).
   check('ORDERS-EXISTS', async (ctx) => {
-    const ex = await ctx.fixtures.withKey('listOrders');
+    const ex = await ctx.probes.withKey('listOrders');
     ctx.cite(ex);
     const exists = ex.succeeded || (ex.status >= 400 && ex.status < 500 && ex.status !== 404 && ex.status !== 405);
     if (!exists) fail(`listOrders with the key: ${ex.summary}; the description says the operation exists`, ex);

@@ -23,7 +23,7 @@ import { judgeSuccesses } from './transcript.js';
 
 /** The one valid message of the run, answered 2xx with a Message body. */
 async function sentMessage(ctx: CheckContext) {
-  const { sent, exchange } = await ctx.fixtures.message();
+  const { sent, exchange } = await ctx.quickstart.message();
   ctx.cite(exchange);
   unjudgedOnServerError(exchange, 'a valid message');
   if (!exchange.succeeded) fail(`a valid message: expected a 2xx status, got ${exchange.summary}`, exchange);
@@ -125,7 +125,7 @@ export const QUICKSTART_CHECKS: Check[] = [
    */
   check('QS-CREATED-AT-CLOCK', async (ctx) => {
     const { exchange, body } = await sentMessage(ctx);
-    const { sentAt, answeredAt } = await ctx.fixtures.message();
+    const { sentAt, answeredAt } = await ctx.quickstart.message();
     const createdAt = body?.createdAt;
     const instant = utcInstant(createdAt);
     if (instant === undefined) throw new Inconclusive(`createdAt is not a UTC timestamp (see QS-CREATED-AT-UTC)`, [exchange]);
@@ -203,7 +203,7 @@ export const QUICKSTART_CHECKS: Check[] = [
   // JSON that is no object, which has no message either (a server may take a bare string
   // for the message, or an array's first item)
   check('QS-MISSING-MESSAGE', async (ctx) => {
-    const ex = await ctx.fixtures.messagePreflight();
+    const ex = await ctx.quickstart.messagePreflight();
     ctx.cite(ex);
     expectStatus(ex, [400], 'a message with no message field');
     if (ctx.profile !== 'certify') return;

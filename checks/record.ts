@@ -133,7 +133,7 @@ export const RECORD_CHECKS: Check[] = [
 
   check('CREATE-OK', async (ctx) => judged(judgeSuccesses(ctx, 'createPet', 'Pet', { status: 201 }))),
   check('CREATE-ECHO', async (ctx) => {
-    const made = ctx.fixtures.runAnimals().flatMap((a) => {
+    const made = ctx.seeding.runAnimals().flatMap((a) => {
       const sent = sentNewPet(a, ctx.spec);
       return sent ? [{ ...a, sent }] : [];
     });
@@ -145,7 +145,7 @@ export const RECORD_CHECKS: Check[] = [
     reportOffences(ctx, offences, plural(made.length, 'animal created from a valid NewPet', 'animals created from a valid NewPet'), 'do not echo it');
   }),
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx, ctx.fixtures.runAnimals());
+    const { disagree, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
     judged(animals);
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the record's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),

@@ -46,3 +46,22 @@ export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<str
   );
   return newPetErrors(spec, sent).length === 0 ? sent : undefined;
 }
+
+/** The items of a list answer, when it is 200 with a JSON array. */
+export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined {
+  return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
+}
+
+/** The ids of known animals of this status that a page lacks. */
+export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Record<string, any>>, status: string): string[] {
+  return absentFrom(
+    page,
+    [...known].filter((p) => p.status === status).map((p) => integerText(p.id)),
+  );
+}
+
+/** The ids a page lacks. */
+export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<string>): string[] {
+  const present = new Set(page.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
+  return [...ids].filter((id) => !present.has(id));
+}

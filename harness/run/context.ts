@@ -1,5 +1,5 @@
 // What a check gets: the spec, the profile, one request helper for each service,
-// the shared fixtures, and a place for notes and evidence.
+// the data the checks share (fixtures.ts), and a place for notes and evidence.
 import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import type { CallOptions, Service } from './request.js';
@@ -24,10 +24,34 @@ export class CheckContext {
   // private: the session is the runner's; what a check may use is below
   constructor(
     private readonly session: Session,
-    /** Data the checks share, prepared once per run (fixtures.ts). */
-    readonly fixtures: Fixtures,
+    private readonly fixtures: Fixtures,
     readonly requirement: Requirement,
   ) {}
+
+  /** The run's animals, the early page, when the writes ended (seeding.ts). */
+  get seeding() {
+    return this.fixtures.seeding;
+  }
+  /** The list pages the list checks judge and the animals known to exist (list-pages.ts). */
+  get lists() {
+    return this.fixtures.lists;
+  }
+  /** The error probes, calls with the key, an absent id, the negative bodies (probes.ts). */
+  get probes() {
+    return this.fixtures.probes;
+  }
+  /** An animal getPet shows (visible.ts). */
+  get visible() {
+    return this.fixtures.visible;
+  }
+  /** The valid values followed back (round-trips.ts). */
+  get roundTrips() {
+    return this.fixtures.roundTrips;
+  }
+  /** The quickstart preflight and one valid message (quickstart-message.ts). */
+  get quickstart() {
+    return this.fixtures.quickstart;
+  }
 
   get spec() {
     return this.session.specs.store;

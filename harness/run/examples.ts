@@ -121,7 +121,7 @@ export function newPetArbitrary(spec: AnimalStoreSpec, references: Record<string
   const record: Record<string, fc.Arbitrary<Json>> = {};
   for (const [key, schema] of Object.entries(newPetProperties(spec))) {
     // an optional enumeration (status) is left out: the run's samples carry every member,
-    // and an animal of a status created now would change the status pages (see roundTrips)
+    // and an animal of a status created now would change the status pages (see round-trips.ts)
     if (Array.isArray(schema.enum) && !required.includes(key)) continue;
     const arbitrary = arbitraryFor(schema);
     if (!arbitrary) {

@@ -1,0 +1,54 @@
+// An animal getPet shows, for the probes of getPet that must not fail for want of one.
+// Found once per run.
+import { pollWithinWindow } from './window.js';
+import { integerText, isInteger } from '../model/json.js';
+import type { Session } from './session.js';
+import { isRemoved } from '../api/spec.js';
+import { pageItems } from './animals.js';
+import type { Seeding } from './seeding.js';
+
+export class Visible {
+  private found?: Promise<{ id: string; unseen: boolean }>;
+
+  constructor(
+    private readonly session: Session,
+    private readonly seeding: Seeding,
+  ) {}
+
+  private get store() {
+    return this.session.specs.store;
+  }
+
+  /** The id of the animal the probes of getPet use (animal()), while getPet lives; undefined after its removal date. */
+  async liveId(): Promise<string | undefined> {
+    return isRemoved(this.store.operation('getPet'), this.session.options.now) ? undefined : (await this.animal()).id;
+  }
+
+  /**
+   * An animal that getPet shows: in certify a sample the run created, read with the key
+   * until getPet shows it within the consistency window (a store may show a write late);
+   * in health one the list showed. `unseen`: getPet still did not show it when the
+   * window passed.
+   */
+  animal(): Promise<{ id: string; unseen: boolean }> {
+    return (this.found ??= this.find());
+  }
+
+  private async find(): Promise<{ id: string; unseen: boolean }> {
+    const created = (await this.seeding.created()).find((c) => c.pet && isInteger(c.pet.id));
+    if (!created) {
+      const listed = (pageItems(await this.seeding.preflight()) ?? []).find((p) => p && isInteger(p.id));
+      // an empty store has no animal to show: the id is a guess, which getPet need not know
+      return listed ? { id: integerText(listed.id), unseen: false } : { id: '1', unseen: true };
+    }
+    const id = integerText(created.pet!.id);
+    if (isRemoved(this.store.operation('getPet'), this.session.options.now)) return { id, unseen: false };
+    const read = () => this.session.call('store', 'getPet', { params: { petId: id } });
+    const since = await this.seeding.writesEnded();
+    // no answer here is the getPet checks' to report; the probes go on with the id
+    const polled = await read()
+      .then((first) => pollWithinWindow(this.session, first, read, (ex) => ex.status === 404, since))
+      .catch(() => undefined);
+    return { id, unseen: polled?.pending ?? false };
+  }
+}
