@@ -8,6 +8,9 @@ import { serviceOf, type Exchange } from './exchange.js';
 import type { Service } from '../model/types.js';
 import { formatSize } from '../model/units.js';
 
+/** The errors undici ends a request with when one of its timers, set to the request's timeout, fires first. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 
 /** How the client's messages name a service. */
@@ -111,7 +114,9 @@ export class Wire {
       }
       return Buffer.concat(chunks);
     } catch (err) {
-      ex.failure = timedOut ? 'timeout' : this.options.signal.aborted ? 'deadline' : this.options.stopped(service) ? 'stopped' : 'connection';
+      // undici's own timers (headers, body, connect) are set to the same timeout: whichever fires first, it is the timeout
+      const timeout = timedOut || UNDICI_TIMEOUTS.has((err as { code?: string })?.code ?? '');
+      ex.failure = timeout ? 'timeout' : this.options.signal.aborted ? 'deadline' : this.options.stopped(service) ? 'stopped' : 'connection';
       ex.error = {
         timeout: `timed out after ${timeoutMs} ms`,
         stopped: `aborted: ${nameOf(service)} had stopped answering`,
