@@ -32,6 +32,12 @@ function writtenTo(observed: Exchange[]): Set<string> {
   return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
 }
 
+/**
+ * The most animals of one answer the model reads: a page holds at most the maximum, and
+ * one longer (a hostile server's 200,000) is the limit checks' to fail, not work for this.
+ */
+const viewsOf = (ctx: CheckContext) => ctx.spec.limit.max;
+
 /** One view of a field not fixed at creation (status): when it was asked for, and what it showed. */
 interface Seen {
   value: unknown;
@@ -89,7 +95,7 @@ export async function judgeViews(ctx: CheckContext, made: RunAnimal[]): Promise<
   let views = 0;
   for (const ex of observed) {
     await nextTurn(); // an answer a turn: a page may hold 200,000 animals
-    for (const pet of animalsShown(ex)) {
+    for (const pet of animalsShown(ex, viewsOf(ctx))) {
       const id = integerText(pet.id);
       const animal = model.get(id);
       if (!animal) continue;
@@ -163,7 +169,7 @@ export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offenc
   const unexplained = new Map<string, Map<string, Exchange>>();
   for (const ex of observed) {
     await nextTurn();
-    for (const pet of animalsShown(ex)) {
+    for (const pet of animalsShown(ex, viewsOf(ctx))) {
       const id = integerText(pet.id);
       if (typeof pet.name !== 'string' || accepted.has(id) || !byName.has(canonicalText(pet.name))) continue;
       const name = canonicalText(pet.name);

@@ -13,10 +13,11 @@ export interface RunAnimal {
 }
 
 /** Every animal a 2xx body shows: the items of a list, or the object itself, each with an integer id. */
-export function animalsShown(ex: Exchange): Array<Record<string, any>> {
+export function animalsShown(ex: Exchange, most = Infinity): Array<Record<string, any>> {
   if (!ex.succeeded) return [];
   const body = ex.json;
-  return (Array.isArray(body) ? body : [body]).filter((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger(p.id));
+  const items = Array.isArray(body) ? body.slice(0, most) : [body];
+  return items.filter((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger(p.id));
 }
 
 /** Every createPet of the transcript answered 2xx with an integer id, in the order sent. */
