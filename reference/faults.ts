@@ -333,6 +333,7 @@ export const FAULTS = {
     expect: ['CREATE-ID-UNIQUE'],
   },
   'id-honoured': { breaks: "an id sent in the body becomes the animal's id", expect: ['CREATE-ID-ASSIGNED'] },
+  'id-honoured-double': { breaks: "an id sent in the body, read as a double, becomes the animal's id (rounded)", expect: ['CREATE-ID-ASSIGNED'] },
   // ------------------------------------------------------------ get
   // petId 0 gets animal 1
   'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK', 'CREATE-ROUND-TRIP', 'GET-EDGE-IDS'] },

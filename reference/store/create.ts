@@ -126,6 +126,8 @@ const EXISTING = seam<(fields: Fields, animals: Animals) => Pet | undefined>('an
 const STORE = seam<(fields: Fields, text: string, animals: Animals) => Pet>('storing an animal', {
   'not-persisted': (fields, _text, animals) => animals.made(fields),
   'id-honoured': (fields, text, animals) => animals.add(fields, idSent(text)),
+  // read as a JavaScript number first: honoured to the nearest double
+  'id-honoured-double': (fields, text, animals) => animals.add(fields, idSent(text) === undefined ? undefined : BigInt(Number(idSent(text)))),
 });
 
 /** The animal as the 201 body shows it; `sent`: its fields before any default was filled in. */
