@@ -14,6 +14,9 @@ import { judgeRecord } from '../harness/run/record.js';
 import type { RunReport } from '../harness/model/types.js';
 import type { FaultName } from '../reference/faults.js';
 import { judgeCommand } from '../cli/judge.js';
+import { renderComplianceJson } from '../reporters/compliance-json.js';
+import { renderJunit } from '../reporters/junit.js';
+import { renderHtml } from '../reporters/html.js';
 import { referenceRun } from './support/run.js';
 import { BASE, failedIds, judgeHar, recordOf } from './support/record.js';
 import { runBin } from './support/cli.js';
@@ -119,6 +122,23 @@ describe('judge: records as they come', () => {
     const unknown = await judgeHar(har);
     expect(outcome(unknown, 'AUTH-INVALID-KEY')).toMatchObject({ outcome: 'skipped', message: expect.stringContaining('API_KEY is not set') });
     expect(unknown.verdict).toBe('compliant');
+  });
+
+  it('no credential of the record reaches a report, whether API_KEY says which is valid or not', async () => {
+    const key = 'recorded-key-5f2c9e1a7b3d';
+    const har = harOf(
+      // an envelope: LIST-OK fails, citing this request and its Authorization header
+      entry({ path: '/pets', auth: `Bearer ${key}`, body: { items: pets(1) } }),
+      entry({ path: '/pets', auth: 'Bearer another-token-8d1e4c', body: pets(1) }),
+      entry({ path: `/pets?api_key=${key}`, auth: '', body: pets(1) }),
+    );
+    for (const apiKey of ['', key]) {
+      const report = await judgeHar(har, { apiKey });
+      const written = [renderComplianceJson(report), renderJunit(report), renderHtml(report)].join('\n');
+      expect(written).not.toContain(key);
+      expect(written).not.toContain('another-token-8d1e4c');
+      expect(written).toContain(apiKey ? '$API_KEY' : '$RECORDED_CREDENTIAL');
+    }
   });
 
   it('redacted credentials ([REDACTED], Bearer ***) and a record without any Authorization header are judged by no credential rule', async () => {

@@ -127,8 +127,31 @@ const SHOWS_KEY = /(^|\s)\$API_KEY$/;
  * (_attempt) supersedes the one before, and a redirect whose target the record asks
  * later was followed, as in a run.
  */
+/**
+ * Every credential a record's requests carry (an Authorization token under any scheme, a
+ * key in a query parameter or a header named for one): none is written to any report,
+ * whether or not API_KEY says which is valid. The valid key is shown as $API_KEY
+ * (redactorFor), the others as $RECORDED_CREDENTIAL.
+ */
+function credentialsIn(entries: any[]): string[] {
+  const found = new Set<string>();
+  for (const entry of entries) {
+    const headers = headersOf(entry?.request?.headers);
+    const authorization = headers.authorization?.trim();
+    if (authorization && !REDACTED.test(authorization) && !SHOWS_KEY.test(authorization)) found.add(authorization.replace(/^\S+\s+/, ''));
+    for (const [name, value] of Object.entries(headers)) if (KEY_ELSEWHERE.test(name) && value) found.add(value);
+    try {
+      for (const [name, value] of new URL(String(entry?.request?.url)).searchParams) if (KEY_ELSEWHERE.test(name) && value) found.add(value);
+    } catch {
+      // no URL: no entry of either service
+    }
+  }
+  return [...found].filter((value) => !/^bearer$/i.test(value));
+}
+
 export function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
   const { target } = session.options;
+  session.redactor.add(credentialsIn(entries).map((value) => ({ value, label: '$RECORDED_CREDENTIAL' })));
   const routes = { store: routesOf(session.specs.store), quickstart: routesOf(session.specs.quickstart) };
   const bases = (
     [
