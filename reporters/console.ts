@@ -93,7 +93,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     ...(report.latencyQuiet ? [`Latency p95 one request at a time: ${p95s(report.latencyQuiet)}`] : []),
   );
   if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
-  if (report.profile === 'certify' && report.runPrefix) {
+  if (report.profile === 'certify' && report.runPrefix && report.animalsCreated !== undefined) {
     // the API has no delete: say how to find what the run left in the store
     const count = report.animalsCreated === undefined ? '' : ` (${report.animalsCreated})`;
     lines.push(`Animals created by this run${count} are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);

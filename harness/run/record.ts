@@ -283,7 +283,8 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
       if (reason !== undefined) result.expectedFailure = reason;
       results.push(result);
     }
-    const { runPrefix: _drawn, ...base } = reportBaseOf(session, undefined);
+    // nothing was drawn, sent or created: no seed, no prefix of this run's, no animals of its own
+    const { runPrefix: _drawn, seed: _seed, animalsCreated: _created, writesAccepted: _writes, ...base } = reportBaseOf(session, undefined);
     // the report names the data's prefix only where the record does: a foreign record's data is not the suite's
     return { report: buildReport({ ...base, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, results), summary };
   } finally {
