@@ -81,7 +81,7 @@ export const SETTINGS = {
     flag: 'base-url',
     env: 'BASE_URL',
     description: 'Production base address; must end in `/v1`.',
-    defaultDoc: 'the embedded reference server, if no other setting names a target: see `TARGET`',
+    defaultDoc: 'the embedded reference server (when no other setting names a target; `TARGET=embedded` says so outright)',
     example: 'https://api.example.com/v1',
     parse: text,
   },
