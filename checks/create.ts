@@ -249,14 +249,14 @@ export const CREATE_CHECKS: Check[] = [
   // Every view of every animal the run made, judged after every other check: the fields
   // sent the same in meaning, the status never back to one it left (checks/model.ts)
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
+    const { disagree, views, animals } = await judgeViews(ctx);
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
 
   // text trimmed or in another normal form; why a SHOULD: the catalogue
   check('CREATE-STORED-AS-SENT', async (ctx) => {
-    const { canonicalised, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
+    const { canonicalised, views, animals } = await judgeViews(ctx);
     if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
     reportOffences(
       ctx,

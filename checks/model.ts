@@ -78,7 +78,17 @@ export interface Views {
  * status, sent or not, may be left out by a view it was not sent to, changes only as a
  * transition does (wentBack), and an animal sent with one keeps showing one.
  */
-export async function judgeViews(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
+export function judgeViews(ctx: CheckContext): Promise<Views> {
+  // CREATE-VIEWS-AGREE and CREATE-STORED-AS-SENT read the same views, after every other check: once a run
+  const done = viewsOfRun.get(ctx.seeding) ?? viewsIn(ctx, ctx.seeding.runAnimals());
+  viewsOfRun.set(ctx.seeding, done);
+  return done;
+}
+
+/** judgeViews's answer, by the run (its seeding, one object a run). */
+const viewsOfRun = new WeakMap<object, Promise<Views>>();
+
+async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
   const observed = ctx.observed('store');
   const excluded = writtenTo(observed);
   // an id two creations share is CREATE-ID-UNIQUE's to judge

@@ -145,7 +145,7 @@ export const RECORD_CHECKS: Check[] = [
     reportOffences(ctx, offences, plural(made.length, 'animal created from a valid NewPet', 'animals created from a valid NewPet'), 'do not echo it');
   }),
   check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx, ctx.seeding.runAnimals());
+    const { disagree, views, animals } = await judgeViews(ctx);
     judged(animals);
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the record's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),

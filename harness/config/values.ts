@@ -51,7 +51,7 @@ export function boundedInteger(name: string, value: string, max: number): number
   return Number(value);
 }
 
-export const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds from "1500", "1500ms", "90s" or "2m". */
 export function duration(name: string, value: string, min = 1): number {
@@ -88,7 +88,7 @@ export const list = (value: string) =>
     .map((t) => t.trim())
     .filter(Boolean);
 
-export const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** The key must not cross a network in clear text unless the user says so. */
 export function refuseInsecure(name: string, url: string | undefined, allowed: boolean): void {
