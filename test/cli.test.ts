@@ -144,6 +144,8 @@ describe.concurrent('the CLI', () => {
     [['--target', 'production'], {}, /TARGET=production but BASE_URL is not set/],
     [[], { BASE_URL: 'http//broken', API_KEY: 'k' }, /not a valid URL/],
     [['--dotenv', '/nonexistent/.env'], {}, /cannot read env file/],
+    [[], { ONLY: 'NO-SUCH-' }, /"NO-SUCH-" matches no requirement/],
+    [[], { EXPECTED_FAILURES: '/nonexistent/expected.txt' }, /cannot read the expected-failures file/],
     // set but empty, as a missing CI secret expands: never the embedded server
     [[], { BASE_URL: '', API_KEY: 'secret-value', GITHUB_ACTIONS: 'true' }, /BASE_URL is set but empty \(a missing CI secret/],
     [[], { QUICKSTART_BASE_URL: '' }, /QUICKSTART_BASE_URL is set but empty/],
