@@ -6,9 +6,31 @@
 // The faults are dealt to a few test files (test/fault-matrix-*.test.ts), so that the
 // workers share them; each file runs its part in one process, a few at a time.
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAULT_NAMES, faultSpec } from '../../reference/faults.js';
+import { FAULT_NAMES, faultSpec, type FaultName } from '../../reference/faults.js';
 import { loadCatalogue } from '../../harness/api/catalogue.js';
-import { certifyReference } from './run.js';
+import { failedIds, judgeHar, recordOf } from './record.js';
+
+/** Faults whose exchanges.har is judged too (`judge`), each with a requirement it breaks that a record can show. */
+const JUDGED = new Map<FaultName, string>([
+  ['no-auth-on-list', 'AUTH-MISSING-HEADER'],
+  ['invalid-key-accepted', 'AUTH-INVALID-KEY'],
+  ['list-envelope', 'LIST-OK'],
+  ['error-without-code', 'ERR-BODY-SHAPE'],
+  ['plain-text-errors', 'MEDIA-JSON'],
+  ['error-status-mismatch', 'ERR-STATUS-MATCHES'],
+  ['limit-off-by-one', 'LIST-LIMIT-MIN'],
+  ['wrong-default', 'LIST-LIMIT-DEFAULT'],
+  ['status-filter-mixed', 'LIST-STATUS-FILTER'],
+  ['duplicate-ids', 'LIST-IDS-UNIQUE'],
+  ['created-200', 'CREATE-OK'],
+  ['status-changed', 'CREATE-ECHO'],
+  ['name-uppercased', 'CREATE-VIEWS-AGREE'],
+  ['refused-write-stored', 'CREATE-WRITES-ACCOUNTED'],
+  ['get-wrong-animal', 'GET-OK'],
+  ['get-invalid-id-500', 'STORE-NO-5XX'],
+  ['qs-local-offset', 'QS-CREATED-AT-UTC'],
+  ['qs-missing-id', 'QS-OK'],
+]);
 
 const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
 
@@ -23,9 +45,15 @@ export function faultMatrix(part: number, parts: number): void {
       const { expect: expected, mayAlso = [], errors = [], prefill, maxLatencyMs, seed, variants } = faultSpec(fault);
       // the reference server shows every write at once, so a short consistency window loses
       // nothing here and spares the faults that hide animals the default 5 s wait
-      const report = await certifyReference(
+      const judgedOn = JUDGED.get(fault);
+      const {
+        run: report,
+        har,
+        target,
+      } = await recordOf(
         { faults: [fault], prefill, variants: variants && [...variants] },
         { maxLatencyMs, seed, consistencyWindowMs: 500 },
+        judgedOn !== undefined,
       );
       const ids = (outcome: string) =>
         report.requirements
@@ -44,6 +72,12 @@ export function faultMatrix(part: number, parts: number): void {
       expect(report.exitCode).toBe(breaksMust ? 1 : 0);
       // a broken server must never crash a check
       expect(report.requirements.filter((r) => r.message?.includes('check crashed')).map((r) => r.message)).toEqual([]);
+      if (judgedOn) {
+        // its record judged by `judge`: non-compliant on the same requirement
+        const judged = await judgeHar(har, { baseUrl: target.baseUrl, quickstartBaseUrl: target.quickstartBaseUrl });
+        expect(failedIds(judged)).toContain(judgedOn);
+        expect(judged.verdict).toBe('non-compliant');
+      }
     });
   });
 
