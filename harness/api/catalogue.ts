@@ -1,6 +1,6 @@
 // The requirement catalogue (spec/requirements.yaml), read and checked for shape.
 import { join } from 'node:path';
-import { readSpecDocument } from './documents.js';
+import { sharedSpecDocument } from './documents.js';
 import { SPEC_DIR } from '../model/paths.js';
 import { PROFILES, type Requirement } from '../model/types.js';
 
@@ -11,7 +11,7 @@ export const AREAS = ['auth', 'errors', 'media', 'http', 'list', 'create', 'get'
 export const anchorOf = (id: string) => id.toLowerCase();
 
 export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requirement[] {
-  const doc = readSpecDocument(file);
+  const doc = sharedSpecDocument(file);
   const seen = new Set<string>();
   for (const r of doc.requirements as Requirement[]) {
     const problem = !/^[A-Z]+(-[A-Z0-9]+)+$/.test(r.id)
@@ -32,5 +32,5 @@ export function loadCatalogue(file = join(SPEC_DIR, 'requirements.yaml')): Requi
     if (problem) throw new Error(`requirements.yaml: ${r.id ?? '(no id)'}: ${problem}`);
     seen.add(r.id);
   }
-  return doc.requirements;
+  return [...doc.requirements];
 }

@@ -5,7 +5,7 @@
 // is compiled here, when a schema is first asked for.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { documentDigest, readSpecDocument } from './documents.js';
+import { documentDigest, readSpecDocument, sharedSpecDocument } from './documents.js';
 import { builtValidators } from './built-validators.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
@@ -60,6 +60,10 @@ export function isRemoved(op: Operation, now: Date): boolean {
   return op.removalDate !== undefined && now >= new Date(op.removalDate);
 }
 
+// compiled once per document: the self-tests make hundreds of runs in one process, of one shared document
+const compiled = new WeakMap<Schema, Map<string, ValidateFunction>>();
+const compiledFor = (doc: Schema) => compiled.get(doc) ?? compiled.set(doc, new Map()).get(doc)!;
+
 /** One OpenAPI document with its schemas compiled once: by the build, or here when first asked for. */
 export class ApiDescription {
   readonly doc: Schema;
@@ -71,7 +75,7 @@ export class ApiDescription {
   constructor(doc: Schema, built?: Readonly<Record<string, ValidateFunction>>) {
     this.doc = doc;
     this.operations = readOperations(doc);
-    this.validators = new Map(Object.entries(built ?? {}));
+    this.validators = built ? new Map(Object.entries(built)) : compiledFor(doc);
   }
 
   get title(): string {
@@ -227,7 +231,7 @@ export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): S
 /** One of the project's OpenAPI documents, with the build's validators when it is the document they were built from. */
 function projectDocument(name: string): [Schema, Readonly<Record<string, ValidateFunction>>?] {
   const file = join(SPEC_DIR, name);
-  const doc = readSpecDocument(file);
+  const doc = sharedSpecDocument(file);
   const built = builtValidators?.[name];
   return [doc, built?.sha256 === documentDigest(file) ? built.schemas : undefined];
 }
