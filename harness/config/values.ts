@@ -38,6 +38,13 @@ export function headerSafeKey(name: string, key: string): string {
   return key;
 }
 
+export const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (name: string, value: string): T => {
+    if (!values.includes(value as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${value}`);
+    return value as T;
+  };
+
 export function positiveInteger(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
   return Number(value);
