@@ -41,13 +41,9 @@ function integerEdges(schema: Schema): EdgeValue[] {
     ["the schema's maximum", high],
   ];
   const seen = new Set<bigint>();
-  const edges: EdgeValue[] = [];
-  for (const [label, n] of candidates) {
-    if (n < low || n > high || seen.has(n)) continue;
-    seen.add(n);
-    edges.push({ label: `${label} (${n})`, value: jsonInteger(n) });
-  }
-  return edges;
+  return candidates
+    .filter(([, n]) => n >= low && n <= high && !seen.has(n) && seen.add(n))
+    .map(([label, n]) => ({ label: `${label} (${n})`, value: jsonInteger(n) }));
 }
 
 function codePoints(start: string, chars: string, count: number): string {

@@ -310,21 +310,11 @@ export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allow
   environment: Environment;
 };
 
+type TargetSettings = 'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey';
 /** Less the target and what the tool around the run reads. */
 export type RunSettings = Omit<
   RunConfig,
-  | 'environment'
-  | 'baseUrl'
-  | 'apiKey'
-  | 'quickstartBaseUrl'
-  | 'quickstartApiKey'
-  | 'reportDir'
-  | 'only'
-  | 'skip'
-  | 'expectedFailuresFile'
-  | 'baselineFile'
-  | 'exchangeLog'
-  | 'signKeyFile'
+  TargetSettings | 'reportDir' | 'only' | 'skip' | 'expectedFailuresFile' | 'baselineFile' | 'exchangeLog' | 'signKeyFile'
 >;
 
 /** A run given it is configured by its flags alone. */

@@ -24,18 +24,8 @@ export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive'
 
 /** Every secret already redacted. */
 export interface ExchangeRecord {
-  request: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    body?: string;
-  };
-  response?: {
-    status: number;
-    headers: Record<string, string>;
-    body: string;
-    truncated: boolean;
-  };
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
   /** No complete response arrived. */
   error?: string;
   durationMs: number;
@@ -116,11 +106,7 @@ export interface Target {
 export interface RunReport {
   tool: { name: string; version: string };
   spec: { title: string; version: string };
-  target: {
-    environment: Environment;
-    baseUrl: string;
-    quickstartBaseUrl?: string;
-  };
+  target: { environment: Environment; baseUrl: string; quickstartBaseUrl?: string };
   profile: Profile;
   strict: boolean;
   startedAt: string;
