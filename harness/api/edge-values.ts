@@ -155,21 +155,6 @@ export function outOfRange(schema: Schema, value: unknown): boolean {
   return n < low || n > high;
 }
 
-/** Exact decimal text, as a URL carries it. */
-interface IntegerProbes {
-  edges: string[];
-  /** Where values are drawn from; undefined when empty. */
-  interior?: { min: number; max: number };
-  below: string[];
-  above: string[];
-  /** For a parameter without bounds. */
-  beyondInt64: string[];
-  /** parseInt reads 7abc as 7, so `near` should name something where that matters, a real id. */
-  notInteger: string[];
-  /** Some parsers read these as an integer and others refuse them: sent only where both readings are acceptable. */
-  lenient: string[];
-}
-
 const decimal = (values: bigint[]) => [...new Set(values.map(String))];
 
 /** Python's int() takes underscores between digits, a float parser an exponent, JavaScript's Number() a hexadecimal prefix. */
@@ -179,8 +164,12 @@ function languageIntegers(near: string): string[] {
   return [underscored, `${near}e0`, `0x${BigInt(near).toString(16)}`];
 }
 
-/** In each list the values most likely to find a bug come first: health sends only the first few. */
-export function integerProbes(schema: Schema, near = '7'): IntegerProbes {
+/**
+ * Exact decimal text, as a URL carries it, the values most likely to find a bug first
+ * (health sends only the first few). `near` should name something (a real id): parseInt
+ * reads 7abc as 7. `lenient`: what some parsers read as an integer and others refuse.
+ */
+export function integerProbes(schema: Schema, near = '7') {
   if (schema.type !== 'integer') throw new Error(`not an integer parameter: ${JSON.stringify(schema)}`);
   const [low, high] = integerBounds(schema);
   const beyondBelow = [INT64_MIN - 1n];

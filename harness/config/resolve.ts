@@ -17,7 +17,6 @@ import {
   type SettingValues,
 } from './settings.js';
 import { ConfigError, baseAddress, headerSafeKey, refuseInsecure } from './values.js';
-import type { Environment, Profile } from '../model/types.js';
 
 export interface ParsedArgs {
   help: boolean;
@@ -160,18 +159,8 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   return config;
 }
 
-/** What the reports of a run whose configuration was refused say of it. */
-interface RefusedRunSettings {
-  reportDir: string;
-  profile: Profile;
-  strict: boolean;
-  /** Empty where no valid base address was given. */
-  target: { environment: Environment; baseUrl: string };
-  baselineFile?: string;
-}
-
-/** Each setting as given where valid, else its default. Never throws. */
-export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): RefusedRunSettings {
+/** What the reports of a run whose configuration was refused say of it: each setting as given where valid, else its default. Never throws. */
+export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
   const args = parseCommandLine(argv, true);
   let file = { path: '', values: {} };
   try {
@@ -199,7 +188,7 @@ export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd =
     reportDir: valueOf('reportDir'),
     profile: valueOf('profile'),
     strict: valueOf('strict'),
-    target: { environment: baseUrl ? valueOf('target') : 'embedded', baseUrl },
+    target: { environment: baseUrl ? valueOf('target') : ('embedded' as const), baseUrl },
     baselineFile: valueOf('baselineFile'),
   };
 }
