@@ -41,10 +41,7 @@ const CASES: Case[] = [
   { name: 'certify, external server', args: ['--profile', 'certify'], external: true, cpuPerRequestMs: 0.6 },
 ];
 
-interface Run {
-  wallS: number;
-  figures: ProbeFigures;
-}
+type Run = { wallS: number; figures: ProbeFigures };
 
 async function startServer(): Promise<{ env: Record<string, string>; stop: () => void }> {
   const server = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--quickstart-port', '0', '--api-key', API_KEY], {

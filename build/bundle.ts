@@ -67,14 +67,12 @@ function standaloneModule(code: string, source: string, exportLine: string): str
   ].join('\n');
 }
 
-/** As reference/built-new-pet.ts declares it. */
 function referenceNewPetModule(): string {
   const ajv = referenceCompiler({ code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE}).fullFormats` } });
   ajv.addSchema(newPetSchema(), 'new-pet');
   return standaloneModule(standaloneCode(ajv, { builtNewPetValidator: 'new-pet' }), 'reference/options.ts newPetSchema', '');
 }
 
-/** As built-validators.ts declares them. */
 function validatorsIndex(): string {
   const imports = OPENAPI_DOCUMENTS.map((name, i) => `import { schemas as schemas${i} } from './${name}.validators.js';`);
   const entries = OPENAPI_DOCUMENTS.map(

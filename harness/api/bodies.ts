@@ -6,9 +6,7 @@ type Json = unknown;
 type Schema = Record<string, any>;
 
 export interface NegativeBody {
-  /** "categoryId is a string" */
   label: string;
-  /** Or raw text to send as is. */
   json?: Json;
   raw?: string;
 }
@@ -40,10 +38,8 @@ export function newPetProperties(spec: AnimalStoreSpec): Record<string, Schema> 
   return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, v]) => [k, spec.deref(v)]));
 }
 
-/** The rest are generated. */
 export type PetValues = { name: string } & Record<string, Json>;
 
-/** Every required property, plus the given ones. */
 export function validNewPet(spec: AnimalStoreSpec, values: PetValues, extra: Record<string, Json> = {}): Record<string, Json> {
   const props = newPetProperties(spec);
   const body: Record<string, Json> = {};
@@ -173,7 +169,6 @@ export function newPetErrors(spec: AnimalStoreSpec, body: Record<string, Json>):
   ];
 }
 
-/** A bug of the suite otherwise. */
 export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, what: string): void {
   const errors = newPetErrors(spec, body);
   if (errors.length) throw new Error(`generator bug: ${what} is not a valid NewPet: ${errors.join('; ')}`);

@@ -42,7 +42,6 @@ type NearMissKind = 'changed' | 'extended' | 'shortened' | 'case-changed' | 'pre
 
 interface NearMiss extends Secret {
   kind: NearMissKind;
-  /** "the key with a character changed" */
   what: string;
 }
 
@@ -120,13 +119,10 @@ export type CredentialKind =
 
 export interface CredentialClass {
   kind: CredentialKind;
-  /** undefined: no header at all. */
   header: string | undefined;
-  /** "Bearer with no token" */
   label: string;
   /** The valid key in a spelling HTTP allows: it must be accepted. */
   valid?: true;
-  /** For the redactor. */
   secret?: Secret;
 }
 

@@ -35,7 +35,6 @@ const NAMES: FormatName[] = [
   'binary',
 ];
 
-/** As the reference server validates with it. */
 export const fullFormats: Record<string, unknown> = Object.fromEntries(NAMES.map((name) => [name, plugin.get(name, 'full')]));
 
 /** ajv-formats' int64 only asks Number.isInteger, so 2^64 passed; a fraction is left to the schema's type. */

@@ -17,7 +17,6 @@ import type { AnimalStoreSpec } from './spec.js';
 export { edgeValues, enumProbes, integerProbes } from './edge-values.js';
 
 export interface Spelling {
-  /** "a trailing slash" */
   label: string;
   path: string;
 }
@@ -52,7 +51,6 @@ export function itemSpellings(template: string, id: string): Spelling[] {
   return [...integerSpellings(id).map((s) => ({ label: `its id with ${s.label}`, path: at(s.value) })), ...pathSpellings(at(id))];
 }
 
-/** TRACE and CONNECT are stopped by proxies. */
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** How each is judged: AUTH-EVERY-METHOD. */
@@ -74,7 +72,6 @@ export const READ_HEADER_SPELLINGS: Array<{ label: string; headers: Record<strin
 
 const BODY_FRAMINGS: Array<{ label: string; chunked: boolean }> = [{ label: 'the body sent chunked (Transfer-Encoding: chunked)', chunked: true }];
 
-/** Its Content-Type, then its framing. */
 export function bodySpellingsOf(mediaType: string): Array<{ label: string; options: { contentType?: string; chunked?: boolean } }> {
   return [
     ...contentTypeSpellings(mediaType).map(({ label, contentType }) => ({ label, options: { contentType } })),

@@ -26,13 +26,11 @@ export function schemaCompiler(doc: Schema, options: Record<string, unknown> = {
 export interface Operation {
   id: string;
   method: string;
-  /** Relative to the base address: /pets/{petId}. */
   path: string;
   secured: boolean;
   hasBody: boolean;
   mediaType?: string;
   deprecated: boolean;
-  /** x-removal-date (YYYY-MM-DD) */
   removalDate?: string;
   /** GET /store/orders has none: only its existence is described. */
   successShown: boolean;
@@ -48,7 +46,6 @@ export class ApiDescription {
   private ajv?: Ajv2020;
   private readonly validators: Map<string, ValidateFunction>;
 
-  /** `built`: the build's validators of this very document, by schema name. */
   constructor(doc: Schema, built?: Readonly<Record<string, ValidateFunction>>) {
     this.doc = doc;
     this.operations = readOperations(doc);
@@ -185,7 +182,6 @@ export interface Specs {
   quickstart: ApiDescription;
 }
 
-/** spec/openapi.yaml and spec/quickstart.yaml, or the given documents. */
 export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): Specs {
   const [store, storeValidators] = docs.store ? [docs.store] : projectDocument('openapi.yaml');
   const [quickstart, quickstartValidators] = docs.quickstart ? [docs.quickstart] : projectDocument('quickstart.yaml');

@@ -10,9 +10,7 @@ export interface SettingDoc {
   flag: string;
   /** `code` in backticks, which --help drops. */
   description: string;
-  /** For the docs' table only. */
   details?: string;
-  /** As a user would give it. */
   default?: string;
   /** Without a default: what leaving it out means ("the clock"); else the docs say "none". */
   defaultDoc?: string;
@@ -30,7 +28,6 @@ export interface Setting<T = unknown> extends SettingDoc {
   fallback?: (above: Readonly<Record<string, unknown>>) => T;
 }
 
-/** Markdown for the terminal. */
 export const plain = (text: string) => text.replace(/`/g, '');
 
 /** In Markdown; undefined when leaving the setting out sets nothing. */

@@ -15,7 +15,6 @@ export interface HttpOptions {
   signal: AbortSignal;
   userAgent: string;
   redactor: Redactor;
-  /** --rate */
   rate?: number;
   /** A request the target answers whenever it answers anything; unset: a silent request could not be judged. */
   probeFor?: (silent: HttpRequest) => HttpRequest;
@@ -42,7 +41,6 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
  */
 
 export class HttpClient {
-  /** Every attempt (each redirect hop too), in the order sent. */
   readonly exchanges: Exchange[] = [];
   private readonly pool: Pool;
   private readonly wire: Wire;

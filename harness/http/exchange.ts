@@ -53,7 +53,6 @@ export class Exchange {
   durationMs = 0;
   /** The run's, or more for a liveness probe. */
   timeoutMs = 0;
-  /** performance.now() */
   sentAt = 0;
   attempt = 1;
   redirectedFrom?: Exchange;
@@ -91,7 +90,6 @@ export class Exchange {
   /** Why the body is not what its Content-Encoding says. */
   undecodable?: string;
 
-  /** "GET /v1/pets?limit=1" */
   get target(): string {
     const url = new URL(this.request.url);
     return this.redactor.redact(`${this.request.method} ${url.pathname}${url.search}`);
@@ -187,7 +185,6 @@ function evidenceBody(text: string, truncated: boolean, redactor: Redactor): { b
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Secrets are redacted by the caller. */
 export function curlCommand(req: HttpRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', req.method, quote(req.url)];
   const headers = Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'user-agent');

@@ -21,10 +21,8 @@ function pauseMs(retryAfter: string | undefined, rounds: number): number {
 
 interface PoolOptions {
   concurrency: number;
-  /** --rate */
   rate?: number;
   signal: AbortSignal;
-  /** The answers pacing counts. */
   exchanges: readonly Exchange[];
   /** Its requests start at once, to end unsent. */
   halted: (service: Service) => boolean;

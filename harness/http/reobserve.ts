@@ -102,7 +102,6 @@ export class Reobserver {
 class Hanging {
   constructor(
     private readonly first: Exchange,
-    /** "no answer within 10 s" */
     private readonly silence: string,
     private readonly probe: Exchange,
   ) {}

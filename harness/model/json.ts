@@ -32,7 +32,6 @@ export function isInt64Range(value: number): boolean {
 /** Where in-range integers that would round up to 2^63 go. */
 const LARGEST_INT64_DOUBLE = 2 ** 63 - 1024;
 
-/** On the right side of the int64 range's boundary. */
 function bigintForValidation(value: bigint): number {
   if (value > INT64_MAX) return 2 ** 64;
   if (value < INT64_MIN) return -(2 ** 64); // Number(-(2^63) - 1) would round to -(2^63), inside
@@ -108,7 +107,6 @@ export function stringifyJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** For messages. */
 export function showJson(value: unknown): string {
   return value === undefined ? '(absent)' : stringifyJson(value);
 }

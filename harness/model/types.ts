@@ -22,14 +22,11 @@ export interface Requirement {
 /** error: no answer could be observed, never a violation; inconclusive: the server's data allowed no verdict. */
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive';
 
-/** Every secret already redacted. */
 export interface ExchangeRecord {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
-  /** No complete response arrived. */
   error?: string;
   durationMs: number;
-  /** When retried. */
   attempt?: number;
   operation?: string;
   /** The key shown as $API_KEY. */
@@ -75,12 +72,8 @@ export interface Counts {
 }
 
 /** Judged: passed or failed; the rest neither shows the behaviour nor breaks it. */
-export interface Coverage {
+export interface Coverage extends Pick<Counts, 'total' | 'error' | 'skipped' | 'inconclusive'> {
   judged: number;
-  total: number;
-  error: number;
-  skipped: number;
-  inconclusive: number;
 }
 
 export interface AreaReport {
@@ -124,7 +117,6 @@ export interface RunReport {
   coverage: Coverage;
   /** Every animal and message the run creates is named with it (the API has no delete). */
   runPrefix?: string;
-  /** 2xx answers to createPet. */
   animalsCreated?: number;
   /** 2xx answers to writes, by operation (or method and path); in health any is a warning. */
   writesAccepted?: Record<string, number>;
@@ -134,7 +126,6 @@ export interface RunReport {
   retries: number;
   /** 429s, and 503s with Retry-After. */
   rateLimited: number;
-  /** Under the run's own load, in ms. */
   latency: Record<string, LatencyStats>;
   /** Of the quiet sample (PERF-LATENCY-P95): one request at a time after every other check. */
   latencyQuiet?: Record<string, LatencyStats>;

@@ -1,6 +1,5 @@
 export const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
-/** "64MiB", "512KiB", or bytes */
 export function sizeSetting(bytes: number): string {
   for (const unit of ['GiB', 'MiB', 'KiB']) {
     const n = bytes / SIZE_UNITS[unit.toLowerCase()];
@@ -18,5 +17,4 @@ export function formatSize(bytes: number): string {
 /** "10 s", "1.5 s", "0.25 s" */
 export const formatSeconds = (ms: number) => `${durationSetting(ms).replace(/s$/, '')} s`;
 
-/** "30s", "1.5s" */
 export const durationSetting = (ms: number) => `${Number((ms / 1000).toFixed(2))}s`;
