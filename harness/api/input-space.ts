@@ -1,16 +1,4 @@
-// The classes every probe is drawn from, derived from the spec where it defines a
-// dimension, else listed here by HTTP's rules:
-//
-//   dimension     classes                                               from
-//   path          pathSpellings, integerSpellings (a path parameter)    the operation's path; HTTP (RFC 3986, RFC 9110)
-//   method        undocumentedMethods                                   the spec's paths; HTTP (RFC 9110 9.3)
-//   credentials   credentialClasses, nearMisses (credentials.ts)        HTTP (RFC 9110 11, RFC 6750)
-//   headers       READ_HEADER_SPELLINGS, contentTypeSpellings,          HTTP (RFC 9110 8.3, 12.5; RFC 9112 7.1)
-//                 BODY_FRAMINGS
-//   query         integerProbes (interior values drawn by the run),     each parameter's schema
-//                 enumProbes
-//   body          edgeValues (edge-values.ts), negativeNewPets and      NewPet's schema; JSON and Unicode
-//                 edgeNewPets (bodies.ts), generated examples
+// The classes every probe is drawn from, dimension by dimension, from the spec where it defines one, else by HTTP's rules: credentials in credentials.ts, query and body values in edge-values.ts and bodies.ts.
 import { isSafeMethod } from '../http/exchange.js';
 import type { AnimalStoreSpec } from './spec.js';
 
