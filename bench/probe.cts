@@ -1,4 +1,5 @@
-// Preloaded into the CLI the benchmark measures; CommonJS, so that Node's own start is measured as `node -e 0` starts. undici publishes requests on its diagnostics channel only while someone listens.
+// Preloaded into the CLI the benchmark measures; CommonJS, so that Node's own start is measured as `node -e 0` starts. undici publishes
+// requests on its diagnostics channel only while someone listens.
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 

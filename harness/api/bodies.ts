@@ -1,4 +1,5 @@
-// Bodies from the NewPet schema: each validated before it is sent, so that a 400 proves what differs is validated and a generator bug cannot fail a correct server.
+// Bodies from the NewPet schema: each validated before it is sent, so that a 400 proves what differs is validated and a generator bug
+// cannot fail a correct server.
 import type { AnimalStoreSpec } from './spec.js';
 import { edgeValues, integerBounds, outOfRange } from './edge-values.js';
 

@@ -1,4 +1,5 @@
-// None here: the CLI's bundle puts the build's generated validators in place of this module (build/bundle.ts); from sources, spec.ts compiles the schemas at run time.
+// None here: the CLI's bundle puts the build's generated validators in place of this module (build/bundle.ts); from sources, spec.ts
+// compiles the schemas at run time.
 import type { ValidateFunction } from 'ajv';
 
 export interface BuiltValidators {

@@ -1,7 +1,10 @@
 // The credentials dimension of the input space (input-space.ts), made from a key.
 import type { Secret } from '../http/redact.js';
 
-/** As a server may read it: a JWT's signature verified, a UUID or hex value compared case-insensitively, other text compared as text or decoded as base64(url). */
+/**
+ * As a server may read it: a JWT's signature verified, a UUID or hex value compared case-insensitively, other text compared as text or
+ * decoded as base64(url).
+ */
 type KeyFormat = 'jwt' | 'uuid' | 'hex' | 'text';
 
 export function keyFormat(key: string): KeyFormat {
@@ -22,7 +25,10 @@ function otherOfKind(ch: string, hex = false): string {
   return 'X';
 }
 
-/** The last character of base64 may carry bits a decoder drops (the 43rd of an HS256 signature holds 4 of its 6), and padding carries none: so the one before the last that is not padding. Every hex character carries its 4 bits. */
+/**
+ * The last character of base64 may carry bits a decoder drops (the 43rd of an HS256 signature holds 4 of its 6), and padding carries none:
+ * so the one before the last that is not padding. Every hex character carries its 4 bits.
+ */
 function significantIndex(key: string, format: KeyFormat): number {
   if (format === 'uuid' || format === 'hex') return key.length - 1;
   return Math.max(0, key.replace(/=+$/, '').length - 2);
@@ -45,7 +51,10 @@ interface NearMiss extends Secret {
   what: string;
 }
 
-/** Keys only a faulty comparison accepts, whatever the key's format (which each catches: AUTH-INVALID-KEY's accepts). Each label is a bash expression of the key's variable that expands to the value, so reports and curl lines never hold the key and still reproduce the request. */
+/**
+ * Keys only a faulty comparison accepts, whatever the key's format (which each catches: AUTH-INVALID-KEY's accepts). Each label is a bash
+ * expression of the key's variable that expands to the value, so reports and curl lines never hold the key and still reproduce the request.
+ */
 export function nearMisses(key: string, variable: string): NearMiss[] {
   const name = variable.slice(1);
   const format = keyFormat(key);
@@ -126,7 +135,10 @@ export interface CredentialClass {
   secret?: Secret;
 }
 
-/** Why each, and what is not sent: the accepts of AUTH-INVALID-KEY and of the checks that send them. Without key variants no class carries the key: the near-misses are one random key of its format and length, and the lower-case scheme is left out. */
+/**
+ * Why each, and what is not sent: the accepts of AUTH-INVALID-KEY and of the checks that send them. Without key variants no class carries
+ * the key: the near-misses are one random key of its format and length, and the lower-case scheme is left out.
+ */
 export function credentialClasses(key: string, variable: string, keyVariants: boolean, randomKey: string): CredentialClass[] {
   const sent = keyVariants ? key : randomKey;
   const what = keyVariants ? 'the valid key' : "a random key of the key's format";

@@ -1,4 +1,5 @@
-// Values ordinary implementation bugs sit on, derived from a property's schema. Every one is valid: a server must store it exactly, or refuse it with the documented 400.
+// Values ordinary implementation bugs sit on, derived from a property's schema. Every one is valid: a server must store it exactly, or
+// refuse it with the documented 400.
 import { INT64_MAX, INT64_MIN, jsonInteger } from '../model/json.js';
 
 export { INT64_MAX, INT64_MIN };
@@ -65,7 +66,10 @@ const EVERY_PLANE = [
   .map((c) => String.fromCodePoint(c))
   .join('');
 
-/** Each carries the run's prefix (left-behind data is found by it), but the empty string; a string with a format or pattern gets none: arbitrary text would not satisfy it. */
+/**
+ * Each carries the run's prefix (left-behind data is found by it), but the empty string; a string with a format or pattern gets none:
+ * arbitrary text would not satisfy it.
+ */
 function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
   if (schema.format !== undefined || schema.pattern !== undefined) return [];
   const p = `${prefix}-`;
@@ -123,7 +127,10 @@ function stringEdges(schema: Schema, prefix: string): EdgeValue[] {
   return edges;
 }
 
-/** One character of many classes, under 255 characters: the run creates one with its first animals, so that a list which leaves out a kind of name is seen on a small store. */
+/**
+ * One character of many classes, under 255 characters: the run creates one with its first animals, so that a list which leaves out a kind
+ * of name is seen on a small store.
+ */
 export function mixedClassesName(prefix: string): string {
   return `${prefix}-mixed Zoë 中文 e\u0301 \u00E9 😀 \u0007\u0085 \u2028 <b>&amp;</b> %41 `;
 }

@@ -1,4 +1,5 @@
-// The classes every probe is drawn from, dimension by dimension, from the spec where it defines one, else by HTTP's rules: credentials in credentials.ts, query and body values in edge-values.ts and bodies.ts.
+// The classes every probe is drawn from, dimension by dimension, from the spec where it defines one, else by HTTP's rules: credentials in
+// credentials.ts, query and body values in edge-values.ts and bodies.ts.
 import { isSafeMethod } from '../http/exchange.js';
 import type { AnimalStoreSpec } from './spec.js';
 
@@ -9,7 +10,10 @@ export interface Spelling {
   path: string;
 }
 
-/** Spellings a router or proxy may normalise to the path, or take for another route (RFC 3986 6.2.2.2 makes %70 and p the same), most likely to find a forgotten route first. No dot segments: clients remove them (RFC 3986 5.2.4). */
+/**
+ * Spellings a router or proxy may normalise to the path, or take for another route (RFC 3986 6.2.2.2 makes %70 and p the same), most likely
+ * to find a forgotten route first. No dot segments: clients remove them (RFC 3986 5.2.4).
+ */
 export function pathSpellings(path: string): Spelling[] {
   const [, first, ...rest] = path.split('/');
   const tail = rest.length ? `/${rest.join('/')}` : '';

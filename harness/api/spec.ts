@@ -1,4 +1,5 @@
-// The OpenAPI descriptions, read at run time. The CLI's bundle carries the project documents' schemas compiled by the build; any other document is compiled here when first asked.
+// The OpenAPI descriptions, read at run time. The CLI's bundle carries the project documents' schemas compiled by the build; any other
+// document is compiled here when first asked.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { documentDigest, readSpecDocument } from './documents.js';
@@ -87,7 +88,10 @@ export class ApiDescription {
     return this.deref(param.schema);
   }
 
-  /** An array of a component is judged item by item, its first MOST_ITEMS invalid items only: Ajv copies the errors found so far at each invalid item, and 200,000 of them took minutes. */
+  /**
+   * An array of a component is judged item by item, its first MOST_ITEMS invalid items only: Ajv copies the errors found so far at each
+   * invalid item, and 200,000 of them took minutes.
+   */
   errors(schemaName: string, value: unknown): string[] {
     const items = Array.isArray(value) ? this.itemSchema(schemaName) : undefined;
     if (items === undefined) return this.problems(schemaName, value, '');

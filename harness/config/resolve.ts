@@ -1,4 +1,5 @@
-// Flags over the environment over the settings file. A setting present but empty is an error, not the default: a missing CI secret expands to an empty string, and must not certify another target.
+// Flags over the environment over the settings file. A setting present but empty is an error, not the default: a missing CI secret expands
+// to an empty string, and must not certify another target.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
@@ -112,7 +113,10 @@ function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { 
   return value;
 }
 
-/** `record`: the settings of `judge`, which sends nothing: the base address is required (it says which entries are the store's), a key is not, and no address is insecure. */
+/**
+ * `record`: the settings of `judge`, which sends nothing: the base address is required (it says which entries are the store's), a key is
+ * not, and no address is insecure.
+ */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd(), { record = false } = {}): RunConfig {
   const file = settingsFile(args, env, cwd);
   // every setting, also one this run would not read: an empty one is a mistake wherever it is

@@ -32,7 +32,10 @@ export class BodyReader {
     private readonly cut: (ex: Exchange) => unknown,
   ) {}
 
-  /** A body of megabytes is read in a turn of its own, so checks that judge many pages at once find them parsed; when such bodies come faster than they are parsed, the requests in flight are halved, as for a rate limit. */
+  /**
+   * A body of megabytes is read in a turn of its own, so checks that judge many pages at once find them parsed; when such bodies come
+   * faster than they are parsed, the requests in flight are halved, as for a rate limit.
+   */
   async read(ex: Exchange, body: Buffer): Promise<void> {
     const text = () => (ex.truncated ? body.toString('utf8') : decoded(ex, body, this.maxBodyBytes));
     const large = body.length >= LARGE_BODY;
@@ -55,7 +58,10 @@ const DECODERS: Record<string, (body: Buffer, options: { maxOutputLength: number
   br: brotliDecompressSync,
 };
 
-/** Decoded only in a coding the request accepted, at most maxBytes of it (a small compressed body could fill the memory); a body that is not what its Content-Encoding says is kept as it came, and said. */
+/**
+ * Decoded only in a coding the request accepted, at most maxBytes of it (a small compressed body could fill the memory); a body that is not
+ * what its Content-Encoding says is kept as it came, and said.
+ */
 function decoded(ex: Exchange, body: Buffer, maxBytes: number): string {
   const coding = (ex.headers['content-encoding'] ?? '').trim().toLowerCase();
   const accepted = (ex.request.headers?.['accept-encoding'] ?? '').toLowerCase();

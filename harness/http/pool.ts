@@ -97,7 +97,11 @@ export class Pool {
     for (const wake of [...this.wakers]) wake();
   }
 
-  /** A rate limit pauses every slot and halves them, and so does silence (no pause: the timeout was the wait); other answers add one per round. A request that waited a whole timeout with every slot taken, of a kind the server has answered, lowers them to the answers given meanwhile: what the server showed it can serve within a timeout. */
+  /**
+   * A rate limit pauses every slot and halves them, and so does silence (no pause: the timeout was the wait); other answers add one per
+   * round. A request that waited a whole timeout with every slot taken, of a kind the server has answered, lowers them to the answers given
+   * meanwhile: what the server showed it can serve within a timeout.
+   */
   pace(ex: Exchange, poolFull: boolean): void {
     if (ex.silent) {
       const kind = kindOf(ex.request);

@@ -1,4 +1,5 @@
-// undici's dispatch() with a handler of our own: request() costs a stream, an iterator and an async resource per request, and an AbortSignal its controller and listeners.
+// undici's dispatch() with a handler of our own: request() costs a stream, an iterator and an async resource per request, and an
+// AbortSignal its controller and listeners.
 import type { Readable } from 'node:stream';
 import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
 

@@ -52,7 +52,8 @@ export class Wire {
       ex.error = stopped ? `not sent: ${nameOf(service)} had stopped answering` : 'not sent: the run deadline has passed';
       return undefined;
     }
-    // Not AbortSignal.timeout(): Node may collect the signal, timer and all, when nothing listens to it directly, and undici's bodyTimeout restarts with every chunk.
+    // Not AbortSignal.timeout(): Node may collect the signal, timer and all, when nothing listens to it directly, and undici's bodyTimeout
+    // restarts with every chunk.
     let timedOut = false;
     const chunks: Buffer[] = [];
     let size = 0;
