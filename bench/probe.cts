@@ -1,12 +1,9 @@
-// Preloaded into the CLI the benchmark measures (node --require dist/bench/probe.cjs ...;
-// CommonJS, so that Node's own start is measured as `node -e 0` starts): as the process
-// exits, writes to BENCH_PROBE_FILE its CPU time (user + system) up to its first HTTP
-// request and up to its exit, and how many requests it made. The requests are seen on
-// undici's diagnostics channel, which undici publishes to only while someone listens.
+// Preloaded into the CLI the benchmark measures; CommonJS, so that Node's own start is measured as `node -e 0` starts. undici publishes
+// requests on its diagnostics channel only while someone listens.
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 
-/** What the probe writes (JSON): CPU times in ms from the process's start. */
+/** CPU times in ms from the process's start. */
 export interface ProbeFigures {
   cpuAtFirstRequestMs: number;
   cpuTotalMs: number;

@@ -1,16 +1,8 @@
 #!/usr/bin/env node
-// Benchmark of the CLI against its speed targets (not a test: `npm test` does not run
-// it). `npm run bench` after `npm run build`:
-//
-//   node dist/bench/run.js [--runs N] [--out FILE]
-//
-// Each case runs N times (default 9) as a fresh process with its own REPORT_DIR, the
-// cases interleaved (a round runs each once, after one unmeasured round); the figures are
-// medians. Wall time is from the spawn to the exit. The external case certifies the
-// reference server in a process of its own (`serve`, a fresh one per run, so that every
-// run starts from an empty store), and its CPU time is the CLI's alone, as a probe
-// preloaded into it saw it (probe.cts): after its first request, per request. The
-// table goes to stdout and to bench/results.md.
+// `npm run bench` after `npm run build` (node dist/bench/run.js [--runs N] [--out FILE]):
+// each case a fresh process, the cases interleaved after one unmeasured round, medians.
+// The external server is a fresh `serve` per run, so that every run starts from an empty
+// store; the CLI's CPU is measured by a probe preloaded into it (probe.cts).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -33,11 +25,10 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a posit
 
 interface Case {
   name: string;
-  /** The CLI's arguments; none: Node's start (`node -e 0`). */
+  /** None: Node's start (`node -e 0`). */
   args?: string[];
-  /** Certify a reference server in a process of its own. */
   external?: boolean;
-  /** The target, as wall time above Node's start (s) or CPU per request (ms). */
+  /** The target: wall time above Node's start (s), or CPU per request (ms). */
   aboveNodeS?: number;
   cpuPerRequestMs?: number;
 }
@@ -50,17 +41,12 @@ const CASES: Case[] = [
   { name: 'certify, external server', args: ['--profile', 'certify'], external: true, cpuPerRequestMs: 0.6 },
 ];
 
-interface Run {
-  wallS: number;
-  figures: ProbeFigures;
-}
+type Run = { wallS: number; figures: ProbeFigures };
 
-/** The reference server in a process of its own, until stop(). */
 async function startServer(): Promise<{ env: Record<string, string>; stop: () => void }> {
   const server = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--quickstart-port', '0', '--api-key', API_KEY], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // it prints the settings to certify it with, then a line per request
   for await (const line of createInterface({ input: server.stdout })) {
     const found = /BASE_URL=(\S+) QUICKSTART_BASE_URL=(\S+)/.exec(line);
     if (found) {
@@ -77,7 +63,6 @@ async function runOnce(c: Case): Promise<Run> {
   try {
     const probeFile = join(dir, 'probe.json');
     const args = ['--require', PROBE, ...(c.args ? [CLI, ...c.args] : ['-e', '0'])];
-    // the run's settings only: none of the shell's (ONLY, SIGN_KEY, ...)
     const env = { ...withoutSettings(process.env), REPORT_DIR: dir, ENV_FILE: '/dev/null', BENCH_PROBE_FILE: probeFile, ...server?.env };
     const started = performance.now();
     const code = await new Promise<number | null>((resolve) => spawn(process.execPath, args, { env, stdio: 'ignore' }).on('exit', resolve));

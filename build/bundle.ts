@@ -1,21 +1,11 @@
-// The second step of `npm run build`, after tsc (which typechecks and emits dist/ for the
-// other entry points: dist/build/docs.js, dist/bench/run.js; cli/ is bundled only):
-//
-// 1. The validators of every component schema of the two OpenAPI documents, generated as
-//    Ajv standalone code into dist/generated/ with the sha256 of the text they were
-//    compiled from, and the reference server's validator of the documented NewPet: a run
-//    neither compiles a schema nor loads the compiler. spec/ stays the one source: this
-//    is build output, never committed, and a spec edited after the build is compiled at
-//    run time (spec.ts).
-// 2. The CLI bundled by esbuild: the bin, dist/cli/main.js, holds what --help and
-//    --version need, and loads the run's code (cli/commands.ts, one script with the
-//    packages: dist/cli/run.cjs) with V8 flags and from a V8 code cache (load-run.ts).
-//    Their folder's package.json makes them CommonJS: Node loads the bin without its ES
-//    module loader.
-// 3. The code cache (dist/cli/run.cjs.cache), made by one run of the built CLI against
-//    the embedded server.
-//
-//   node dist/build/bundle.js
+// `npm run build` after tsc:
+// 1. Ajv standalone validators of the OpenAPI documents' schemas and of the reference
+//    server's NewPet, into dist/generated/: a run neither compiles a schema nor loads the
+//    compiler (a spec edited after the build is compiled at run time, spec.ts).
+// 2. The CLI bundled: the bin, dist/cli/main.js, holds what --help and --version need and
+//    loads the run's code, dist/cli/run.cjs, from a V8 code cache (load-run.ts). CommonJS:
+//    Node loads the bin without its ES module loader.
+// 3. The code cache, made by one run of the built CLI against the embedded server.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,41 +24,27 @@ const ROOT = PACKAGE_ROOT;
 const GENERATED = join(ROOT, 'dist', 'generated');
 const OUT = join(ROOT, 'dist', 'cli');
 
-/** The documents whose component schemas are compiled. */
 const OPENAPI_DOCUMENTS = ['openapi.yaml', 'quickstart.yaml'];
 
-/**
- * How the generated validators name the formats module (formats.ts), relative to
- * dist/generated/: tsc's output there when the generated files are imported as they are
- * (test/built.test.ts), the TypeScript source in the bundle (builtPlugin).
- */
+/** Relative to dist/generated/: tsc's output there (test/built.test.ts), the TypeScript source in the bundle (builtPlugin). */
 const FORMATS_MODULE = '../harness/api/formats.js';
 
 // ajv's standalone module is CommonJS with its function as the default export
 const standaloneCode = ((standaloneCodeModule as any).default ?? standaloneCodeModule) as typeof import('ajv/dist/standalone/index.js').default;
 
-/**
- * One OpenAPI document's validators as an ES module: Ajv's standalone code for each
- * component schema, compiled with the options and formats of the run-time compiler
- * (spec.ts schemaCompiler), exported as `schemas` by schema name.
- */
+/** Compiled with the run-time compiler's options and formats, exported as `schemas` by schema name. */
 function validatorsModule(name: string): string {
   const doc = readSpecDocument(join(SPEC_DIR, name));
   const names = Object.keys(doc.components?.schemas ?? {});
   const ajv = schemaCompiler(doc, { code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE}).formats` } });
-  // exported under names of our own (a schema named Error would shadow the global in the
-  // module); Ajv's own names are a word and a number, never with an underscore
+  // names of our own: a schema named Error would shadow the global; Ajv's own never hold an underscore
   const exportName = (i: number) => `schema_${i}`;
   const code = standaloneCode(ajv, Object.fromEntries(names.map((n, i) => [exportName(i), `api#/components/schemas/${n}`])));
   const table = names.map((n, i) => `${JSON.stringify(n)}: ${exportName(i)}`).join(', ');
   return standaloneModule(code, `spec/${name}`, `export const schemas = { ${table} };`);
 }
 
-/**
- * Ajv's standalone code as an ES module. Ajv writes require() for what its code uses at
- * run time (its runtime helpers, the formats): each becomes an import, so that Node and
- * esbuild load them as modules.
- */
+/** Each require() Ajv writes becomes an import, so that Node and esbuild load them as modules. */
 function standaloneModule(code: string, source: string, exportLine: string): string {
   const imports = new Map<string, string>();
   const body = code.replace(/require\(("(?:[^"\\]|\\.)*")\)/g, (_m, literal: string) => {
@@ -77,7 +53,7 @@ function standaloneModule(code: string, source: string, exportLine: string): str
     return imports.get(specifier)!;
   });
   const importLines = [...imports].map(([specifier, local]) =>
-    // the formats module is ESM (its exports are its namespace); Ajv's helpers are CommonJS (module.exports is the default)
+    // the formats module is ESM; Ajv's helpers are CommonJS (module.exports is the default)
     specifier === FORMATS_MODULE
       ? `import * as ${local} from ${JSON.stringify(specifier)};`
       : `import ${local} from ${JSON.stringify(specifier.endsWith('.js') ? specifier : `${specifier}.js`)};`,
@@ -91,14 +67,12 @@ function standaloneModule(code: string, source: string, exportLine: string): str
   ].join('\n');
 }
 
-/** dist/generated/reference-new-pet.js: the reference server's validator of the documented NewPet, as built-new-pet.ts declares it. */
 function referenceNewPetModule(): string {
   const ajv = referenceCompiler({ code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE}).fullFormats` } });
   ajv.addSchema(newPetSchema(), 'new-pet');
   return standaloneModule(standaloneCode(ajv, { builtNewPetValidator: 'new-pet' }), 'reference/options.ts newPetSchema', '');
 }
 
-/** dist/generated/validators.js: every OpenAPI document's validators by file name, as built-validators.ts declares them. */
 function validatorsIndex(): string {
   const imports = OPENAPI_DOCUMENTS.map((name, i) => `import { schemas as schemas${i} } from './${name}.validators.js';`);
   const entries = OPENAPI_DOCUMENTS.map(
@@ -107,7 +81,7 @@ function validatorsIndex(): string {
   return [`// Generated by build/bundle.ts from spec/: do not edit.`, ...imports, `export const builtValidators = { ${entries.join(', ')} };`, ''].join('\n');
 }
 
-/** In the bundle, the stand-in modules are the generated ones, and what the generated code imports of the project is its source. */
+/** In the bundle, the stand-in modules are the generated ones, and what they import of the project is its source. */
 const builtPlugin: Plugin = {
   name: 'built-modules',
   setup(b) {
@@ -143,7 +117,6 @@ for (const name of OPENAPI_DOCUMENTS) writeFileSync(join(GENERATED, `${name}.val
 writeFileSync(join(GENERATED, 'validators.js'), validatorsIndex());
 writeFileSync(join(GENERATED, 'reference-new-pet.js'), referenceNewPetModule());
 
-// nothing of an earlier build may be left to load
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
@@ -153,7 +126,7 @@ const common: BuildOptions = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  // strict as the sources are ("use strict" first), then what import.meta.url is in them
+  // strict as the sources are, then what import.meta.url is in them
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: `'use strict';\nvar __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
@@ -161,8 +134,6 @@ const common: BuildOptions = {
 await build({ ...common, entryPoints: ['cli/commands.ts'], outfile: join(OUT, 'run.cjs'), plugins: [builtPlugin] });
 await build({ ...common, entryPoints: ['cli/main.ts'], outfile: join(OUT, 'main.js'), plugins: [runLoaderPlugin] });
 
-// The code cache: the built CLI certifies the embedded reference server once, and
-// load-run.ts writes, as the process exits, what V8 compiled of run.cjs
 const reports = mkdtempSync(join(tmpdir(), 'bundle-training-'));
 try {
   writeFileSync(join(reports, 'empty.env'), '');

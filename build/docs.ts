@@ -1,8 +1,4 @@
-// `npm run docs`: writes docs/requirements.md from the catalogue; the settings table of
-// docs/configuration.md, .env.example and action.yml's inputs from the settings'
-// declarations; and, when the API description lies beside the checkout
-// (../shared/api/animal-store-api.md), its digest in spec/api-description.json, which
-// certificates record: the description itself is never read at run time.
+// `npm run docs`; the API description's digest, which certificates record, when it lies beside the checkout: it is never read at run time.
 import { sha256 } from '../harness/api/documents.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +11,6 @@ import { API_DESCRIPTION_FILE } from '../reporters/certificate.js';
 mkdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true });
 writeFileSync(join(PACKAGE_ROOT, 'docs/requirements.md'), renderRequirementsDoc(loadCatalogue()));
 console.log('wrote docs/requirements.md');
-// the page holds the table between its markers; withSettingsTable throws when they are missing
 const configuration = join(PACKAGE_ROOT, 'docs/configuration.md');
 writeFileSync(configuration, withSettingsTable(readFileSync(configuration, 'utf8')));
 writeFileSync(join(PACKAGE_ROOT, '.env.example'), renderEnvExample());

@@ -1,9 +1,5 @@
-// Request bodies generated from the NewPet schema of the spec: one valid body,
-// negative bodies that each differ from it in exactly one respect, and valid bodies
-// that each carry one edge value in one field. Every body is validated against the
-// schema before it is sent, so a 400 proves that respect is validated (a 400 to an
-// edge body, that a valid value was refused) and a generator bug cannot fail a
-// correct server.
+// Bodies from the NewPet schema: each validated before it is sent, so that a 400 proves what differs is validated and a generator bug
+// cannot fail a correct server.
 import type { AnimalStoreSpec } from './spec.js';
 import { edgeValues, integerBounds, outOfRange } from './edge-values.js';
 
@@ -11,14 +7,12 @@ type Json = unknown;
 type Schema = Record<string, any>;
 
 export interface NegativeBody {
-  /** What makes it invalid, for messages: e.g. "categoryId is a string". */
   label: string;
-  /** A JSON value to serialise, or raw text to send as is. */
   json?: Json;
   raw?: string;
 }
 
-/** A value valid for a property schema, named after the run where it is a string. */
+/** Named after the run where it is a string. */
 function sampleValue(schema: Schema, name: string): Json {
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
@@ -45,10 +39,8 @@ export function newPetProperties(spec: AnimalStoreSpec): Record<string, Schema> 
   return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([k, v]) => [k, spec.deref(v)]));
 }
 
-/** Values the run gives required properties (name, categoryId); the rest are generated. */
 export type PetValues = { name: string } & Record<string, Json>;
 
-/** A valid NewPet: every required property, plus the given ones (e.g. status). */
 export function validNewPet(spec: AnimalStoreSpec, values: PetValues, extra: Record<string, Json> = {}): Record<string, Json> {
   const props = newPetProperties(spec);
   const body: Record<string, Json> = {};
@@ -61,11 +53,7 @@ export function validNewPet(spec: AnimalStoreSpec, values: PetValues, extra: Rec
   return body;
 }
 
-/**
- * One value of each JSON type, for wrong-type probes. Numeric strings are left to
- * non-integer probes; arrays are not probed (a validator that refuses an object
- * refuses an array by the same test), to keep the request count down.
- */
+/** Arrays are not probed: a validator that refuses an object refuses an array by the same test. */
 const VALUE_OF_TYPE: Record<string, Json> = {
   string: 'not-a-number',
   number: 42,
@@ -81,10 +69,8 @@ function allowsType(schema: Schema, type: string, value: Json): boolean {
   return type === 'number' && types.includes('integer') && Number.isInteger(value);
 }
 
-/** The families of invalid NewPet bodies, each a class of its own of the body dimension. */
 export type NegativeFamily = 'missing-required' | 'wrong-type' | 'outside-enum' | 'non-integer' | 'out-of-range' | 'not-object' | 'empty' | 'malformed-json';
 
-/** Negative bodies by family, each checked to be invalid against NewPet. */
 export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Record<NegativeFamily, NegativeBody[]> {
   const base = validNewPet(spec, values);
   const props = newPetProperties(spec);
@@ -96,42 +82,28 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
     return { label: `${key} is missing`, json: rest };
   });
 
-  const wrongType: NegativeBody[] = [];
+  const [wrongType, outsideEnum, nonInteger, beyondRange]: NegativeBody[][] = [[], [], [], []];
   for (const [key, schema] of Object.entries(props)) {
     for (const [type, value] of Object.entries(VALUE_OF_TYPE)) {
-      // null for an optional field is often read as "absent", a reasonable choice (see catalogue)
+      // null for an optional field is often read as "absent"
       if (type === 'null' && !required.includes(key)) continue;
       if (!allowsType(schema, type, value)) wrongType.push({ label: `${key} is ${type === 'null' ? 'null' : `a JSON ${type}`}`, json: withField(key, value) });
     }
-  }
-
-  const outsideEnum: NegativeBody[] = [];
-  for (const [key, schema] of Object.entries(props)) {
-    if (!schema.enum) continue;
-    const upper = String(schema.enum[0]).toUpperCase();
-    for (const value of ['not-a-status', upper].filter((v) => !schema.enum.includes(v))) {
-      outsideEnum.push({ label: `${key} is "${value}", outside the enumeration`, json: withField(key, value) });
+    if (schema.enum) {
+      const upper = String(schema.enum[0]).toUpperCase();
+      for (const value of ['not-a-status', upper].filter((v) => !schema.enum.includes(v))) {
+        outsideEnum.push({ label: `${key} is "${value}", outside the enumeration`, json: withField(key, value) });
+      }
     }
-  }
-
-  const nonInteger: NegativeBody[] = [];
-  for (const [key, schema] of Object.entries(props)) {
     if (schema.type !== 'integer') continue;
     nonInteger.push({ label: `${key} is 1.5`, json: withField(key, 1.5) });
     nonInteger.push({ label: `${key} is the numeric string "${base[key] ?? 7}"`, json: withField(key, String(base[key] ?? 7)) });
-  }
-
-  // just outside each integer's range (int64, or its own bounds): exact JSON integers,
-  // which a server reading them as doubles or as unbounded integers may take for valid
-  const beyondRange: NegativeBody[] = [];
-  for (const [key, schema] of Object.entries(props)) {
-    if (schema.type !== 'integer') continue;
+    // exact JSON integers, which a server reading them as doubles or unbounded may take for valid
     const [low, high] = integerBounds(schema);
     const candidates = [
       { label: `${key} is ${high + 1n}, one above its range`, json: withField(key, high + 1n) },
       { label: `${key} is ${low - 1n}, one below its range`, json: withField(key, low - 1n) },
     ];
-    // an integer with neither a format nor bounds has no range to leave
     beyondRange.push(...candidates.filter((body) => spec.errors('NewPet', body.json).length > 0));
   }
 
@@ -144,7 +116,7 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
     'out-of-range': beyondRange,
     'not-object': [
       { label: 'the body is an array holding a valid NewPet', json: [base] },
-      // one scalar stands for all: a validator refusing a string refuses a number by the same test
+      // one scalar stands for all
       { label: 'the body is a JSON string', json: 'not an object' },
       { label: 'the body is JSON null', json: null },
     ],
@@ -156,35 +128,23 @@ export function negativeNewPets(spec: AnimalStoreSpec, values: PetValues): Recor
 }
 
 function assertInvalid(spec: AnimalStoreSpec, body: NegativeBody): void {
-  if (body.raw !== undefined) {
-    let parsed: Json;
-    try {
-      parsed = JSON.parse(body.raw);
-    } catch {
-      return;
-    }
-    if (spec.errors('NewPet', parsed).length) return;
-  } else if (spec.errors('NewPet', body.json).length) {
+  let json = body.json;
+  try {
+    if (body.raw !== undefined) json = JSON.parse(body.raw);
+  } catch {
     return;
   }
+  if (spec.errors('NewPet', json).length) return;
   throw new Error(`generator bug: the negative body "${body.label}" is valid against NewPet`);
 }
 
-export interface EdgeBody {
-  /** The one field that carries an edge value. */
+interface EdgeBody {
   field: string;
-  /** What is special about the value, for messages. */
   label: string;
   json: Record<string, Json>;
 }
 
-/**
- * Valid NewPets that each differ from a valid one in one field, which carries one of
- * that field's edge values (edge-values.ts). Enumerations are left out: every member
- * already is a sample of the run (created(): one animal per PetStatus). Each body is
- * validated against NewPet (and the int64 range, which Ajv's format does not check)
- * before it is sent: a generator bug must not fail a correct server.
- */
+/** Enumerations are left out: every member is a sample of the run already (one animal per PetStatus). */
 export function edgeNewPets(spec: AnimalStoreSpec, values: PetValues, extra: Record<string, Json>, prefix: string): EdgeBody[] {
   const base = validNewPet(spec, values, extra);
   const bodies: EdgeBody[] = [];
@@ -199,7 +159,7 @@ export function edgeNewPets(spec: AnimalStoreSpec, values: PetValues, extra: Rec
   return bodies;
 }
 
-/** What makes a body no valid NewPet (every integer in its format's range, which Ajv's format does not check); [] when it is one. */
+/** Every integer in its format's range too, which Ajv's format does not check. */
 export function newPetErrors(spec: AnimalStoreSpec, body: Record<string, Json>): string[] {
   const props = newPetProperties(spec);
   return [
@@ -210,7 +170,6 @@ export function newPetErrors(spec: AnimalStoreSpec, body: Record<string, Json>):
   ];
 }
 
-/** Throws (a bug of the suite) unless the body is a valid NewPet with every integer in its format's range. */
 export function assertValid(spec: AnimalStoreSpec, body: Record<string, Json>, what: string): void {
   const errors = newPetErrors(spec, body);
   if (errors.length) throw new Error(`generator bug: ${what} is not a valid NewPet: ${errors.join('; ')}`);

@@ -1,15 +1,11 @@
-// The credentials a run sends, made from a key: its format, the near-miss keys, a random
-// key like it, and every class of Authorization header (the credentials dimension of
-// the input space, input-space.ts).
+// The credentials dimension of the input space (input-space.ts), made from a key.
 import type { Secret } from '../http/redact.js';
 
 /**
- * What a key is, as far as a server may read it: a JWT (three base64url segments: the
- * server may verify the signature it decodes), a UUID or plain hex (case-insensitive:
- * a server may compare the value, not the text), or any other text (compared as text,
- * or decoded as base64 or base64url).
+ * As a server may read it: a JWT's signature verified, a UUID or hex value compared case-insensitively, other text compared as text or
+ * decoded as base64(url).
  */
-export type KeyFormat = 'jwt' | 'uuid' | 'hex' | 'text';
+type KeyFormat = 'jwt' | 'uuid' | 'hex' | 'text';
 
 export function keyFormat(key: string): KeyFormat {
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)) return 'uuid';
@@ -18,10 +14,9 @@ export function keyFormat(key: string): KeyFormat {
   return 'text';
 }
 
-/** Letter case means nothing to a UUID or hex key read as the value it names. */
 const caseSignificant = (format: KeyFormat) => format !== 'uuid' && format !== 'hex';
 
-/** Another character of the same kind (digit, lower- or upper-case letter; a hex digit for hex keys) as ch; X for any other. */
+/** Another character of the same kind as ch (a hex digit for hex keys); X for any other. */
 function otherOfKind(ch: string, hex = false): string {
   const next = (from: string, size: number) => String.fromCharCode(from.charCodeAt(0) + ((ch.charCodeAt(0) - from.charCodeAt(0) + 1) % size));
   if (/[0-9]/.test(ch)) return next('0', 10);
@@ -31,23 +26,15 @@ function otherOfKind(ch: string, hex = false): string {
 }
 
 /**
- * The position whose change changes what the key means. The last character of a
- * base64 or base64url text may carry bits a decoder drops (the 43rd character of an
- * HS256 signature holds 4 bits of its 6, so a lenient decoder reads the same
- * signature), and padding (=) carries none: so the character before the last one
- * that is not padding, which carries 6 whole bits. Any character of a hex or UUID key
- * carries its 4 bits: the last.
+ * The last character of base64 may carry bits a decoder drops (the 43rd of an HS256 signature holds 4 of its 6), and padding carries none:
+ * so the one before the last that is not padding. Every hex character carries its 4 bits.
  */
 function significantIndex(key: string, format: KeyFormat): number {
   if (format === 'uuid' || format === 'hex') return key.length - 1;
   return Math.max(0, key.replace(/=+$/, '').length - 2);
 }
 
-/**
- * A key that is not valid but looks it: one significant character (significantIndex)
- * changed to another of the same kind. Printed as a bash expansion of the variable that
- * gives it back: ${VAR%?}c for the last character, ${VAR:0:17}c${VAR:18} for another.
- */
+/** Printed as a bash expansion of the variable that gives it back: ${VAR%?}c, or ${VAR:0:17}c${VAR:18}. */
 export function nearMiss(key: string, variable: string): Secret {
   const format = keyFormat(key);
   const at = significantIndex(key, format);
@@ -57,30 +44,21 @@ export function nearMiss(key: string, variable: string): Secret {
   return { value: key.slice(0, at) + changed + key.slice(at + 1), label };
 }
 
-export type NearMissKind = 'changed' | 'extended' | 'shortened' | 'case-changed' | 'prefixed' | 'second-word';
+type NearMissKind = 'changed' | 'extended' | 'shortened' | 'case-changed' | 'prefixed' | 'second-word';
 
-export interface NearMiss extends Secret {
+interface NearMiss extends Secret {
   kind: NearMissKind;
-  /** What it is, for messages: "the key with a character changed". */
   what: string;
 }
 
 /**
- * The family of near-miss credentials, each sent as `Bearer <value>` and each a key only
- * a faulty comparison accepts, whatever the key's format (keyFormat): changed (nearMiss),
- * extended, shortened, case-changed, prefixed, second-word. Which faulty comparison each
- * catches, and what is not sent, is said in the catalogue's accepts of AUTH-INVALID-KEY;
- * how each is made so that no decoder of the key's format reads it as the key is said
- * here, where it is made: no case change where case means nothing (caseSignificant),
- * characters two at a time and before any padding. Each one's label is
- * a bash expression of the key's variable that expands to the same value (${VAR}cc,
- * ${VAR%??}, ${VAR^^}, x${VAR}, ...), so reports and curl lines never hold the key and
- * still reproduce the request. Duplicates, the key itself and the empty string are left out.
+ * Keys only a faulty comparison accepts, whatever the key's format (which each catches: AUTH-INVALID-KEY's accepts). Each label is a bash
+ * expression of the key's variable that expands to the value, so reports and curl lines never hold the key and still reproduce the request.
  */
 export function nearMisses(key: string, variable: string): NearMiss[] {
   const name = variable.slice(1);
   const format = keyFormat(key);
-  // base64 padding carries nothing, and a decoder stops at it: characters go in and out before it
+  // a decoder stops at base64 padding: characters go in and out before it
   const end = key.replace(/=+$/, '').length;
   const padded = end < key.length;
   const [data, padding] = [key.slice(0, end), key.slice(end)];
@@ -112,8 +90,7 @@ export function nearMisses(key: string, variable: string): NearMiss[] {
     },
     ...caseChanged,
     { kind: 'prefixed', value: first + key, label: `${first}\${${name}}`, what: 'the key with a character before it' },
-    // not where a decoder may stop before the space and read the first word alone: at a
-    // base64 key's padding, or at the first character that is no hex digit (Node's hex)
+    // not where a decoder may stop before the space (base64 padding, Node's hex at a non-hex digit)
     ...(padded || !caseSignificant(format)
       ? []
       : [{ kind: 'second-word' as const, value: `${key} ${key}`, label: `\${${name}} \${${name}}`, what: 'the key, a space and the key again' }]),
@@ -122,13 +99,7 @@ export function nearMisses(key: string, variable: string): NearMiss[] {
   return family.filter((v) => !seen.has(v.value) && seen.add(v.value));
 }
 
-/**
- * A key of the same format and length as `key` that shares none of its letters and
- * digits: each is replaced by a different one of its kind drawn at random (a hex digit
- * for a hex or UUID key, in its case), and the rest (a JWT's dots, a UUID's dashes,
- * base64 padding) kept. Sent where the key itself, or most of it, must not travel
- * (why: AUTH-INVALID-KEY's accepts).
- */
+/** Same format and length, sharing none of the key's letters and digits: sent where the key itself must not travel (AUTH-INVALID-KEY's accepts). */
 export function randomKeyLike(key: string, randomBelow: (n: number) => number): string {
   const hex = !caseSignificant(keyFormat(key));
   const kinds = ['0123456789', hex ? 'abcdef' : 'abcdefghijklmnopqrstuvwxyz', hex ? 'ABCDEF' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
@@ -157,28 +128,16 @@ export type CredentialKind =
 
 export interface CredentialClass {
   kind: CredentialKind;
-  /** The Authorization header sent; undefined: none at all. */
   header: string | undefined;
-  /** For messages: "Bearer with no token". */
   label: string;
-  /** The valid key in a spelling HTTP allows: it must be accepted, not refused. */
+  /** The valid key in a spelling HTTP allows: it must be accepted. */
   valid?: true;
-  /** What of the header is made from the key, and the shell expression of its variable that gives it back: for the redactor. */
   secret?: Secret;
 }
 
 /**
- * Every class of Authorization header, from a key: none, an empty value, the scheme
- * with no token, the token of an unset variable ("undefined", "null"), the near-miss
- * keys (nearMisses), the scheme twice, the key under another scheme, with no scheme,
- * glued to the scheme; and the one valid spelling the suite does not use itself: the
- * scheme in lower case. Why each, and why several spaces or a tab after the scheme are
- * not among them: the accepts of AUTH-INVALID-KEY and of the checks that send them.
- *
- * Without key variants (health, unless --key-variants), no class carries the key or
- * most of it: the near-misses are one random key of the key's format and length
- * (`randomKey`, randomKeyLike), the other schemes carry that random key, and the lower-case
- * scheme, which needs the real key, is left out.
+ * Why each, and what is not sent: the accepts of AUTH-INVALID-KEY and of the checks that send them. Without key variants no class carries
+ * the key: the near-misses are one random key of its format and length, and the lower-case scheme is left out.
  */
 export function credentialClasses(key: string, variable: string, keyVariants: boolean, randomKey: string): CredentialClass[] {
   const sent = keyVariants ? key : randomKey;
@@ -214,5 +173,4 @@ export function credentialClasses(key: string, variable: string, keyVariants: bo
   ];
 }
 
-/** What of the classes is made from the key, for the redactor (each with the shell expression that gives it back). */
 export const secretsOf = (classes: CredentialClass[]): Secret[] => classes.flatMap((c) => (c.secret ? [c.secret] : []));

@@ -1,8 +1,5 @@
-// The OpenAPI descriptions, read at run time: operations, security, parameter
-// bounds, enums and schemas all come from here, so a changed spec changes the checks.
-// The CLI's bundle carries the schemas of the project's documents compiled by the build
-// (built-validators.ts); any other document (a test's, or a spec edited since the build)
-// is compiled here, when a schema is first asked for.
+// The OpenAPI descriptions, read at run time. The CLI's bundle carries the project documents' schemas compiled by the build; any other
+// document is compiled here when first asked.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { documentDigest, readSpecDocument, sharedSpecDocument } from './documents.js';
@@ -15,19 +12,10 @@ import { formats } from './formats.js';
 
 type Schema = Record<string, any>;
 
-/**
- * The Ajv options every schema of a description is compiled with, at run time and by
- * the build alike. validateSchema off: checking the schemas against the JSON Schema
- * meta-schema cost ~60 ms of every run's start; the self-tests prove the documents valid
- * OpenAPI 3.1 and every schema valid JSON Schema (test/spec.test.ts), not at run time.
- */
+/** validateSchema off: it cost ~60 ms of every start; test/spec.test.ts proves the schemas valid. */
 const AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
 
-/**
- * An Ajv instance set up to compile a description's component schemas (as `api`), with
- * the formats of formats.ts. The schema compiler is loaded only now: a run of the CLI's
- * bundle never needs it. `options` adds to AJV_OPTIONS (the build's code generation).
- */
+/** The compiler is loaded only now: a run of the CLI's bundle never needs it. */
 export function schemaCompiler(doc: Schema, options: Record<string, unknown> = {}): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
@@ -39,39 +27,30 @@ export function schemaCompiler(doc: Schema, options: Record<string, unknown> = {
 export interface Operation {
   id: string;
   method: string;
-  /** Path template relative to the base address, e.g. /pets/{petId}. */
   path: string;
   secured: boolean;
   hasBody: boolean;
-  /** The media type of its request body (application/json), when it takes one. */
   mediaType?: string;
   deprecated: boolean;
-  /** x-removal-date of a deprecated operation (YYYY-MM-DD). */
   removalDate?: string;
-  /**
-   * The spec documents a success response. GET /store/orders has none: its response is
-   * "not shown", so only its existence is described, and a server may lack it.
-   */
+  /** GET /store/orders has none: only its existence is described. */
   successShown: boolean;
 }
 
-/** A deprecated operation past its x-removal-date: it need not exist any more. */
 export function isRemoved(op: Operation, now: Date): boolean {
   return op.removalDate !== undefined && now >= new Date(op.removalDate);
 }
 
-// compiled once per document: the self-tests make hundreds of runs in one process, of one shared document
+// once per document: the self-tests make hundreds of runs in one process, of one shared document
 const compiled = new WeakMap<Schema, Map<string, ValidateFunction>>();
 const compiledFor = (doc: Schema) => compiled.get(doc) ?? compiled.set(doc, new Map()).get(doc)!;
 
-/** One OpenAPI document with its schemas compiled once: by the build, or here when first asked for. */
 export class ApiDescription {
   readonly doc: Schema;
   readonly operations: Operation[];
   private ajv?: Ajv2020;
   private readonly validators: Map<string, ValidateFunction>;
 
-  /** `built`: the validators the build generated for this very document, by schema name. */
   constructor(doc: Schema, built?: Readonly<Record<string, ValidateFunction>>) {
     this.doc = doc;
     this.operations = readOperations(doc);
@@ -91,7 +70,7 @@ export class ApiDescription {
     return op;
   }
 
-  /** A component schema with every $ref to another component resolved (not deep into allOf). */
+  /** Every $ref to another component resolved (not deep into allOf). */
   schema(name: string): Schema {
     const schema = this.doc.components?.schemas?.[name];
     if (!schema) throw new Error(`schema ${name} is not in the spec`);
@@ -105,7 +84,6 @@ export class ApiDescription {
     return this.schema(name);
   }
 
-  /** A query parameter's schema, e.g. bounds of limit. */
   parameter(operationId: string, name: string): Schema {
     const op = this.operation(operationId);
     const params: Schema[] = this.doc.paths[op.path][op.method.toLowerCase()].parameters ?? [];
@@ -115,10 +93,8 @@ export class ApiDescription {
   }
 
   /**
-   * Validation errors of a value against a component schema, or [] when it is valid. An
-   * array of a component (Pets) is judged item by item, and only its first MOST_ITEMS
-   * invalid items are said: Ajv, collecting every error, copies the list of errors found
-   * so far at each invalid item, so a page of 200,000 invalid animals took minutes.
+   * An array of a component is judged item by item, its first MOST_ITEMS invalid items only: Ajv copies the errors found so far at each
+   * invalid item, and 200,000 of them took minutes.
    */
   errors(schemaName: string, value: unknown): string[] {
     const items = Array.isArray(value) ? this.itemSchema(schemaName) : undefined;
@@ -133,7 +109,7 @@ export class ApiDescription {
     return found;
   }
 
-  /** The component an array schema's items are, when the schema says nothing else of the array (no bounds on it): its items can be judged alone. */
+  /** When the array schema says nothing else of the array, its items can be judged alone. */
   private itemSchema(schemaName: string): string | undefined {
     const schema = this.doc.components?.schemas?.[schemaName];
     const ref: unknown = schema?.items?.$ref;
@@ -141,7 +117,6 @@ export class ApiDescription {
     return plain && typeof ref === 'string' && ref.startsWith(COMPONENT) ? ref.slice(COMPONENT.length) : undefined;
   }
 
-  /** The errors of one value against a component schema, each at `at` (a JSON pointer) plus where Ajv found it. */
   private problems(schemaName: string, value: unknown, at: string): string[] {
     let validate = this.validators.get(schemaName);
     if (!validate) {
@@ -161,13 +136,10 @@ export class ApiDescription {
   }
 }
 
-/** The most invalid items of an array whose errors are said (see ApiDescription.errors). */
 const MOST_ITEMS = 3;
 const COMPONENT = '#/components/schemas/';
-/** The keywords of an array schema that ask nothing of the array beyond its items' schema. */
 const ARRAY_ONLY = new Set(['type', 'items', 'description', 'title']);
 
-/** The value a JSON pointer (as Ajv's instancePath) names inside a value. */
 function atPointer(value: unknown, pointer: string): unknown {
   return pointer
     .split('/')
@@ -200,15 +172,12 @@ function readOperations(doc: Schema): Operation[] {
   return ops;
 }
 
-/** The animal store's description with the facts the checks use named. */
 export class AnimalStoreSpec extends ApiDescription {
-  /** limit bounds and default of listPets. */
   get limit(): { min: number; max: number; default: number } {
     const s = this.parameter('listPets', 'limit');
     return { min: s.minimum, max: s.maximum, default: s.default };
   }
 
-  /** The PetStatus values, as the status filter of listPets takes them. */
   get statuses(): string[] {
     return this.parameter('listPets', 'status').enum;
   }
@@ -221,14 +190,13 @@ export interface Specs {
   quickstart: ApiDescription;
 }
 
-/** Loads spec/openapi.yaml and spec/quickstart.yaml (or the given documents). */
 export function loadSpecs(docs: { store?: Schema; quickstart?: Schema } = {}): Specs {
   const [store, storeValidators] = docs.store ? [docs.store] : projectDocument('openapi.yaml');
   const [quickstart, quickstartValidators] = docs.quickstart ? [docs.quickstart] : projectDocument('quickstart.yaml');
   return { store: new AnimalStoreSpec(store, storeValidators), quickstart: new ApiDescription(quickstart, quickstartValidators) };
 }
 
-/** One of the project's OpenAPI documents, with the build's validators when it is the document they were built from. */
+/** With the build's validators when it is the document they were built from. */
 function projectDocument(name: string): [Schema, Readonly<Record<string, ValidateFunction>>?] {
   const file = join(SPEC_DIR, name);
   const doc = sharedSpecDocument(file);

@@ -1,8 +1,5 @@
-// The configuration of a run as a user gives it: the command line, the environment and
-// the settings file (.env), in that order of precedence, resolved with the settings
-// table (settings.ts) into one RunConfig. A setting that is present but empty is a bad
-// value, not the default: a CI secret that is missing or misspelled expands to an empty
-// string, and must not certify another target.
+// Flags over the environment over the settings file. A setting present but empty is an error, not the default: a missing CI secret expands
+// to an empty string, and must not certify another target.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
@@ -21,12 +18,10 @@ import {
   type SettingValues,
 } from './settings.js';
 import { ConfigError, baseAddress, headerSafeKey, refuseInsecure } from './values.js';
-import type { Environment, Profile } from '../model/types.js';
 
 export interface ParsedArgs {
   help: boolean;
   version: boolean;
-  /** --list: print the requirement catalogue. */
   list: boolean;
   envFile?: string;
   values: Partial<Record<Key, string>>;
@@ -40,7 +35,7 @@ const OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = 
   ...Object.fromEntries(Object.values<Setting>(SETTINGS).map((s) => [s.flag, { type: s.boolean ? 'boolean' : 'string' }])),
 };
 
-/** The command line; `lenient`: whatever of it can be read, never throwing (for the reports of a run it refused). */
+/** `lenient`: whatever can be read, never throwing (for the reports of a run it refused). */
 export function parseCommandLine(argv: string[], lenient = false): ParsedArgs {
   let parsed;
   try {
@@ -52,14 +47,14 @@ export function parseCommandLine(argv: string[], lenient = false): ParsedArgs {
     throw new ConfigError(near ? `unknown option ${unknown}: did you mean --${near}?` : message.replace(/\. To specify a positional argument.*$/, ''));
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
-  // leniently parsed, a flag may hold a value of the other type (a string flag given no value is true)
+  // leniently parsed, a string flag given no value is true
   const valueOf = (flag: string) => (typeof v[flag] === OPTIONS[flag].type ? String(v[flag]) : undefined);
   const values: ParsedArgs['values'] = {};
   for (const [key, s] of Object.entries(SETTINGS) as Array<[Key, Setting]>) values[key] = valueOf(s.flag);
   return { help: v.help === true, version: v.version === true, list: v.list === true, envFile: valueOf(ENV_FILE_SETTING.flag), values };
 }
 
-/** Edits (insert, delete, change a character) from a to b. */
+/** Inserts, deletes and changes of a character. */
 function editDistance(a: string, b: string): number {
   let row = [...Array(b.length + 1).keys()];
   for (let i = 1; i <= a.length; i++) {
@@ -70,7 +65,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The flag (or name) a mistyped one was meant as: the closest within a third of its length, or one it is the start of. */
+/** The closest within a third of its length, or one it is the start of. */
 export function nearestFlag(typed: string, flags: string[]): string | undefined {
   const lower = typed.toLowerCase();
   const [best] = flags.map((flag) => ({ flag, d: editDistance(lower, flag) })).sort((a, b) => a.d - b.d);
@@ -81,7 +76,7 @@ export function nearestFlag(typed: string, flags: string[]): string | undefined 
 function readEnvFile(path: string, explicit: boolean): Record<string, string> {
   try {
     if (!explicit && !statSync(path, { throwIfNoEntry: false })) return {};
-    // loaded only to read a file: --help and --version need no parser (nor the node:crypto it loads)
+    // loaded only now: --help and --version need no parser
     const { parse } = createRequire(import.meta.url)('dotenv') as typeof import('dotenv');
     return parse(readFileSync(path));
   } catch (err) {
@@ -89,7 +84,7 @@ function readEnvFile(path: string, explicit: boolean): Record<string, string> {
   }
 }
 
-/** The settings file: --dotenv or ENV_FILE, else .env in `cwd` when there is one; throws ConfigError when it cannot be read. */
+/** --dotenv or ENV_FILE, else .env in `cwd` when there is one. */
 function settingsFile(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd: string): { path: string; values: Record<string, string> } {
   const envFile = args.envFile ?? env[ENV_FILE_SETTING.env];
   if (envFile === '')
@@ -100,7 +95,7 @@ function settingsFile(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd: string): { 
   return { path, values: readEnvFile(path, envFile !== undefined) };
 }
 
-/** A setting as given, by flag, environment or file; undefined when it is given nowhere. Throws ConfigError when it is given empty. */
+/** Undefined when given nowhere; throws ConfigError when given empty. */
 function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { path: string; values: Record<string, string> }): string | undefined {
   const s: Setting = SETTINGS[key];
   const [value, where] =
@@ -119,16 +114,14 @@ function givenValue(key: Key, args: ParsedArgs, env: NodeJS.ProcessEnv, file: { 
 }
 
 /**
- * Resolves flags, environment and .env into a RunConfig, or throws ConfigError. `record`:
- * the settings judge a record of traffic (`judge`), which sends nothing: the base
- * address is required (it says which entries are the store's), a key is not, and no
- * address is refused as insecure.
+ * `record`: the settings of `judge`, which sends nothing: the base address is required (it says which entries are the store's), a key is
+ * not, and no address is insecure.
  */
 export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = process.cwd(), { record = false } = {}): RunConfig {
   const file = settingsFile(args, env, cwd);
-  // every setting, also those this run would not read: an empty one is a mistake wherever it is
+  // every setting, also one this run would not read: an empty one is a mistake wherever it is
   const raw = Object.fromEntries(KEYS.map((key) => [key, givenValue(key, args, env, file)])) as Record<Key, string | undefined>;
-  // in the table's order: a fallback may depend on a setting above it (keyVariants on the profile)
+  // a fallback may depend on a setting above it (keyVariants on the profile)
   const resolved: Record<string, unknown> = {};
   for (const key of KEYS) {
     const s: Setting = SETTINGS[key];
@@ -137,7 +130,6 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   }
   const values = resolved as SettingValues;
 
-  // the rules across settings
   const { target, stagingBaseUrl, apiKey, quickstartApiKey, allowInsecureHttp, ...rest } = values;
   const setting = baseSetting(values);
   const base = certifiedAddress(values);
@@ -145,7 +137,7 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
     const baseName = SETTINGS[setting].env;
     const embedded = 'or TARGET=embedded for the embedded reference server';
     if (raw.target !== undefined) throw new ConfigError(`TARGET=${target} but ${baseName} is not set: set it, ${embedded}`);
-    // a key or address given without the base address is meant for a server of the user's (a CI secret missing on this branch)
+    // a key or address without the base address is meant for a server of the user's (a CI secret missing on this branch)
     const naming = NAMING_A_TARGET.filter((key) => raw[key] !== undefined).map((key) => SETTINGS[key].env);
     if (naming.length)
       throw new ConfigError(
@@ -171,27 +163,14 @@ export function resolveConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, cwd = pr
   return config;
 }
 
-/** What the reports of a run whose configuration was refused say of it (refusedRunSettings). */
-export interface RefusedRunSettings {
-  reportDir: string;
-  profile: Profile;
-  strict: boolean;
-  /** The base address as given where it is one (never with credentials), else empty; environment embedded without one. */
-  target: { environment: Environment; baseUrl: string };
-  baselineFile?: string;
-}
-
-/**
- * The settings of a run whose configuration was refused (a ConfigError), as far as
- * they can be read: each as given where it is valid, else its default. Never throws.
- */
-export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): RefusedRunSettings {
+/** What the reports of a run whose configuration was refused say of it: each setting as given where valid, else its default. Never throws. */
+export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
   const args = parseCommandLine(argv, true);
   let file = { path: '', values: {} };
   try {
     file = settingsFile(args, env, cwd);
   } catch {
-    // read without it: flags and the environment still say what they say
+    // flags and the environment still say what they say
   }
   const valueOf = <K extends Key>(key: K): SettingValues[K] => {
     const s: Setting = SETTINGS[key];
@@ -213,7 +192,7 @@ export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd =
     reportDir: valueOf('reportDir'),
     profile: valueOf('profile'),
     strict: valueOf('strict'),
-    target: { environment: baseUrl ? valueOf('target') : 'embedded', baseUrl },
+    target: { environment: baseUrl ? valueOf('target') : ('embedded' as const), baseUrl },
     baselineFile: valueOf('baselineFile'),
   };
 }

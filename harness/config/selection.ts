@@ -1,16 +1,14 @@
-// Which requirements a run judges (--only, --skip) and which failures a team has
-// accepted for now (--expected-failures).
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './values.js';
 import type { Requirement } from '../model/types.js';
 
-/** A selector is an id, an id prefix ending in "-" (LIST-), an area or a level. */
+/** An id, an id prefix ending in "-" (LIST-), an area or a level. */
 function matches(r: Requirement, selector: string): boolean {
   const upper = selector.toUpperCase();
   return r.id === upper || r.level === upper || r.area === selector.toLowerCase() || (upper.endsWith('-') && r.id.startsWith(upper));
 }
 
-/** The ids to run; throws ConfigError for a selector that matches nothing. */
+/** Throws ConfigError for a selector that matches nothing. */
 export function selectRequirements(catalogue: Requirement[], only: string[], skip: string[]): Set<string> {
   for (const selector of [...only, ...skip]) {
     if (!catalogue.some((r) => matches(r, selector))) {
@@ -25,10 +23,7 @@ export function selectRequirements(catalogue: Requirement[], only: string[], ski
   );
 }
 
-/**
- * Reads a known-deviations file: one "<ID> <reason>" per line, # starts a comment.
- * Returns the reason by id; throws ConfigError for an unreadable file or unknown id.
- */
+/** One "<ID> <reason>" per line, # starts a comment; throws ConfigError for an unreadable file or unknown id. */
 export function readExpectedFailures(file: string, catalogue: Requirement[]): Map<string, string> {
   let text: string;
   try {

@@ -1,14 +1,8 @@
-// The settings as documentation, all from their declarations (SETTINGS): the rows of
-// --help, the README's table, .env.example and action.yml's inputs. `npm run docs`
-// writes the table, .env.example and action.yml's inputs and environment; a test fails
-// when any is stale. Light: --help reads it.
+// The settings as documentation; `npm run docs` writes them and a test fails when any is stale. Light: --help reads it.
 import { ENV_FILE_SETTING, SETTINGS, defaultOf, plain, type SettingDoc } from './settings.js';
 
 const ALL: SettingDoc[] = [...Object.values<SettingDoc>(SETTINGS), ENV_FILE_SETTING];
 
-/** Markdown to plain text: --help and .env.example show `code` without its backticks. */
-
-/** One row of --help per setting, the settings file included. */
 export function helpRows(): string[] {
   return ALL.map((s) => {
     const fallback = defaultOf(s);
@@ -31,7 +25,7 @@ function renderSettingsTable(): string {
 const BEGIN = '<!-- settings:begin: generated from harness/config/settings.ts by `npm run docs`; do not edit by hand -->';
 const END = '<!-- settings:end -->';
 
-/** The README with the table between its markers generated anew; throws when the markers are missing. */
+/** Throws when the markers are missing. */
 export function withSettingsTable(readme: string): string {
   const start = readme.indexOf(BEGIN);
   const end = readme.indexOf(END);
@@ -39,7 +33,6 @@ export function withSettingsTable(readme: string): string {
   return `${readme.slice(0, start)}${BEGIN}\n${renderSettingsTable()}\n${readme.slice(end)}`;
 }
 
-/** .env.example: every setting of the table, commented out, with its default or an example; keys empty. */
 export function renderEnvExample(): string {
   const lines = [
     '# Generated from harness/config/settings.ts by `npm run docs`; do not edit by hand.',
@@ -57,14 +50,13 @@ export function renderEnvExample(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** What action.yml's inputs default to: an input left out must leave its variable unset (the action unsets it), not empty, which the suite refuses. */
+/** An input left out must leave its variable unset (the action unsets it), not empty, which the suite refuses. */
 export const ACTION_UNSET = '(unset)';
 
-/** A YAML quoted scalar as Prettier writes it: single quotes, unless the text holds more of them than double quotes (JSON's string syntax is YAML's). */
+/** As Prettier writes it: single quotes, unless the text holds more of them than double quotes. */
 const yamlString = (text: string) =>
   (text.match(/'/g)?.length ?? 0) > (text.match(/"/g)?.length ?? 0) ? JSON.stringify(text) : `'${text.replace(/'/g, "''")}'`;
 
-/** action.yml's inputs, one per setting, named by its flag. */
 function renderActionInputs(indent = '  '): string[] {
   return ALL.flatMap((s) => {
     const fallback = defaultOf(s);
@@ -73,12 +65,11 @@ function renderActionInputs(indent = '  '): string[] {
   });
 }
 
-/** The certify step's environment: each setting's variable from its input. */
 function renderActionEnv(indent = '        '): string[] {
   return ALL.map((s) => `${indent}${s.env}: \${{ inputs.${s.flag} }}`);
 }
 
-/** action.yml with its generated parts (between `# inputs:begin` and `# inputs:end`, `# env:begin` and `# env:end`) made anew; throws when a marker is missing. */
+/** The parts between `# inputs:begin` and `# inputs:end`, `# env:begin` and `# env:end` made anew; throws when a marker is missing. */
 export function withActionSettings(yml: string): string {
   let out = yml;
   for (const [part, render] of [

@@ -1,85 +1,68 @@
-// The settings table: every setting declared once, in SETTINGS, with its environment
-// variable, flag, default, description and parser (values.ts). RunConfig, --help, the
-// README's table, .env.example and action.yml come from it; resolve.ts reads a run's
-// configuration with it.
+// Every setting declared once: RunConfig, --help, the docs' table, .env.example and action.yml come from SETTINGS.
 import { randomInt } from 'node:crypto';
-import { ENVIRONMENTS, PROFILES, type Environment, type Profile } from '../model/types.js';
-import { sizeSetting } from '../model/units.js';
-import { ConfigError, MAX_SEED, baseAddress, duration, flag, list, positiveInteger, boundedInteger, size, text } from './values.js';
+import { ENVIRONMENTS, PROFILES, type Environment } from '../model/types.js';
+import { ConfigError, MAX_SEED, baseAddress, duration, flag, list, oneOf, positiveInteger, boundedInteger, size, text } from './values.js';
 
-/** A setting as the documentation shows it: --help, the README's table, .env.example. */
+/** A setting as --help, the docs and .env.example show it. */
 export interface SettingDoc {
-  /** Environment variable (and .env line); errors name the setting by it. */
+  /** Errors name the setting by it. */
   env: string;
   flag: string;
-  /** One line for --help, the README and .env.example; `code` in backticks (--help drops them). */
+  /** `code` in backticks, which --help drops. */
   description: string;
-  /** More for the README's table only. */
   details?: string;
-  /** The value when the setting is given nowhere, written as a user would give it. */
   default?: string;
-  /** Without a default: what leaving the setting out means ("the clock"); the README says "none" otherwise. */
+  /** Without a default: what leaving it out means ("the clock"); else the docs say "none". */
   defaultDoc?: string;
-  /** Shown empty in .env.example. */
   secret?: boolean;
-  /** A flag without a value (--strict); in the environment one of BOOLEAN_SPELLINGS. */
+  /** A flag without a value (--strict). */
   boolean?: boolean;
-  /** .env.example's value where the default is not the example to give (a base address). */
+  /** .env.example's value where the default is not the one to give. */
   example?: string;
 }
 
 export interface Setting<T = unknown> extends SettingDoc {
-  /** The value as given (or the default) into its typed value; throws ConfigError naming `name`. */
+  /** Throws ConfigError naming `name`. */
   parse: (name: string, value: string) => T;
-  /** The value when the setting is given nowhere and has no default (otherwise undefined), from the settings above it in the table. */
+  /** Given nowhere and without a default; from the settings above it in the table. */
   fallback?: (above: Readonly<Record<string, unknown>>) => T;
 }
 
-/**
- * How long a just-written animal may take to show in reads unless told otherwise:
- * a search index refreshed every second (a common default) with room to spare under
- * load. A server that shows writes at once never waits for it.
- */
-const DEFAULT_CONSISTENCY_WINDOW_MS = 5000;
-
-/** The body cap unless told otherwise (see the setting). */
-const DEFAULT_MAX_BODY_BYTES = 16 * 1024 ** 2;
-
-/** Markdown as plain text, for the terminal. */
 export const plain = (text: string) => text.replace(/`/g, '');
 
-/** The default as written in the docs, in Markdown; undefined when leaving the setting out means nothing is set. */
+/** In Markdown; undefined when leaving the setting out sets nothing. */
 export function defaultOf(s: SettingDoc): string | undefined {
   return s.default !== undefined ? `\`${s.default}\`` : s.defaultDoc;
 }
 
-/** Requests in flight at once unless CONCURRENCY says otherwise (the setting says why). */
-export const DEFAULT_CONCURRENCY = 32;
-export const EMBEDDED_CONCURRENCY = 8;
+// 32: certify through a 50 ms proxy took 1.08 s (1.42 s at 16); 64 doubled a rate-limited server's 429s.
+// The embedded server answers in the run's own thread: 8 was 14-18 ms faster than 32.
+const DEFAULT_CONCURRENCY = 32;
+const EMBEDDED_CONCURRENCY = 8;
 
-/** The setting of the base address a run certifies: TARGET picks BASE_URL or STAGING_BASE_URL; none with TARGET=embedded. */
+/** TARGET picks BASE_URL or STAGING_BASE_URL; none with TARGET=embedded. */
 export const baseSetting = (values: Readonly<Record<string, unknown>>) =>
   values.target === 'embedded' ? undefined : values.target === 'staging' ? 'stagingBaseUrl' : 'baseUrl';
 
-/** The base address a run certifies, as given; undefined: the embedded reference server. */
+/** As given; undefined: the embedded reference server. */
 export const certifiedAddress = (values: Readonly<Record<string, unknown>>) => {
   const setting = baseSetting(values);
   return setting === undefined ? undefined : (values[setting] as string | undefined);
 };
 
-/** Settings that name a target of the user's: given without its base address, they must not certify the embedded server instead. */
+/** Given without its base address, these must not certify the embedded server instead. */
 export const NAMING_A_TARGET = ['apiKey', 'quickstartBaseUrl', 'quickstartApiKey', 'stagingBaseUrl'] as const;
 
-/**
- * Every setting, once: its RunConfig key, variable, flag, default, description and
- * parser. RunConfig, --help, the README's table and .env.example come from this table.
- */
-export const SETTINGS = {
-  // the base addresses and keys are checked by the rules across settings in resolveConfig:
-  // which of them a run uses depends on TARGET and BASE_URL, and an unused one is not judged
+/** The variable is the flag in capitals (--base-url: BASE_URL) unless it says otherwise. */
+function withVariables<T extends Record<string, Omit<Setting, 'env'> & { env?: string }>>(settings: T) {
+  for (const s of Object.values(settings)) s.env ??= s.flag.toUpperCase().replace(/-/g, '_');
+  return settings as { [K in keyof T]: T[K] & { env: string } };
+}
+
+export const SETTINGS = withVariables({
+  // the base addresses and keys are checked across settings in resolveConfig: an unused one is not judged
   baseUrl: {
     flag: 'base-url',
-    env: 'BASE_URL',
     description: 'Production base address; must end in `/v1`.',
     defaultDoc: 'the embedded reference server (when no other setting names a target; `TARGET=embedded` says so outright)',
     example: 'https://api.example.com/v1',
@@ -87,40 +70,32 @@ export const SETTINGS = {
   },
   stagingBaseUrl: {
     flag: 'staging-base-url',
-    env: 'STAGING_BASE_URL',
     description: 'Staging base address; must end in `/v1`. Certified with `TARGET=staging`.',
     example: 'https://staging.api.example.com/v1',
     parse: text,
   },
   target: {
     flag: 'target',
-    env: 'TARGET',
     description: '`production`, `staging` or `embedded`: which base address is certified; `embedded`: the embedded reference server.',
     default: 'production',
-    parse: (name, value) => {
-      if (!ENVIRONMENTS.includes(value as Environment)) throw new ConfigError(`${name} must be one of ${ENVIRONMENTS.join(', ')}, got ${value}`);
-      return value as Environment;
-    },
+    parse: oneOf(ENVIRONMENTS),
     details:
       'With no base address set, the embedded server is certified only when nothing names a target: `API_KEY`, `QUICKSTART_BASE_URL`, `QUICKSTART_API_KEY` or `STAGING_BASE_URL` without it is an error (exit 2). `TARGET=embedded` certifies the embedded server whatever else is set, e.g. beside a quickstart service of your own (`QUICKSTART_BASE_URL`).',
   },
   apiKey: {
     flag: 'api-key',
-    env: 'API_KEY',
     description: 'The bearer API key; required with a base address. Prefer the environment: flags show in process lists.',
     secret: true,
     parse: text,
   },
   quickstartBaseUrl: {
     flag: 'quickstart-base-url',
-    env: 'QUICKSTART_BASE_URL',
     example: 'https://api.example.com',
     description: 'Base address of the quickstart message service, without `/v1` (`POST /messages` is appended). Unset: its checks are skipped.',
     parse: (name, value) => baseAddress(name, value, false),
   },
   quickstartApiKey: {
     flag: 'quickstart-api-key',
-    env: 'QUICKSTART_API_KEY',
     description: 'Key for the quickstart service.',
     defaultDoc: '`API_KEY`',
     secret: true,
@@ -128,17 +103,12 @@ export const SETTINGS = {
   },
   profile: {
     flag: 'profile',
-    env: 'PROFILE',
     description: '`certify` (may create data) or `health` (read-only, for scheduled checks against production).',
     default: 'certify',
-    parse: (name, value) => {
-      if (!PROFILES.includes(value as Profile)) throw new ConfigError(`${name} must be one of ${PROFILES.join(', ')}, got ${value}`);
-      return value as Profile;
-    },
+    parse: oneOf(PROFILES),
   },
   reportDir: {
     flag: 'report-dir',
-    env: 'REPORT_DIR',
     description:
       'Where `compliance.json`, `junit.xml`, `report.html`, `metrics.prom` and `exchanges.har` are written, and for a judged run `certificate.json` and `badge.svg`.',
     default: 'reports',
@@ -146,16 +116,14 @@ export const SETTINGS = {
   },
   exchangeLog: {
     flag: 'exchange-log',
-    env: 'EXCHANGE_LOG',
     description: '`on` or `off`: write every request and response of the run to `exchanges.har` (HAR 1.2), keys redacted, bodies up to 16 KiB.',
     default: 'on',
-    // a value, not a bare flag: it is on unless turned off (`--exchange-log off`)
+    // a value, not a bare flag: on unless turned off
     parse: flag,
     details: "It opens in a browser's network panel. See [exchanges.har](exchanges-har.md).",
   },
   signKeyFile: {
     flag: 'sign-key',
-    env: 'SIGN_KEY',
     description: 'An Ed25519 private key (PEM file): `certificate.json` is then a signed DSSE envelope.',
     parse: text,
     details: 'Unset: the certificate is an unsigned in-toto statement. See [the certificate](certificate.md).',
@@ -175,25 +143,16 @@ export const SETTINGS = {
     default: '120000',
     parse: duration,
   },
-  // Names have no stated length: a page of 100 animals with 12,000-character names is
-  // 1.2 MB and valid, so the cap is far above any real page; it is there to stop an
-  // endless body. A body cut off at it could not be judged, never a violation.
   maxBodyBytes: {
     flag: 'max-body',
-    env: 'MAX_BODY',
-    default: sizeSetting(DEFAULT_MAX_BODY_BYTES),
+    default: '16MiB',
     parse: size,
     description: 'The most of one response body that is read: bytes, or with a unit (`512KiB`, `16MiB`).',
     details:
       'A body cut off at it could not be judged (exit 2 when a MUST depends on it). Names have no stated length: a page of 100 animals with 12,000-character names is 1.2 MB and valid.',
   },
-  // 32: certify through a 50 ms proxy 1.08 s vs 1.42 s at 16; 64 gains ~0.1 s but doubles
-  // the 429s a rate-limited server sends (bench/results.md). The embedded server answers
-  // in the run's own process and thread: requests in flight beyond a few only open
-  // connections (certify on it 14-18 ms faster with 8 than with 32, 4 to 16 alike)
   concurrency: {
     flag: 'concurrency',
-    env: 'CONCURRENCY',
     description: 'Requests in flight at once.',
     details: 'Chosen from `npm run bench` (see bench/results.md).',
     defaultDoc: `\`${DEFAULT_CONCURRENCY}\`; \`${EMBEDDED_CONCURRENCY}\` against the embedded reference server`,
@@ -213,7 +172,6 @@ export const SETTINGS = {
   },
   retries: {
     flag: 'retries',
-    env: 'RETRIES',
     default: '0',
     parse: (name, value) => positiveInteger(name, value, 0),
     description:
@@ -222,7 +180,6 @@ export const SETTINGS = {
   },
   categoryId: {
     flag: 'category-id',
-    env: 'CATEGORY_ID',
     default: '1',
     parse: (name, value) => positiveInteger(name, value, 0),
     description: '`categoryId` of every animal the run sends (for a server that accepts known categories only).',
@@ -230,7 +187,6 @@ export const SETTINGS = {
   },
   clockToleranceMs: {
     flag: 'clock-tolerance',
-    env: 'CLOCK_TOLERANCE',
     default: '5m',
     parse: duration,
     description: "How far a server's clock may be from this machine's (`createdAt` timestamps): a duration.",
@@ -238,13 +194,11 @@ export const SETTINGS = {
   },
   maxLatencyMs: {
     flag: 'max-latency-ms',
-    env: 'MAX_LATENCY_MS',
     description: "Latency budget (ms): `PERF-LATENCY-P95` fails when an operation's p95 exceeds it.",
     parse: positiveInteger,
   },
   strict: {
     flag: 'strict',
-    env: 'STRICT',
     description: 'SHOULD failures make the run non-compliant too.',
     default: 'off',
     boolean: true,
@@ -253,7 +207,6 @@ export const SETTINGS = {
   },
   keyVariants: {
     flag: 'key-variants',
-    env: 'KEY_VARIANTS',
     description:
       'Send the key in near-miss and other spellings (a character changed, extended, under another scheme, in the query) and demand each is refused. Off in health: a gateway that logs rejected tokens would keep the production key from every run.',
     defaultDoc: 'on in certify, off in health',
@@ -265,7 +218,6 @@ export const SETTINGS = {
   },
   allowInsecureHttp: {
     flag: 'allow-insecure-http',
-    env: 'ALLOW_INSECURE_HTTP',
     description: 'Allow sending the key over plain `http://` to a host other than loopback.',
     default: 'off',
     boolean: true,
@@ -273,7 +225,6 @@ export const SETTINGS = {
   },
   only: {
     flag: 'only',
-    env: 'ONLY',
     description: 'Run only these requirements: ids, id prefixes (`LIST-`), areas (`auth`) or levels (`MUST`), comma-separated.',
     defaultDoc: 'all',
     parse: (_name, value) => list(value),
@@ -281,27 +232,23 @@ export const SETTINGS = {
   },
   skip: {
     flag: 'skip',
-    env: 'SKIP',
     description: 'Skip these requirements (same selectors as `--only`).',
     parse: (_name, value) => list(value),
     fallback: (): string[] => [],
   },
   expectedFailuresFile: {
     flag: 'expected-failures',
-    env: 'EXPECTED_FAILURES',
     description: 'Known-deviations file: `<ID> <reason>` per line; listed failures do not count.',
     parse: text,
   },
   baselineFile: {
     flag: 'baseline',
-    env: 'BASELINE',
     description: 'A previous `compliance.json`: the reports say what newly fails, recovered or still fails since.',
     parse: text,
     details: 'See [Scheduled health checks](scheduled-checks.md).',
   },
   rate: {
     flag: 'rate',
-    env: 'RATE',
     description: 'Requests started per second at most, for a server with a known rate limit (`30`, `0.5`); a 429 slows the run down anyway.',
     parse: (name, value) => {
       if (!/^\d+(\.\d+)?$/.test(value) || !(Number(value) > 0)) throw new ConfigError(`${name} must be a number of requests per second above 0, got ${value}`);
@@ -310,15 +257,13 @@ export const SETTINGS = {
   },
   consistencyWindowMs: {
     flag: 'consistency-window',
-    env: 'CONSISTENCY_WINDOW',
-    default: `${DEFAULT_CONSISTENCY_WINDOW_MS / 1000}s`,
+    default: '5s', // a search index refreshed every second, with room to spare under load
     parse: (name, value) => duration(name, value, 0),
     description:
       'How long an animal the run created may take to show in the list, its status filter and `getPet`: a duration (`1500ms`, `5s`); `0` for strict read-after-write.',
   },
   examples: {
     flag: 'examples',
-    env: 'EXAMPLES',
     default: '5',
     parse: (name, value) => positiveInteger(name, value, 0),
     description: 'certify: how many valid animals to generate from the NewPet schema and follow back (`0`: none; health creates none).',
@@ -326,16 +271,15 @@ export const SETTINGS = {
   },
   seed: {
     flag: 'seed',
-    env: 'SEED',
     description: 'Seed of every value drawn at random (0 to 2147483647): interior query values and generated animals; the same seed draws the same values.',
     defaultDoc: 'random',
     parse: (name, value) => boundedInteger(name, value, MAX_SEED),
     fallback: () => randomInt(MAX_SEED),
     details: 'The seed of a run is in the summary and the reports.',
   },
-} satisfies Record<string, Setting>;
+});
 
-/** The settings file itself: read before the others, so not a setting of the table (no .env line of its own). */
+/** Read before the others, so not in the table. */
 export const ENV_FILE_SETTING: SettingDoc = {
   // not --env-file: Node 20 takes that flag for itself even after the script name
   flag: 'dotenv',
@@ -347,7 +291,6 @@ export const ENV_FILE_SETTING: SettingDoc = {
 export type Key = keyof typeof SETTINGS;
 export const KEYS = Object.keys(SETTINGS) as Key[];
 
-/** A setting's typed value: never undefined with a default or a fallback. */
 type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
   ? S extends { default: string }
     ? T
@@ -358,33 +301,20 @@ type ValueOf<S> = S extends { parse: (name: string, value: string) => infer T }
 
 export type SettingValues = { [K in Key]: ValueOf<(typeof SETTINGS)[K]> };
 
-/**
- * The configuration of a run: every setting's typed value, except those the rules
- * across settings consume (the target chosen, its address and keys checked).
- */
+/** Every setting but those the rules across settings consume. */
 export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allowInsecureHttp'> & {
-  /** embedded: no target was configured, or TARGET=embedded: the reference server is started and certified. */
+  /** embedded: the reference server is started and certified. */
   environment: Environment;
 };
 
-/** What a run of the checks reads of the configuration: every setting but the target's address and keys and what the tool around the run reads (reports, the exchange log, the signing key, selection, the known deviations, the baseline). */
+type TargetSettings = 'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey';
+/** Less the target and what the tool around the run reads. */
 export type RunSettings = Omit<
   RunConfig,
-  | 'environment'
-  | 'baseUrl'
-  | 'apiKey'
-  | 'quickstartBaseUrl'
-  | 'quickstartApiKey'
-  | 'reportDir'
-  | 'only'
-  | 'skip'
-  | 'expectedFailuresFile'
-  | 'baselineFile'
-  | 'exchangeLog'
-  | 'signKeyFile'
+  TargetSettings | 'reportDir' | 'only' | 'skip' | 'expectedFailuresFile' | 'baselineFile' | 'exchangeLog' | 'signKeyFile'
 >;
 
-/** An environment without any of the suite's settings: a run given it is configured by its flags alone. */
+/** A run given it is configured by its flags alone. */
 export function withoutSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const rest = { ...env };
   for (const setting of Object.values(SETTINGS)) delete rest[setting.env];

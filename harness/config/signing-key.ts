@@ -1,5 +1,4 @@
-// SIGN_KEY: the Ed25519 private key certificate.json is signed with, read and checked
-// before the run, so that a bad one is one line and exit 2, not a run without a certificate.
+// Read before the run, so that a bad key is one line and exit 2, not a run without a certificate.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './values.js';

@@ -1,10 +1,9 @@
-// The parsers of setting values: each reads the text a user gave into its typed value,
-// or throws ConfigError (one line, exit code 2) that names the setting.
+// Each parser throws ConfigError (one line, exit code 2) naming the setting.
 import { SIZE_UNITS } from '../model/units.js';
 
 export class ConfigError extends Error {}
 
-/** The value as given: what the rules across settings check (the base addresses and keys). */
+/** The rules across settings check these (the base addresses and keys). */
 export const text = (_name: string, value: string) => value;
 
 export function baseAddress(name: string, value: string, requireV1: boolean): string {
@@ -23,12 +22,7 @@ export function baseAddress(name: string, value: string, requireV1: boolean): st
   return `${url.origin}${path}`;
 }
 
-/**
- * Refuses a key that Authorization cannot carry as given: a control character (a
- * pasted secret's trailing newline) or white space at either end (which a server
- * strips). Not trimmed: a silently changed key could certify with the wrong one.
- * The key itself is never part of the message.
- */
+/** Not trimmed: a silently changed key could certify with the wrong one. The message never holds the key. */
 export function headerSafeKey(name: string, key: string): string {
   if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) {
     const hint = /[\r\n]$/.test(key) ? 'a newline at its end?' : 'a control character?';
@@ -37,6 +31,13 @@ export function headerSafeKey(name: string, key: string): string {
   if (/^[\t ]|[\t ]$/.test(key)) throw new ConfigError(`${name} begins or ends with white space, which an HTTP header does not carry`);
   return key;
 }
+
+export const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (name: string, value: string): T => {
+    if (!values.includes(value as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got ${value}`);
+    return value as T;
+  };
 
 export function positiveInteger(name: string, value: string, min = 1): number {
   if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got ${value}`);
@@ -53,17 +54,16 @@ export function boundedInteger(name: string, value: string, max: number): number
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** Milliseconds from "1500", "1500ms", "90s" or "2m". */
 export function duration(name: string, value: string, min = 1): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']) : NaN;
   if (!(ms >= min)) throw new ConfigError(`${name} must be a duration such as 1500, 1500ms, 90s or 2m, got ${value}`);
-  // "--timeout 5" is meant as seconds far more often than as 5 ms (0, where allowed, is 0 in any unit)
+  // "--timeout 5" is meant as seconds far more often than as 5 ms
   if (!m![2] && ms > 0 && ms < 100) throw new ConfigError(`${name}=${value} is ${value} milliseconds; give a unit (${value}s) or at least 100 ms`);
   return ms;
 }
 
-/** Bytes from "1048576", "512KiB" or "16MiB" (units in any case); 0 is refused: nothing could be read. */
+/** 0 is refused: nothing could be read. */
 export function size(name: string, value: string): number {
   const m = /^(\d+)\s*(B|KiB|MiB|GiB)?$/i.exec(value.trim());
   const bytes = m ? Number(m[1]) * SIZE_UNITS[(m[2] ?? '').toLowerCase()] : NaN;
@@ -90,7 +90,6 @@ export const list = (value: string) =>
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** The key must not cross a network in clear text unless the user says so. */
 export function refuseInsecure(name: string, url: string | undefined, allowed: boolean): void {
   if (!url || allowed) return;
   const { protocol, hostname } = new URL(url);

@@ -1,17 +1,12 @@
-// Response-time figures per operation, from the run's transcript.
 import type { Exchange } from './exchange.js';
 import type { LatencyStats } from '../model/types.js';
 
-/** Nearest-rank percentile of sorted values. */
+/** Nearest rank. */
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/**
- * Operation ids in the order localeCompare gave them (letters alike whatever their case,
- * lower case first among ids that differ in case alone), without loading ICU's collator:
- * the first localeCompare of a process took 9 ms.
- */
+/** The order localeCompare gave, without loading ICU's collator (9 ms on first use). */
 function byName(a: string, b: string): number {
   const [x, y] = [a.toLowerCase(), b.toLowerCase()];
   if (x !== y) return x < y ? -1 : 1;

@@ -1,11 +1,10 @@
-// Keeps secrets out of every output: each secret, and the forms a server echoing a
-// header back might give it (URL-encoded, base64, JSON-escaped), is replaced by a label.
+// Each secret, and the forms a server echoing a header back might give it, replaced by a label.
 export interface Secret {
   value: string;
   label: string;
 }
 
-/** Below this length a secret is replaced only where it stands alone, so that a short key does not mangle every number in the output. */
+/** A short key replaced anywhere would mangle every number in the output. */
 const SHORT_SECRET = 12;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -13,28 +12,26 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export class Redactor {
   private readonly forms: Array<[string, string]> = [];
   private pairs: Array<[RegExp, string]> = [];
-  /** Matches where any of the pairs' patterns would: a text it does not match is returned as it is, unscanned by each. */
+  /** A text it does not match is not scanned for each secret. */
   private any: RegExp = /(?!)/;
 
   constructor(secrets: Secret[]) {
     this.add(secrets);
   }
 
-  /** How many forms of secrets it hides: it only grows, so a text redacted at one size need not be redacted again at it. */
+  /** It only grows: a text redacted at one size need not be redacted again. */
   get size(): number {
     return this.forms.length;
   }
 
-  /** The length of the longest form of a secret it hides: a text cut this far beyond a point holds every secret that starts before it. */
+  /** A text cut this far beyond a point holds every secret that starts before it. */
   get longest(): number {
     return this.forms[0]?.[0].length ?? 0;
   }
 
-  /** Hides these secrets too, from now on (a credential the run made from a key). */
   add(secrets: Secret[]): void {
     for (const { value, label } of secrets) {
       if (!value) continue;
-      // as sent, and as a server might echo it: URL-encoded, base64, JSON-escaped, with / escaped
       const variants = [
         value,
         encodeURIComponent(value),
@@ -51,14 +48,13 @@ export class Redactor {
   }
 
   redact(text: string, labelFor: (label: string) => string = (l) => l): string {
-    // the replacements run one after another, but when none matches the text none changes it
     if (!this.any.test(text)) return text;
     let out = text;
     for (const [pattern, label] of this.pairs) out = out.replace(pattern, () => labelFor(label));
     return out;
   }
 
-  /** For curl lines: the label becomes a shell variable expanded inside single quotes. */
+  /** For curl lines: a shell variable expanded inside single quotes. */
   redactShell(text: string): string {
     return this.redact(text, (label) => `'"${label}"'`);
   }

@@ -1,6 +1,4 @@
-// Steps 3 and 4 of the rule in client.ts: a request that got no answer sent again
-// alone, the liveness probe, the kinds of request found to hang, and the services the
-// client sends nothing more because they stopped answering.
+// Steps 3 and 4 of the rule in client.ts, and the services the client sends nothing more.
 import { Violation } from '../model/outcome.js';
 import type { Service } from '../model/types.js';
 import { formatSeconds } from '../model/units.js';
@@ -8,23 +6,21 @@ import { answered, ExchangeFailed, kindOf, serviceOf, type Exchange, type HttpRe
 import type { Pool } from './pool.js';
 import { nameOf, type Wire } from './wire.js';
 
-/** The liveness probe's timeout, in timeouts: room for the requests the server is still working off. */
+/** In timeouts: room for the requests the server is still working off. */
 export const PROBE_TIMEOUTS = 2;
 
-/** What re-observation needs of the client. */
-export interface Observed {
+interface Observed {
   readonly exchanges: readonly Exchange[];
   readonly signal: AbortSignal;
   readonly probeFor?: (silent: HttpRequest) => HttpRequest;
   readonly onStop?: (service: Service, reason: string) => void;
-  /** One attempt, as the client sends it (HttpClient.attempt). */
   attempt(req: HttpRequest, attempt: number, from: Exchange | undefined, previous: Exchange | undefined, alone: boolean, probe?: boolean): Promise<Exchange>;
 }
 
 export class Reobserver {
-  /** Kinds of request (kindOf) the server was seen to leave unanswered while it answered others. */
+  /** Kinds the server left unanswered while it answered others. */
   private readonly hanging = new Map<string, Hanging>();
-  /** The services the client sends nothing more, with why: each stopped answering (or was never reached: stop()). */
+  /** With why each stopped answering (or was never reached). */
   private readonly stopped = new Map<Service, string>();
 
   constructor(
@@ -33,31 +29,25 @@ export class Reobserver {
     private readonly wire: Pick<Wire, 'abort'>,
   ) {}
 
-  /** The service stopped answering (or was never reached). */
   hasStopped(service: Service): boolean {
     return this.stopped.has(service);
   }
 
-  /** No request is sent to the service any more: the run deadline passed, or it stopped answering. */
   halted(service: Service): boolean {
     return this.client.signal.aborted || this.stopped.has(service);
   }
 
-  /** A kind of request the server was seen to leave unanswered. */
   hangs(kind: string): boolean {
     return this.hanging.has(kind);
   }
 
-  /**
-   * Resolves with the answer to the request sent again alone, or throws (a Violation
-   * for a kind that hangs, else a CheckError).
-   */
+  /** Throws a Violation for a kind that hangs, else a CheckError. */
   async reobserve(silent: Exchange): Promise<Exchange> {
     const kind = kindOf(silent.request);
     const service = serviceOf(silent.request);
     this.hanging.get(kind)?.judge(silent, this.silence(silent));
     return this.pool.alone(async () => {
-      this.hanging.get(kind)?.judge(silent, this.silence(silent)); // found hanging while this one waited its turn
+      this.hanging.get(kind)?.judge(silent, this.silence(silent)); // found hanging while this one waited
       if (this.halted(service)) throw new ExchangeFailed(silent);
       let last = silent;
       if (!(silent.sentAlone && silent.failure === 'timeout')) {
@@ -69,9 +59,7 @@ export class Reobserver {
       if (!this.client.probeFor || answers === 0) throw new ExchangeFailed(last, `${last.summary}${resent}`);
       const probe = await this.client.attempt(this.client.probeFor(silent.request), 1, undefined, undefined, true, true);
       if (answered(probe)) {
-        // The server is free now: a server working off requests the client had given up
-        // on (it does not know) answers the probe only once they are done. So the request
-        // gets one more chance alone before it is blamed.
+        // a server working off abandoned requests answers the probe only once they are done: one more chance alone
         last = await this.resendAlone(last);
         if (!last.silent) return last;
         const hanging = new Hanging(last, this.silence(last), probe);
@@ -91,23 +79,18 @@ export class Reobserver {
     });
   }
 
-  /** The same request once more, alone, in place of `previous`. */
   private resendAlone(previous: Exchange): Promise<Exchange> {
     return this.client.attempt(previous.request, previous.attempt + 1, previous.redirectedFrom, previous, true);
   }
 
-  /** "no answer within 10 s", "no answer (ECONNRESET: ...)": what a silent attempt got. */
+  /** "no answer within 10 s", "no answer (ECONNRESET: ...)" */
   private silence(ex: Exchange): string {
     if (ex.failure !== 'timeout') return `no answer (${ex.error})`;
     const within = formatSeconds(ex.timeoutMs);
     return ex.status > 0 ? `${ex.status}, but no complete body within ${within}` : `no answer within ${within}`;
   }
 
-  /**
-   * Nothing more is sent to the service (it stopped answering, or the preflight could
-   * not reach it): its requests in flight or waiting end, unanswered; the other
-   * service's go on.
-   */
+  /** It stopped answering, or the preflight could not reach it: its requests in flight or waiting end; the other service's go on. */
   stop(service: Service, reason: string): void {
     if (this.stopped.has(service)) return;
     this.stopped.set(service, reason);
@@ -116,12 +99,9 @@ export class Reobserver {
   }
 }
 
-/** A kind of request the server left unanswered, alone, while it answered the probe. */
 class Hanging {
   constructor(
-    /** The last time it was sent alone, and got no answer. */
     private readonly first: Exchange,
-    /** What that was: "no answer within 10 s". */
     private readonly silence: string,
     private readonly probe: Exchange,
   ) {}
@@ -130,18 +110,16 @@ class Hanging {
     return `while ${this.probe.target} was answered (${this.probe.status}) in ${Math.round(this.probe.durationMs)} ms`;
   }
 
-  /** The violation of the first request found hanging. */
   violation(): Violation {
-    // a route only slower than the timeout looks the same from here: the message says which setting tells them apart
+    // a route only slower than the timeout looks the same from here
     return new Violation(`${this.first.target} -> ${this.silence}, also when sent again alone, ${this.meanwhile}${SLOWER}`, [this.first, this.probe]);
   }
 
-  /** Throws at once for a later silent request of the kind (silence: what it got): no resend, no probe. */
+  /** A later silent request of the kind: no resend, no probe. */
   judge(ex: Exchange, silence: string): never {
     const before = `${this.first.target} before it (${this.silence}, also when sent again alone)`;
     throw new Violation(`${ex.target} -> ${silence}, like ${before}, ${this.meanwhile}${SLOWER}`, [ex, this.first, this.probe]);
   }
 }
 
-/** What a hanging kind's message says last: a route that is only slow is judged with a longer timeout. */
 const SLOWER = ' (if it is only slower than the timeout, a longer --timeout judges it)';

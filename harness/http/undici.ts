@@ -1,39 +1,30 @@
-// One request through undici's dispatch() with a handler of our own: the body's chunks
-// are taken as they come, where request() would hand each body over as a stream read
-// through an async iterator (a stream, an iterator and an async resource per request).
-// A request is aborted through undici's own controller, not an AbortSignal, which spares
-// every request an AbortController and its listeners.
+// undici's dispatch() with a handler of our own: request() costs a stream, an iterator and an async resource per request, and an
+// AbortSignal its controller and listeners.
 import type { Readable } from 'node:stream';
 import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici';
 
 export { Agent, EnvHttpProxyAgent };
 
-/** What becomes of the answer to one request, as it arrives. */
-export interface AnswerSink {
-  /** The status line and the headers (as undici's request() gives them: names lower-cased, repeated ones in an array). */
+interface AnswerSink {
+  /** Names lower-cased, repeated ones in an array. */
   onHeaders(status: number, headers: Record<string, string | string[] | undefined>): void;
-  /** A piece of the body; false: no more is wanted (the request is aborted, and send() resolves). */
+  /** false: no more is wanted (the request is aborted, and done resolves). */
   onData(chunk: Buffer): boolean;
 }
 
-export interface Sent {
+interface Sent {
   method: string;
   headers?: Record<string, string>;
   body?: string | Readable;
 }
 
-/** One request under way. */
 export interface InFlight {
-  /** Settles when the answer is complete (or the sink wanted no more); rejects with undici's error when none could be had. */
+  /** Rejects with undici's error when no answer could be had. */
   done: Promise<void>;
-  /**
-   * Ends it at once, whatever phase undici is in (a proxy that never answers CONNECT was
-   * seen to hang past undici's own timeouts): done rejects with the reason.
-   */
+  /** Whatever phase undici is in: a proxy that never answers CONNECT was seen to hang past undici's own timeouts. */
   abort(reason: Error): void;
 }
 
-/** Sends one request through the dispatcher and hands its answer to the sink. */
 export function send(dispatcher: Dispatcher, url: string, request: Sent, sink: AnswerSink): InFlight {
   let settled = false;
   let controller: Dispatcher.DispatchController | undefined;
@@ -83,7 +74,7 @@ export function send(dispatcher: Dispatcher, url: string, request: Sent, sink: A
       handler,
     );
   } catch (err) {
-    settle(err); // a URL or request undici refuses before sending: no answer, as from undici
+    settle(err); // refused before sending
   }
   return {
     done,

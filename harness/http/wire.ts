@@ -1,6 +1,4 @@
-// One attempt on the wire: the connections (proxies honoured), a timeout that bounds
-// the whole exchange, body included, the cap on body size, why an attempt got no
-// answer, and every request under way, so that the deadline or a stop ends them.
+// One attempt on the wire, with a timeout over the whole exchange, the body cap, and every request under way, so that the deadline or a stop ends them.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent, send, type InFlight } from './undici.js';
@@ -8,52 +6,42 @@ import { serviceOf, type Exchange } from './exchange.js';
 import type { Service } from '../model/types.js';
 import { formatSize } from '../model/units.js';
 
-/** The errors undici ends a request with when one of its timers, set to the request's timeout, fires first. */
+/** undici's timers are set to the request's timeout. */
 const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'];
 
-/** How the client's messages name a service. */
 export const nameOf = (service: Service) => (service === 'store' ? 'the target' : 'the quickstart service');
 
-export interface WireOptions {
+interface WireOptions {
   timeoutMs: number;
   maxBodyBytes: number;
-  /** The run's deadline. */
   signal: AbortSignal;
-  /** The service stopped answering: the client sends it nothing more. */
   stopped: (service: Service) => boolean;
 }
 
 export class Wire {
-  /** The pooled connections. */
   readonly dispatcher: Dispatcher;
-  /** Every request under way, with its service. */
   private readonly inFlight = new Map<InFlight, Service>();
 
   constructor(private readonly options: WireOptions) {
-    // No cap on connections to an origin: a request abandoned while its connection was
-    // made (a proxy that never answers CONNECT) keeps that connection in undici until
-    // undici gives up on it, and under a cap every later request waited behind it.
+    // No cap on connections to an origin: a request abandoned while its connection was made stays in undici, and every later one waited behind it.
     this.dispatcher = dispatcherFor(options.timeoutMs);
   }
 
-  /** No request is sent to the service any more: the run deadline passed, or it stopped answering. */
   private halted(service: Service): boolean {
     return this.options.signal.aborted || this.options.stopped(service);
   }
 
-  /** Ends every request under way: the run was stopped. */
   abortAll(): void {
     for (const request of this.inFlight.keys()) request.abort(new Error('the run was stopped (its deadline, or a signal)'));
   }
 
-  /** Ends the service's requests under way, with the reason it stopped. */
   abort(service: Service, reason: string): void {
     for (const [request, of] of this.inFlight) if (of === service) request.abort(new Error(reason));
   }
 
-  /** Sends one attempt; resolves with its body once a whole one (or one cut at the cap) has come, else with nothing. */
+  /** Resolves with the body (whole, or cut at the cap), else with nothing. */
   async exchange(ex: Exchange, dispatcher: Dispatcher): Promise<Buffer | undefined> {
     const { maxBodyBytes } = this.options;
     const { timeoutMs } = ex;
@@ -64,11 +52,8 @@ export class Wire {
       ex.error = stopped ? `not sent: ${nameOf(service)} had stopped answering` : 'not sent: the run deadline has passed';
       return undefined;
     }
-    // Each request is aborted by its own timer, or by the deadline and a stop (through
-    // inFlight). Not AbortSignal.any([deadline, AbortSignal.timeout()]): Node may collect
-    // the timeout signal, timer and all, when nothing listens to it directly, and a body
-    // dripping a byte a second then ran until the run deadline (undici's bodyTimeout
-    // restarts with every chunk).
+    // Not AbortSignal.timeout(): Node may collect the signal, timer and all, when nothing listens to it directly, and undici's bodyTimeout
+    // restarts with every chunk.
     let timedOut = false;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -78,7 +63,7 @@ export class Wire {
       {
         method: ex.request.method,
         headers: ex.request.headers,
-        // a body of unknown length (a stream) is sent chunked; undici refuses the header itself
+        // a stream is sent chunked; undici refuses the header itself
         body: ex.request.chunked && ex.request.body !== undefined ? Readable.from([Buffer.from(ex.request.body)]) : ex.request.body,
       },
       {
@@ -100,7 +85,6 @@ export class Wire {
         },
       },
     );
-    // the timeout bounds the whole exchange: the body too, however slowly it comes
     const timer = setTimeout(() => {
       timedOut = true;
       request.abort(new Error(`timed out after ${timeoutMs} ms`));
@@ -114,7 +98,6 @@ export class Wire {
       }
       return Buffer.concat(chunks);
     } catch (err) {
-      // undici's own timers (headers, body, connect) are set to the same timeout: whichever fires first, it is the timeout
       const timeout = timedOut || UNDICI_TIMEOUTS.has((err as { code?: string })?.code ?? '');
       ex.failure = timeout ? 'timeout' : this.options.signal.aborted ? 'deadline' : this.options.stopped(service) ? 'stopped' : 'connection';
       ex.error = {
@@ -135,20 +118,19 @@ export class Wire {
   }
 }
 
-/** A dispatcher whose connections wait at most timeoutMs; HTTP(S)_PROXY and NO_PROXY are honoured as users set them for every other tool. */
+/** HTTP(S)_PROXY and NO_PROXY are honoured as for every other tool. */
 export function dispatcherFor(timeoutMs: number): Dispatcher {
   const timeouts = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   return PROXY_VARIABLES.some((v) => process.env[v]) ? new EnvHttpProxyAgent(timeouts) : new Agent(timeouts);
 }
 
-/** OpenSSL's words for a TLS handshake answered with plain HTTP bytes. */
 const PLAIN_HTTP = /wrong version number|packet length too long|http request/i;
 
 function describeNetworkError(err: unknown, url: string): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
   const message = (e?.cause?.message ?? e?.message ?? String(err)).trim();
-  // OpenSSL says only "wrong version number": the likely cause is an https:// address of an http server
+  // OpenSSL's words for a TLS handshake answered with plain HTTP: likely an https:// address of an http server
   if (url.startsWith('https:') && PLAIN_HTTP.test(message)) return `${code ?? 'TLS'}: the server answered plain HTTP, not TLS: use http://?`;
   return code ? `${code}: ${message}` : message;
 }

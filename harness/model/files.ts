@@ -1,16 +1,11 @@
-// Writing a file so that no reader sees half of it: the content goes to a temporary name
-// in the same folder and is renamed over the file (a rename within a folder is atomic).
+// A textfile collector, a CI step or the next run's --baseline never reads half a report: written beside it, then renamed.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** The temporary name beside a file: hidden, and not ending as the file does (a textfile collector reads *.prom). */
+/** Not ending as the file does: a textfile collector reads *.prom. */
 const temporaryFor = (file: string) => join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`);
 
-/**
- * Writes <dir>/<name> (creating dir) and returns its path, atomically: a textfile
- * collector, a CI step or the next run's --baseline never reads half a report.
- */
 export async function writeAtomically(dir: string, name: string, data: string | Buffer): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, name);

@@ -1,7 +1,5 @@
-// How a check ends other than by passing: it throws one of these.
 import type { ExchangeRecord } from './types.js';
 
-/** What a check cites: an exchange of the HTTP client (anything that can record itself). */
 export interface Cited {
   record(): ExchangeRecord;
 }
@@ -15,13 +13,11 @@ abstract class CheckEnd extends Error {
   }
 }
 
-/** The server violated the requirement. */
 export class Violation extends CheckEnd {}
-/** The server's data did not allow a verdict (never counts against the verdict). */
+/** The server's data did not allow a verdict. */
 export class Inconclusive extends CheckEnd {}
-/** The check does not apply to this run. */
 export class Skip extends CheckEnd {}
-/** The check could not judge its requirement: no answer could be observed (a body cut at the cap, the deadline). Never a violation. */
+/** No answer could be observed. Never a violation. */
 export class CheckError extends CheckEnd {}
 
 export const fail = (message: string, ...evidence: Cited[]): never => {

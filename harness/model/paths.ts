@@ -1,9 +1,8 @@
-// Where the package's own files are, from source (vitest) and from dist/ alike.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The nearest folder above that holds package.json and spec/: not dist/cli, whose package.json only makes its scripts CommonJS. */
+/** Not dist/cli, whose package.json only makes its scripts CommonJS. */
 function findPackageRoot(start: string): string {
   let dir = start;
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'spec'))) {
@@ -17,5 +16,5 @@ function findPackageRoot(start: string): string {
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const SPEC_DIR = join(PACKAGE_ROOT, 'spec');
 
-/** Set (to 1) by the build's run of the CLI (build/bundle.ts): cli/load-run.ts writes the code cache of run.cjs as the process exits. */
+/** Set by the build's run of the CLI: cli/load-run.ts writes the code cache of run.cjs as the process exits. */
 export const WRITE_CODE_CACHE = 'ANIMAL_STORE_CONFORMANCE_WRITE_CODE_CACHE';

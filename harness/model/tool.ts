@@ -1,4 +1,3 @@
-// The suite's own name and version, from package.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from './paths.js';

@@ -1,9 +1,5 @@
-// Sizes and durations as settings take them ("16MiB", "30s") and as people read them ("16 MiB", "30 s").
-
-/** Bytes per unit a size may be given in (binary units; no unit: bytes). */
 export const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
-/** A size as a setting takes it: "64MiB", "512KiB", or bytes. */
 export function sizeSetting(bytes: number): string {
   for (const unit of ['GiB', 'MiB', 'KiB']) {
     const n = bytes / SIZE_UNITS[unit.toLowerCase()];
@@ -12,14 +8,13 @@ export function sizeSetting(bytes: number): string {
   return String(bytes);
 }
 
-/** A size for people: "16 MiB", "512 KiB", "1000 bytes". */
+/** "16 MiB", "512 KiB", "1000 bytes" */
 export function formatSize(bytes: number): string {
   const setting = sizeSetting(bytes);
   return /^\d+$/.test(setting) ? `${setting} bytes` : setting.replace(/^(\d+)/, '$1 ');
 }
 
-/** Seconds for people, as short as they go: "10 s", "1.5 s", "0.25 s". */
+/** "10 s", "1.5 s", "0.25 s" */
 export const formatSeconds = (ms: number) => `${durationSetting(ms).replace(/s$/, '')} s`;
 
-/** A duration as a setting takes it, in seconds: "30s", "1.5s". */
 export const durationSetting = (ms: number) => `${Number((ms / 1000).toFixed(2))}s`;

@@ -1,4 +1,2 @@
-// Counted nouns as people read them: "1 request", "3 requests".
-
-/** `n` and the noun, singular for 1: plural(1, 'request') is "1 request", plural(2, 'retry', 'retries') "2 retries". */
+/** plural(1, 'request') is "1 request", plural(2, 'retry', 'retries') "2 retries". */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
