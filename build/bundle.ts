@@ -1,4 +1,4 @@
-// `npm run build` after tsc:
+// `npm run build`, after esbuild has emitted dist/ (the build and bench scripts):
 // 1. Ajv standalone validators of the OpenAPI documents' schemas and of the reference
 //    server's NewPet, into dist/generated/: a run neither compiles a schema nor loads the
 //    compiler (a spec edited after the build is compiled at run time, spec.ts).
@@ -26,7 +26,7 @@ const OUT = join(ROOT, 'dist', 'cli');
 
 const OPENAPI_DOCUMENTS = ['openapi.yaml', 'quickstart.yaml'];
 
-/** Relative to dist/generated/: tsc's output there (test/built.test.ts), the TypeScript source in the bundle (builtPlugin). */
+/** Relative to dist/generated/: the emitted dist/ there (test/built.test.ts), the TypeScript source in the bundle (builtPlugin). */
 const FORMATS_MODULE = '../harness/api/formats.js';
 
 // ajv's standalone module is CommonJS with its function as the default export
