@@ -54,7 +54,7 @@ describe.concurrent('what the run could not observe is never a violation', () =>
 
   it('a server that never answers one kind of valid request (getPet), but everything else: non-compliant on that requirement', async () => {
     // a timeout with room for a loaded machine: a probe starved of CPU past it would end the run as "stopped answering"
-    const report = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 1000, concurrency: 32 });
+    const report = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 1000, concurrency: 32, deadlineMs: 110_000 });
     expect([report.verdict, report.exitCode]).toEqual(['non-compliant', 1]);
     const getOk = result(report, 'GET-OK');
     expect(getOk.outcome).toBe('failed');
@@ -62,8 +62,8 @@ describe.concurrent('what the run could not observe is never a violation', () =>
       /GET \/v1\/pets\/\d+ -> no answer within 1 s, like GET \/v1\/pets\/\S+ before it \(no answer within 1 s, also when sent again alone\), while GET \/v1\/pets was answered \(200\) in \d+ ms/,
     );
     // judged once: later getPets got no resend and no probe (each resent alone, twice, around
-    // a probe, one after the other, would have taken the run past its 30 s deadline)
-    expect(report.durationMs).toBeLessThan(30_000);
+    // a probe, one after the other, would take minutes; about 20 s on a busy machine)
+    expect(report.durationMs).toBeLessThan(60_000);
     // the rest of the store was judged as usual
     expect(result(report, 'LIST-OK').outcome).toBe('passed');
     expect(result(report, 'CREATE-OK').outcome).toBe('passed');
@@ -72,7 +72,7 @@ describe.concurrent('what the run could not observe is never a violation', () =>
     const observers = ['ERR-BODY-SHAPE', 'MEDIA-JSON', 'STORE-NO-5XX'];
     const alone = await certifyReference({ neverAnswers: 'getPet' }, { timeoutMs: 1000, concurrency: 32, selected: new Set(observers) });
     for (const id of observers) expect(result(alone, id).outcome, id).toBe('passed');
-  });
+  }, 150_000);
 
   it('1 request in 20 answered 503 with Retry-After: 1, any method: waited out and sent again, compliant', async () => {
     const report = await certifyReference({ loadShedding: { every: 20, retryAfterSeconds: 1 } }, { profile: 'health' });
