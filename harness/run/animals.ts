@@ -5,14 +5,13 @@ import { integerText, isInteger, parseJson } from '../model/json.js';
 import { newPetErrors, newPetProperties } from '../api/bodies.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
-/** An animal the run made: its id, the answer that made it, and the body of that answer. */
 export interface RunAnimal {
   id: string;
   created: Exchange;
   pet: Record<string, any>;
 }
 
-/** Every animal a 2xx body shows: the items of a list, or the object itself, each with an integer id. */
+/** Every animal with an integer id a 2xx body shows. */
 export function animalsShown(ex: Exchange, most = Infinity): Array<Record<string, any>> {
   if (!ex.succeeded) return [];
   const body = ex.json;
@@ -27,10 +26,7 @@ export function animalsMadeBy(exchanges: Exchange[]): RunAnimal[] {
     .flatMap((created) => animalsShown(created).map((pet) => ({ id: integerText(pet.id), created, pet })));
 }
 
-/**
- * The NewPet fields an animal was sent with, when its body was a valid NewPet; undefined
- * otherwise (an invalid body the server took is the invalid-body checks' to judge).
- */
+/** The NewPet fields an animal was sent with, when its body was a valid NewPet (an invalid one is the invalid-body checks'). */
 export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<string, unknown> | undefined {
   let body: unknown;
   try {
@@ -48,7 +44,6 @@ export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<str
   return newPetErrors(spec, sent).length === 0 ? sent : undefined;
 }
 
-/** The items of a list answer, when it is 200 with a JSON array. */
 export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined {
   return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
 }
@@ -61,7 +56,6 @@ export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Re
   );
 }
 
-/** The ids a page lacks. */
 export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<string>): string[] {
   const present = new Set(page.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
   return [...ids].filter((id) => !present.has(id));

@@ -6,11 +6,7 @@ import type { ApiDescription } from '../api/spec.js';
 import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 import { plural } from '../model/words.js';
 
-/**
- * A probe whose answer is a server error, also when sent again (Session.request), is not
- * judged: the 5xx is STORE-NO-5XX's (or QS-NO-5XX's) one finding, and says nothing of
- * what the probe is for.
- */
+/** A server error, also when sent again, is the NO-5XX requirement's one finding, not the probe's. */
 export function unjudgedOnServerError(ex: Exchange, what: string): void {
   if (isServerError(ex)) throw new Inconclusive(`${what}: ${ex.summary}, a server error (the NO-5XX requirement's finding): not judged here`, [ex]);
 }
@@ -21,21 +17,16 @@ export function expectStatus(ex: Exchange, allowed: number[], what: string): voi
   fail(`${what}: expected ${allowed.join(' or ')}, got ${ex.summary}`, ex);
 }
 
-/**
- * A refusal where the description names no status (a bad query or path value): any
- * 4xx but 401 (why: LIST-LIMIT-BELOW-MIN's accepts). Its body is judged, as every error
- * response's, by ERR-BODY-SHAPE and ERR-STATUS-MATCHES.
- */
+/** A refusal where the description names no status (why: LIST-LIMIT-BELOW-MIN's accepts). */
 export const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401;
 
-/** A refusal (see isRefusal), or one of the statuses in `also`. */
 export function expectRefusal(ex: Exchange, what: string, also: number[] = []): void {
   if (isRefusal(ex.status) || also.includes(ex.status)) return;
   unjudgedOnServerError(ex, what);
   fail(`${what}: expected a 4xx error (but 401: the key is valid)${also.map((s) => ` or ${s}`).join('')}, got ${ex.summary}`, ex);
 }
 
-/** The body parsed as JSON and valid against a component schema of the spec. */
+/** The body, valid against a component schema. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   unjudgedOnServerError(ex, what);
   const body = ex.json;
@@ -45,10 +36,9 @@ export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string,
   return body;
 }
 
-/** Each answer's errors by description and schema: a list page is judged by most list checks, and may hold 200,000 animals. */
+/** Worked out once per answer: a list page is judged by most list checks, and may hold 200,000 animals. */
 const judged = new WeakMap<ApiDescription, WeakMap<Exchange, Map<string, string[]>>>();
 
-/** The errors of an answer's (JSON) body against a component schema, worked out once per answer. */
 function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): string[] {
   const byExchange = judged.get(spec) ?? judged.set(spec, new WeakMap()).get(spec)!;
   const bySchema = byExchange.get(ex) ?? byExchange.set(ex, new Map()).get(ex)!;
@@ -57,11 +47,7 @@ function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): strin
   return errors;
 }
 
-/**
- * Runs one probe per item concurrently; when probes end badly, throws one error
- * listing them all, of the gravest kind among them (a violation outranks a probe
- * that could not be carried out, which outranks an inconclusive one).
- */
+/** Runs one probe per item at once; throws one error listing those that ended badly, of the gravest kind among them. */
 export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>): Promise<void> {
   const settled = await Promise.allSettled(items.map(probe));
   const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason);
@@ -83,11 +69,7 @@ interface NoDataProbe {
   canonical: () => Promise<Exchange>;
 }
 
-/**
- * A 2xx answer that hands something out: a list (an empty one is the empty store's), an
- * object with an id (an animal, a message), or something the run sent echoed back (every
- * value it sends carries its prefix). A usage text or an empty body hands out nothing.
- */
+/** A 2xx answer that hands out a list, an object with an id, or something the run sent echoed back. */
 export function handsOutData(ex: Exchange, runPrefix: string): boolean {
   if (!ex.succeeded) return false;
   const body = ex.json as Record<string, unknown> | unknown[] | undefined;
@@ -95,10 +77,9 @@ export function handsOutData(ex: Exchange, runPrefix: string): boolean {
 }
 
 /**
- * Requests without a valid credential that must get no data (handsOutData). Where one does,
- * the documented request it stands for is asked once more with no key at all: an
- * operation that needs no key anywhere is `missingKeyCheck`'s failure, not a way around
- * the key (inconclusive), so that one missing check is not reported twice.
+ * Requests without a valid credential that must get no data. Where one does, the
+ * documented request it stands for is asked with no key: one that needs no key at all
+ * is `missingKeyCheck`'s failure, not a way around the key.
  */
 export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
@@ -118,20 +99,10 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
   );
 }
 
-/**
- * An answer whose body the API's rules on bodies (the Error body, the media type) hold:
- * not one to HEAD or OPTIONS (why: ERR-BODY-SHAPE's accepts). A 5xx to either is still
- * a server error.
- */
+/** An answer the API's rules on bodies hold (why not HEAD and OPTIONS: ERR-BODY-SHAPE's accepts). */
 export const carriesApiBody = (ex: Exchange) => ex.request.method !== 'HEAD' && ex.request.method !== 'OPTIONS';
 
-/**
- * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX), but those STORE-NO-5XX's
- * accepts excuses, and says why: a 503 with Retry-After (waited out and sent again by
- * the client, as 429s are), a 5xx a retry recovered from (--retries; noted), and a 501 to
- * a request of no documented operation (the PATCH probe) or to an operation whose success
- * response is "not shown" (GET /store/orders).
- */
+/** No 5xx among a service's answers, but those STORE-NO-5XX's accepts excuses. */
 export function expectNoServerErrors(ctx: CheckContext, service: Service): void {
   const label = service === 'store' ? 'animal-store' : 'quickstart';
   const observed = ctx.observed(service);

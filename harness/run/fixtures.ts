@@ -1,5 +1,4 @@
-// The data the checks share, one part per job, each made once per run and reused: the
-// runner builds one Fixtures per run and every check's context exposes its parts.
+// The data the checks share, one part per job, each made once per run.
 import type { Session } from './session.js';
 import { Seeding } from './seeding.js';
 import { Lists } from './list-pages.js';

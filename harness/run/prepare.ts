@@ -1,7 +1,5 @@
-// Everything a run needs before it starts, resolved the same way for the CLI and
-// for the Vitest suites: configuration, the selected requirements, the known
-// deviations, the baseline, a writable report folder. Any bad input is a ConfigError
-// here, before the run creates data.
+// Everything a run needs before it starts, for the CLI and the Vitest suites alike. Any
+// bad input is a ConfigError here, before the run creates data.
 import type { KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
@@ -21,11 +19,10 @@ export interface PreparedRun {
   expectedFailures: Map<string, string>;
   /** --baseline, read now: REPORT_DIR/compliance.json may be it, and the run overwrites it. */
   baseline: Baseline | undefined;
-  /** SIGN_KEY, read and checked now. */
   signKey: KeyObject | undefined;
 }
 
-/** Finds an unusable REPORT_DIR before the run, not after it has created data. */
+/** Finds an unusable REPORT_DIR before the run. */
 export async function ensureWritableDir(dir: string): Promise<void> {
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new ConfigError(`REPORT_DIR ${dir} is a file, not a folder`);
@@ -34,13 +31,11 @@ export async function ensureWritableDir(dir: string): Promise<void> {
     await access(dir, constants.W_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // a file where a folder above it should be
     const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : (code ?? (err as Error).message);
     throw new ConfigError(`cannot write reports to ${dir}: ${why}`);
   }
 }
 
-/** Throws ConfigError (one line, exit code 2) for any bad input. */
 export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}): Promise<PreparedRun> {
   const config = resolveConfig(args, env, undefined, options);
   await ensureWritableDir(config.reportDir);

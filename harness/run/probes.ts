@@ -1,6 +1,5 @@
-// Requests the store must refuse, shared by the checks: the error probes the error-body
-// checks judge, one call per operation with the key, an id no animal has, and the
-// negative NewPet bodies. Each is made once per run.
+// Requests the store must refuse, shared by the checks: the error probes, one call per
+// operation with the key, an id no animal has, the negative NewPet bodies.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import { negativeNewPets, type NegativeBody, type NegativeFamily } from '../api/bodies.js';
@@ -9,7 +8,7 @@ import type { Session } from './session.js';
 import { isRemoved } from '../api/spec.js';
 import type { Lists } from './list-pages.js';
 
-/** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
+/** A random int64 in [2^62, 2^63), at least 2^32 from every known id. */
 export function unlikelyId(known: bigint[]): bigint {
   for (;;) {
     const id = 2n ** 62n + (randomBytes(8).readBigUInt64BE() >> 2n);
@@ -40,18 +39,9 @@ export class Probes {
   }
 
   /**
-   * The error responses the error-body checks judge, provoked once per run (the checks
-   * also judge every other error the run saw):
-   * - one of each documented error status of the animal store (401, 400, 404) the run has
-   *   not seen yet, as when the observers run alone. An operation past its removal date
-   *   is never sent (getPet, the only documented source of a 404, after 2030-12-05).
-   * - two off the documented surface, always, with the key ("All error responses in the
-   *   animal store use the Error body", also those a web framework answers for the API):
-   *   GET on a path under the base address that no API has, named by the run, and PATCH
-   *   with no body on /pets/{an id no animal has} and (certify) on /pets, a method the
-   *   description does not give those paths (why PATCH: ERR-BODY-SHAPE's accepts; not
-   *   TRACE, which proxies often stop). Neither writes, so health sends both too. Their status codes
-   *   are not judged, only their bodies.
+   * The error responses the error-body checks judge: each documented error status the
+   * run has not seen yet, and, always, requests off the documented surface (a path no
+   * API has; PATCH, see ERR-BODY-SHAPE's accepts), whose bodies alone are judged.
    */
   errorResponses(): Promise<void> {
     return (this.errors ??= this.provokeErrors());
@@ -67,15 +57,13 @@ export class Probes {
     const itemPathLive = !isRemoved(this.store.operation('getPet'), this.session.options.now);
     const offSurface = [
       () => this.session.request('store', 'GET', `/${this.session.runPrefix}-no-such-route`),
-      // the item path has its own route, often its own framework page for a method it
-      // lacks; after getPet's removal date the path is no longer the API's to judge
+      // the item path has its own route, often its own framework page; after getPet's removal date it is not the API's
       ...(itemPathLive ? [async () => this.session.request('store', 'PATCH', `/pets/${await this.absentId()}`)] : []),
       // health keeps its requests few: the item path stands for both, while it lives
       ...(this.session.options.profile === 'certify' || !itemPathLive ? [() => this.session.request('store', 'PATCH', '/pets')] : []),
     ];
     await Promise.all([
-      // a probe no answer could be had for (timeout, reset, a route that never answers)
-      // leaves nothing to judge here: the check of that operation reports it
+      // a probe that got no answer leaves nothing to judge: the check of that operation reports it
       ...probes
         .filter((p) => !seen.has(p.status) && !isRemoved(this.store.operation(p.operationId), this.session.options.now))
         .map((p) => p.send().catch(() => undefined)),
@@ -83,17 +71,14 @@ export class Probes {
     ]);
   }
 
-  /**
-   * One call of an operation with the key and nothing else: ORDERS-EXISTS judges it, and
-   * the auth checks probe an operation whose response is not shown only where it exists.
-   */
+  /** One call of an operation with the key and nothing else. */
   withKey(operationId: string): Promise<Exchange> {
     let ex = this.keyed.get(operationId);
     if (!ex) this.keyed.set(operationId, (ex = this.session.call('store', operationId)));
     return ex;
   }
 
-  /** The negative NewPet bodies, by requirement id (generated and checked once). */
+  /** The negative NewPet bodies, by requirement id. */
   negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
     return (this.negatives ??= (async () => negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
   }

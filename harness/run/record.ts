@@ -1,7 +1,5 @@
-// A record of traffic the suite did not send (a HAR file: this tool's exchanges.har, a
-// browser's export, Playwright's recordHar, mitmproxy's), read into the exchanges a
-// run's transcript holds, and a session over them that never sends: the checks a
-// record can speak to judge it as they judge a run's own answers (the runner's judge).
+// A record of traffic the suite did not send (a HAR file), read into a run's exchanges
+// and judged, by the checks a record can speak to, through a session that never sends.
 import { Exchange, isRateLimit, type HttpRequest } from '../http/exchange.js';
 import { loadCatalogue } from '../api/catalogue.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
@@ -15,26 +13,19 @@ import { reportBaseOf } from './report-base.js';
 import { judge, NOT_SELECTED } from './runner.js';
 import { Session, type SessionOptions } from './session.js';
 
-/** The reason of every requirement only a run's own probes can judge. */
-export const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
+const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
 
-/** The reason of a requirement a record could judge, where none of its entries does. */
 export const NO_ENTRY = 'not tested: no entry of the record speaks to it';
 
-/** How this tool's exchanges.har shows the key: `Bearer $API_KEY`. */
 const SHOWN_KEY = '$API_KEY';
+const SHOWS_KEY = /(^|\s)\$API_KEY$/;
 
-/** An Authorization value a recording tool blanked out ([REDACTED], Bearer ***): some credential, but which is not known. */
+/** An Authorization value a recording tool blanked out: some credential, but which is not known. */
 const REDACTED = /\[redacted\]|<redacted>|\*\*\*|^redacted$|\bbearer redacted\b/i;
 
-/**
- * What a request's credential is: none at all, the valid key, another bearer token, a
- * blanked-out one, one under another scheme, or one elsewhere (a query parameter or a
- * header a server may also take a key from: RFC 6750 allows access_token).
- */
+/** A request's credential; elsewhere: in a query parameter or header a server may take a key from. */
 export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
 
-/** Where else a request may carry a key: query parameters and headers named for one. */
 const KEY_ELSEWHERE = /^(access[_-]?token|api[_-]?key|apikey|key|token|x-api-key|x-auth-token)$/i;
 
 /** The credential of a request, given the valid key ('' when it is not known: every bearer token is then unknown). */
@@ -67,7 +58,7 @@ function headersOf(pairs: unknown): Record<string, string> {
   return headers;
 }
 
-/** A body as the record holds it, and whether that is all of it: cut short (size above the text held) or missing, it is not. */
+/** A body as the record holds it, and whether that is all of it. */
 function bodyOf(content: any, stated: unknown): { text: string; whole: boolean } {
   const raw = content?.text;
   const size = typeof content?.size === 'number' && content.size >= 0 ? content.size : typeof stated === 'number' && stated >= 0 ? stated : undefined;
@@ -86,20 +77,12 @@ function serviceOf(url: string, bases: Array<[Service, string]>): { service: Ser
   return undefined;
 }
 
-/** Each documented operation of a description as its method and a pattern of its path template (each {param} one segment). */
+/** Each documented operation as its method and a pattern of its path. */
 const routesOf = (spec: Specs['store'] | Specs['quickstart']) =>
   spec.operations.map((op) => ({ id: op.id, method: op.method, path: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
-/** A HAR's entries and what its header says, or ConfigError (one line, exit code 2) when the text is not a HAR. */
-export interface Har {
-  entries: any[];
-  /** The name this tool's exchanges.har says its data was given, when it says one. */
-  runPrefix?: string;
-  /** Some entry shows the key as this tool's exchanges.har does, $API_KEY: that is the valid key. */
-  showsKey: boolean;
-}
-
-export function parseHar(text: string, file: string): Har {
+/** A HAR's entries, the data name this tool's exchanges.har gives, and whether it shows the key as $API_KEY; ConfigError if no HAR. */
+function parseHar(text: string, file: string) {
   let har: any;
   try {
     har = JSON.parse(text);
@@ -113,26 +96,10 @@ export function parseHar(text: string, file: string): Har {
   const showsKey = entries.some(
     (e) => Array.isArray(e?.request?.headers) && e.request.headers.some((h: HarHeader) => typeof h?.value === 'string' && SHOWS_KEY.test(h.value)),
   );
-  return { entries, showsKey, ...(runPrefix && { runPrefix }) };
+  return { entries, showsKey, runPrefix };
 }
 
-/** An Authorization value whose credential is this tool's $API_KEY (after a scheme, or alone). */
-const SHOWS_KEY = /(^|\s)\$API_KEY$/;
-
-/**
- * Every entry of the two services as an Exchange (the operation found by method and
- * path under the base address), in the order recorded; entries of other addresses are
- * counted. A body cut short or missing is marked truncated: no body rule judges it. A
- * key this tool's HAR shows as $API_KEY is the valid key. An attempt the tool sent again
- * (_attempt) supersedes the one before, and a redirect whose target the record asks
- * later was followed, as in a run.
- */
-/**
- * Every credential a record's requests carry (an Authorization token under any scheme, a
- * key in a query parameter or a header named for one): none is written to any report,
- * whether or not API_KEY says which is valid. The valid key is shown as $API_KEY
- * (redactorFor), the others as $RECORDED_CREDENTIAL.
- */
+/** Every credential a record's requests carry, so that none is written to any report. */
 function credentialsIn(entries: any[]): string[] {
   const found = new Set<string>();
   for (const entry of entries) {
@@ -149,7 +116,13 @@ function credentialsIn(entries: any[]): string[] {
   return [...found].filter((value) => !/^bearer$/i.test(value));
 }
 
-export function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
+/**
+ * Every entry of the two services as an Exchange, in the order recorded; entries of
+ * other addresses are counted. A body cut short is marked truncated. An attempt sent
+ * again (_attempt) supersedes the one before, and a redirect whose target the record
+ * asks later was followed, as in a run.
+ */
+function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
   const { target } = session.options;
   session.redactor.add(credentialsIn(entries).map((value) => ({ value, label: '$RECORDED_CREDENTIAL' })));
   const routes = { store: routesOf(session.specs.store), quickstart: routesOf(session.specs.quickstart) };
@@ -199,8 +172,7 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
     ex.durationMs = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
     ex.attempt = Number.isInteger(entry._attempt) && entry._attempt > 1 ? entry._attempt : 1;
     if (ex.attempt > 1) {
-      // the same request's attempt before, one answered so that it was sent again (a rate
-      // limit, a 5xx, none): a run sends many identical POST /pets at once
+      // the same request's attempt before, answered so that it was sent again: a run sends many identical POST /pets at once
       const before = exchanges.findLast(
         (e) =>
           e.attempt === ex.attempt - 1 &&
@@ -227,8 +199,7 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
   return { exchanges, others };
 }
 
-/** A session over a record: it holds the record's exchanges as the ones the run sent, and sends nothing. */
-export class RecordSession extends Session {
+class RecordSession extends Session {
   override async request(): Promise<Exchange> {
     throw new Error('a record of traffic is judged as it is: nothing is sent');
   }
@@ -238,10 +209,9 @@ export class RecordSession extends Session {
   }
 }
 
-export interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
-  /** The checks a record can speak to, one per catalogue id (checks/record.ts); the others are not tested. */
+interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
+  /** The checks a record can speak to (checks/record.ts); the others are not tested. */
   checks: readonly Check[];
-  /** The HAR text, and its file name for messages. */
   har: string;
   file: string;
   specs?: Specs;
@@ -251,10 +221,9 @@ export interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
 }
 
 /**
- * Judges a record: the requirements whose checks are given, on its entries; every other
- * one not tested. The target's key, when not given, is the one this tool's HAR shows as
- * $API_KEY, if it does; otherwise which bearer token is valid is not known. Throws
- * ConfigError for a file that is not a HAR or holds no entry of the store.
+ * Judges a record. The key, when not given, is the one this tool's HAR shows as
+ * $API_KEY; otherwise which bearer token is valid is not known. Throws ConfigError for
+ * a file that is not a HAR or holds no entry of the store.
  */
 export async function judgeRecord(options: RecordOptions): Promise<{ report: RunReport; summary: string }> {
   const specs = options.specs ?? loadSpecs();
@@ -283,9 +252,9 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
       if (reason !== undefined) result.expectedFailure = reason;
       results.push(result);
     }
-    // nothing was drawn, sent or created: no seed, no prefix of this run's, no animals of its own
+    // nothing was drawn, sent or created
     const { runPrefix: _drawn, seed: _seed, animalsCreated: _created, writesAccepted: _writes, ...base } = reportBaseOf(session, undefined);
-    // the report names the data's prefix only where the record does: a foreign record's data is not the suite's
+    // a foreign record's data is not the suite's
     return { report: buildReport({ ...base, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, results), summary };
   } finally {
     await session.close();

@@ -1,6 +1,5 @@
-// The animals the run creates (certify) so that the other checks have data to judge:
-// the samples, the early page asked while the store is still small, then the bulk.
-// Made once per run: concurrent checks wait for the same requests.
+// The animals the run creates (certify) so that the checks have data to judge: the
+// samples, the early page asked while the store is still small, then the bulk.
 import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './window.js';
 import { validNewPet } from '../api/bodies.js';
@@ -17,10 +16,9 @@ export interface CreatedPet {
   pet?: Record<string, any>;
 }
 
-/** The status the run gives most of its animals (created()), and asks once more without limit (list-pages.ts). */
+/** The status the run gives most of its animals, and asks once more without limit (list-pages.ts). */
 export const favouredStatus = (spec: { statuses: string[] }) => spec.statuses[spec.statuses.length - 1];
 
-/** The unfiltered page asked between the run's first animals and the bulk, and the animals known to exist then. */
 interface EarlyPage {
   polled: Polled<Exchange>;
   known: Map<string, Record<string, any>>;
@@ -31,13 +29,11 @@ export class Seeding {
 
   constructor(private readonly session: Session) {}
 
-  /** performance.now() when the run's animals had all been answered. */
   private writtenAt?: number;
 
-  /** The round trip created with the run's first animals, before the bulk (round-trips.ts follows it back). */
+  /** The round trip created with the run's first animals (round-trips.ts follows it back). */
   firstTrip?: RoundTrip;
 
-  /** The unfiltered page asked between the first animals and the bulk, when the store was smaller than a page. */
   private early?: Promise<EarlyPage>;
 
   private get store() {
@@ -48,18 +44,14 @@ export class Seeding {
     return this.session.call('store', 'listPets', { query });
   }
 
-  /** The authenticated list with no parameters that opens every run (the session's preflight). */
   preflight(): Promise<Exchange> {
     return this.session.preflightList();
   }
 
   /**
-   * certify: creates the run's first animals, one per PetStatus, one without status (the
-   * CREATE checks judge these) and one whose name holds many character classes (a round
-   * trip); asks for the unfiltered page of the largest limit once they show (earlyPage);
-   * then adds enough more that the store holds more animals than the largest page, so
-   * that page bounds are really tested, one NewPet among them sent twice. health:
-   * creates nothing.
+   * certify: one animal per PetStatus, one without status and one whose name holds many
+   * character classes; the early page once they show; then enough more that the store
+   * holds more than the largest page, so that page bounds are really tested. health: none.
    */
   created(): Promise<CreatedPet[]> {
     return (this.made ??= this.create());
@@ -73,9 +65,7 @@ export class Seeding {
       ...this.store.statuses.map((status) => validNewPet(this.store, this.session.petValues(`${prefix}-${status}`), { status })),
       validNewPet(this.store, this.session.petValues(`${prefix}-no-status`)),
     ];
-    // the seeding starts the longest chain of the run (pages, status pages, round trips):
-    // with the preflight answered it is queued at once, not after the probes that wait on
-    // nothing, which fill the pool meanwhile
+    // the longest chain of the run: queued at once, not behind the probes that fill the pool meanwhile
     const preflight = this.session.preflightAnswer ?? (await this.preflight());
     const shortDefault = (pageItems(preflight)?.length ?? pageDefault) < pageDefault;
     // a short default page is the whole store
@@ -90,11 +80,9 @@ export class Seeding {
     if (beforeCount + samples.length + 1 < max) this.early = this.earlyPage(before, first, mixedTrip);
     await this.early;
     const fill = Math.max(0, max + 1 - beforeCount - samples.length - 1);
-    // two thirds of the filling animals take the last status, the rest share the others:
-    // its filtered page then must show some 65 known animals, so a filtered list capped
-    // below that is seen (LIST-STATUS-COMPLETE), an unfiltered list that leaves it out
-    // falls far short of a full page (LIST-PAGE-FULL), and every status has animals. The
-    // first body is sent twice: "add an animal" adds one each time (CREATE-ID-UNIQUE)
+    // two thirds take the last status, so that a filtered list capped below its size is
+    // seen (LIST-STATUS-COMPLETE) and one that leaves it out falls far short of a full page
+    // (LIST-PAGE-FULL). The first body is sent twice (CREATE-ID-UNIQUE)
     const favoured = favouredStatus(this.store);
     const others = this.store.statuses.slice(0, -1);
     const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
@@ -113,11 +101,9 @@ export class Seeding {
   }
 
   /**
-   * The unfiltered page of the largest limit, once it shows the run's first animals (read
-   * again within the consistency window while it lacks any), with the animals known to
-   * exist then: those the page asked before them showed, and the first ones the store
-   * accepted. Asked before the bulk, while the store is smaller than the page, so that
-   * the page is the whole list and must hold each of them, whatever its order.
+   * The unfiltered page of the largest limit once it shows the run's first animals, with
+   * the animals known to exist then. Asked while the store is smaller than the page, so
+   * that it must hold each of them, whatever its order.
    */
   private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip): Promise<EarlyPage> {
     const known = new Map<string, Record<string, any>>();
@@ -134,13 +120,13 @@ export class Seeding {
     return { polled, known };
   }
 
-  /** The early unfiltered page (see earlyPage), when the run asked for one. */
+  /** The early page, when the run asked for one. */
   async earlyListing(): Promise<EarlyPage | undefined> {
     await this.created();
     return this.early;
   }
 
-  /** When the run's animals had all been written (performance.now()), for the consistency window; undefined: nothing written. */
+  /** performance.now() once the run's animals had all been written; undefined: nothing written. */
   async writesEnded(): Promise<number | undefined> {
     await this.created();
     return this.writtenAt;
@@ -151,7 +137,7 @@ export class Seeding {
     return (await this.created()).slice(0, this.store.statuses.length + 1);
   }
 
-  /** Every animal the run has made so far (animals.ts), in the order sent. */
+  /** Every animal the run has made so far, in the order sent. */
   runAnimals(): RunAnimal[] {
     return animalsMadeBy(this.session.answered('store'));
   }

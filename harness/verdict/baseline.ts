@@ -1,23 +1,20 @@
-// --baseline: a previous compliance.json, and what changed since it. The comparison
-// is made here once; the reporters render report.sinceBaseline. Requirements are
-// matched by id, so a baseline from another spec or tool version is compared where
-// the ids match, and the notes say so. A requirement this run could not judge (the
-// whole run, when it was aborted or judged nothing) keeps the failing state it had
-// in the baseline (sinceBaseline.unjudged), so that a scheduled check handed "the last
-// report, whatever it was" keeps its history across an outage.
+// --baseline: a previous compliance.json, and what changed since it, matched by
+// requirement id. A requirement this run could not judge keeps the failing state it
+// had in the baseline (unjudged), so that a scheduled check handed "the last report,
+// whatever it was" keeps its history across an outage.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config/values.js';
 import { countedViolations } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
-/** What a baseline must hold: the parts of a compliance report of any version that are compared. */
+/** The parts of a compliance report of any version that are compared. */
 export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements' | 'abortReason'> & {
   sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> & Partial<Pick<SinceBaseline, 'unjudged'>>;
 };
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
 
-/** What is missing for the parsed JSON to be a compliance report, or undefined. */
+/** What is missing for the JSON to be a compliance report. */
 function notAReport(value: any): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const str = (v: unknown) => typeof v === 'string';
@@ -34,7 +31,7 @@ function notAReport(value: any): string | undefined {
   return undefined;
 }
 
-/** Reads and checks a baseline; any problem is a ConfigError (exit code 2) before the run. */
+/** Any problem is a ConfigError, before the run. */
 export async function readBaseline(file: string): Promise<Baseline> {
   let text: string;
   try {
@@ -53,7 +50,6 @@ export async function readBaseline(file: string): Promise<Baseline> {
   return value as Baseline;
 }
 
-/** What differs between the two runs besides the results. */
 function notesOn(report: RunReport, baseline: Baseline, compared: number): string[] {
   const notes: string[] = [];
   if (baseline.tool.version !== report.tool.version || baseline.spec.version !== report.spec.version) {
@@ -84,8 +80,7 @@ function notesOn(report: RunReport, baseline: Baseline, compared: number): strin
 
 export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
   const before = new Map(baseline.requirements.map((r) => [r.id, r]));
-  // what the baseline knew of each requirement failing: since when, and, for one it could
-  // not judge itself, the failing state it carried from the run before it
+  // since when the baseline knew each requirement failing, and the failing state it carried for one it could not judge
   const since = new Map<string, string>();
   const carried = new Map<string, BaselineChange>();
   for (const c of [...(baseline.sinceBaseline?.newlyFailing ?? []), ...(baseline.sinceBaseline?.stillFailing ?? [])]) {
@@ -120,9 +115,7 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
     stillFailing: [],
     unjudged: [],
   };
-  // failing: a counted violation (failed, not a listed deviation, not in an aborted run),
-  // or carried as failing by a baseline that could not judge it; judged: passed or failed
-  // in a run that was not aborted
+  // failing: a counted violation, or carried as failing by a baseline that could not judge it
   const failingNow = new Set(countedViolations(report));
   const failingThen = new Set(countedViolations(baseline));
   const aborted = report.abortReason !== undefined;
@@ -149,7 +142,7 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
   return result;
 }
 
-/** An ISO time as "2025-01-02 03:04:05 UTC"; anything else as given. */
+/** "2025-01-02 03:04:05 UTC"; anything else as given. */
 function utcTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
@@ -160,7 +153,7 @@ function utcTime(iso: string): string {
         .replace(/\.\d+Z$/, ' UTC');
 }
 
-/** The section's three groups, each change with what every output says of it. */
+/** The section's groups, each change with what every output says of it. */
 export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
   const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
   const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) => ({
@@ -179,6 +172,5 @@ export function changeGroups(s: SinceBaseline): Array<{ key: string; label: stri
   ];
 }
 
-/** The section's heading line. */
 export const baselineHeading = (s: SinceBaseline) =>
   `Since the baseline (run finished ${utcTime(s.baseline.finishedAt)}, ${s.baseline.verdict}; ${s.compared} requirements compared)`;
