@@ -36,11 +36,8 @@ export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<str
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const given = body as Record<string, unknown>;
-  const sent = Object.fromEntries(
-    Object.keys(newPetProperties(spec))
-      .filter((f) => f in given)
-      .map((f) => [f, given[f]]),
-  );
+  const fields = Object.keys(newPetProperties(spec)).filter((f) => f in given);
+  const sent = Object.fromEntries(fields.map((f) => [f, given[f]]));
   return newPetErrors(spec, sent).length === 0 ? sent : undefined;
 }
 

@@ -1,26 +1,15 @@
 // Everything a run needs before it starts, for the CLI and the Vitest suites alike. Any
 // bad input is a ConfigError here, before the run creates data.
-import type { KeyObject } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
-import type { RunConfig } from '../config/settings.js';
 import { resolveConfig, type ParsedArgs } from '../config/resolve.js';
 import { ConfigError } from '../config/values.js';
 import { readExpectedFailures, selectRequirements } from '../config/selection.js';
 import { readSigningKey } from '../config/signing-key.js';
-import type { Requirement } from '../model/types.js';
-import { readBaseline, type Baseline } from '../verdict/baseline.js';
+import { readBaseline } from '../verdict/baseline.js';
 
-export interface PreparedRun {
-  config: RunConfig;
-  catalogue: Requirement[];
-  selected: Set<string>;
-  expectedFailures: Map<string, string>;
-  /** --baseline, read now: REPORT_DIR/compliance.json may be it, and the run overwrites it. */
-  baseline: Baseline | undefined;
-  signKey: KeyObject | undefined;
-}
+export type PreparedRun = Awaited<ReturnType<typeof prepareRun>>;
 
 /** Finds an unusable REPORT_DIR before the run. */
 export async function ensureWritableDir(dir: string): Promise<void> {
@@ -36,7 +25,7 @@ export async function ensureWritableDir(dir: string): Promise<void> {
   }
 }
 
-export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}): Promise<PreparedRun> {
+export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}) {
   const config = resolveConfig(args, env, undefined, options);
   await ensureWritableDir(config.reportDir);
   const catalogue = loadCatalogue();
@@ -44,7 +33,8 @@ export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, optio
     config,
     catalogue,
     selected: selectRequirements(catalogue, config.only, config.skip),
-    expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map(),
+    expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map<string, string>(),
+    // read now: REPORT_DIR/compliance.json may be it, and the run overwrites it
     baseline: config.baselineFile ? await readBaseline(config.baselineFile) : undefined,
     signKey: config.signKeyFile ? readSigningKey(config.signKeyFile) : undefined,
   };

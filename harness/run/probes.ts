@@ -5,7 +5,6 @@ import type { Exchange } from '../http/exchange.js';
 import { negativeNewPets, type NegativeBody, type NegativeFamily } from '../api/bodies.js';
 import { INT64_MAX } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from '../api/spec.js';
 import type { Lists } from './list-pages.js';
 
 /** A random int64 in [2^62, 2^63), at least 2^32 from every known id. */
@@ -25,10 +24,6 @@ export class Probes {
     private readonly session: Session,
     private readonly lists: Lists,
   ) {}
-
-  private get store() {
-    return this.session.specs.store;
-  }
 
   /** A valid int64 far above every id the run has seen: no animal should have it. */
   async absentId(): Promise<string> {
@@ -54,7 +49,7 @@ export class Probes {
       { status: 404, operationId: 'getPet', send: async () => this.session.call('store', 'getPet', { params: { petId: await this.absentId() } }) },
     ];
     const seen = new Set(this.session.answered('store').map((ex) => ex.status));
-    const itemPathLive = !isRemoved(this.store.operation('getPet'), this.session.options.now);
+    const itemPathLive = !this.session.removed('getPet');
     const offSurface = [
       () => this.session.request('store', 'GET', `/${this.session.runPrefix}-no-such-route`),
       // the item path has its own route, often its own framework page; after getPet's removal date it is not the API's
@@ -64,9 +59,7 @@ export class Probes {
     ];
     await Promise.all([
       // a probe that got no answer leaves nothing to judge: the check of that operation reports it
-      ...probes
-        .filter((p) => !seen.has(p.status) && !isRemoved(this.store.operation(p.operationId), this.session.options.now))
-        .map((p) => p.send().catch(() => undefined)),
+      ...probes.filter((p) => !seen.has(p.status) && !this.session.removed(p.operationId)).map((p) => p.send().catch(() => undefined)),
       ...offSurface.map((send) => send().catch(() => undefined)),
     ]);
   }
@@ -80,6 +73,6 @@ export class Probes {
 
   /** The negative NewPet bodies, by requirement id. */
   negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
-    return (this.negatives ??= (async () => negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
+    return (this.negatives ??= (async () => negativeNewPets(this.session.specs.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
   }
 }

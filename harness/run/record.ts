@@ -7,7 +7,7 @@ import { ConfigError } from '../config/values.js';
 import type { Requirement, RequirementResult, RunReport, Service, Target } from '../model/types.js';
 import { plural } from '../model/words.js';
 import type { Check } from './check.js';
-import { Fixtures } from './fixtures.js';
+import { fixturesFor } from './fixtures.js';
 import { buildReport, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
 import { judge, NOT_SELECTED } from './runner.js';
@@ -241,7 +241,7 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
     const quickstart = target.quickstartBaseUrl ? `, ${exchanges.length - store} of the quickstart service` : '';
     const summary = `judged from ${options.file}: ${plural(store, 'entry', 'entries')} of the store${quickstart}${others ? `; ${others} of other addresses ignored` : ''}`;
     const checks = new Map(options.checks.map((c) => [c.id, c]));
-    const fixtures = new Fixtures(session);
+    const fixtures = fixturesFor(session);
     const results: RequirementResult[] = [];
     for (const r of catalogue) {
       const check = checks.get(r.id);
@@ -253,7 +253,7 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
       results.push(result);
     }
     // nothing was drawn, sent or created
-    const { runPrefix: _drawn, seed: _seed, animalsCreated: _created, writesAccepted: _writes, ...base } = reportBaseOf(session, undefined);
+    const { runPrefix, seed, animalsCreated, writesAccepted, ...base } = reportBaseOf(session, undefined);
     // a foreign record's data is not the suite's
     return { report: buildReport({ ...base, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, results), summary };
   } finally {

@@ -4,7 +4,6 @@ import { pollWithinWindow } from './window.js';
 import { isServerError, type Exchange } from '../http/exchange.js';
 import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from '../api/spec.js';
 
 /** lost: accepted, but getPet does not find it; unjudged: a server error, also when sent again (NO-5XX's finding). */
 type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost' | 'unjudged';
@@ -99,7 +98,7 @@ export async function createForTrip(session: Session, sent: Record<string, unkno
 export async function followBack(session: Session, trip: RoundTrip): Promise<RoundTrip> {
   const petId = trip.id;
   if (trip.kind !== 'exact' || petId === undefined) return trip;
-  if (isRemoved(session.specs.store.operation('getPet'), session.options.now)) return trip;
+  if (session.removed('getPet')) return trip;
   const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
   // a store may show a write late: a 404 is asked again within the consistency window
   const fetch = async () => {

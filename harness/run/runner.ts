@@ -4,7 +4,7 @@ import { loadCatalogue } from '../api/catalogue.js';
 import { buildReport, describing, notCarriedOut, notRun, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
-import { Fixtures } from './fixtures.js';
+import { fixturesFor, type Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
 import { CheckContext } from './context.js';
@@ -111,7 +111,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   const catalogue = options.catalogue ?? loadCatalogue();
   const checks = new Map(options.checks.map((c) => [c.id, c]));
   const session = new Session(options, specs);
-  const fixtures = new Fixtures(session);
+  const fixtures = fixturesFor(session);
   const settle = new Map<string, (r: RequirementResult) => void>();
   const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
   const known: RequirementResult[] = [];

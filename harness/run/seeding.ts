@@ -19,11 +19,6 @@ export interface CreatedPet {
 /** The status the run gives most of its animals, and asks once more without limit (list-pages.ts). */
 export const favouredStatus = (spec: { statuses: string[] }) => spec.statuses[spec.statuses.length - 1];
 
-interface EarlyPage {
-  polled: Polled<Exchange>;
-  known: Map<string, Record<string, any>>;
-}
-
 export class Seeding {
   private made?: Promise<CreatedPet[]>;
 
@@ -34,7 +29,7 @@ export class Seeding {
   /** The round trip created with the run's first animals (round-trips.ts follows it back). */
   firstTrip?: RoundTrip;
 
-  private early?: Promise<EarlyPage>;
+  private early?: Promise<{ polled: Polled<Exchange>; known: Map<string, Record<string, any>> }>;
 
   private get store() {
     return this.session.specs.store;
@@ -105,7 +100,7 @@ export class Seeding {
    * the animals known to exist then. Asked while the store is smaller than the page, so
    * that it must hold each of them, whatever its order.
    */
-  private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip): Promise<EarlyPage> {
+  private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip) {
     const known = new Map<string, Record<string, any>>();
     for (const pet of pageItems(before) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
     for (const c of first) if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
@@ -121,7 +116,7 @@ export class Seeding {
   }
 
   /** The early page, when the run asked for one. */
-  async earlyListing(): Promise<EarlyPage | undefined> {
+  async earlyListing() {
     await this.created();
     return this.early;
   }

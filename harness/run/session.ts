@@ -26,18 +26,18 @@ export type SessionOptions = RunSettings & {
 
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
   const {
-    environment: _environment,
-    baseUrl: _baseUrl,
-    apiKey: _apiKey,
-    quickstartBaseUrl: _quickstartBaseUrl,
-    quickstartApiKey: _quickstartApiKey,
-    reportDir: _reportDir,
-    only: _only,
-    skip: _skip,
-    expectedFailuresFile: _expectedFailuresFile,
-    baselineFile: _baselineFile,
-    exchangeLog: _exchangeLog,
-    signKeyFile: _signKeyFile,
+    environment,
+    baseUrl,
+    apiKey,
+    quickstartBaseUrl,
+    quickstartApiKey,
+    reportDir,
+    only,
+    skip,
+    expectedFailuresFile,
+    baselineFile,
+    exchangeLog,
+    signKeyFile,
     ...settings
   } = config;
   return { ...settings, target };
@@ -82,14 +82,10 @@ export class Session implements ConsistencyWindow {
     this.runPrefix = options.runPrefix ?? `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
-      timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes,
-      concurrency: options.concurrency,
-      retries: options.retries,
+      ...options,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
-      rate: options.rate,
       probeFor: (silent) => this.livenessProbe(silent),
       onStop: (service, reason) => {
         this.down(service, reason);
@@ -103,6 +99,11 @@ export class Session implements ConsistencyWindow {
     this.timer.unref();
     if (options.signal?.aborted) this.deadline.abort();
     options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
+  }
+
+  /** Whether an animal-store operation is past its removal date. */
+  removed(operationId: string) {
+    return isRemoved(this.specs.store.operation(operationId), this.options.now);
   }
 
   /** Seed of every value the run draws at random (--seed). */

@@ -2,7 +2,6 @@
 import { pollWithinWindow } from './window.js';
 import { integerText, isInteger } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from '../api/spec.js';
 import { pageItems } from './animals.js';
 import type { Seeding } from './seeding.js';
 
@@ -14,13 +13,9 @@ export class Visible {
     private readonly seeding: Seeding,
   ) {}
 
-  private get getPetRemoved() {
-    return isRemoved(this.session.specs.store.operation('getPet'), this.session.options.now);
-  }
-
   /** The id of animal(), while getPet lives. */
   async liveId(): Promise<string | undefined> {
-    return this.getPetRemoved ? undefined : (await this.animal()).id;
+    return this.session.removed('getPet') ? undefined : (await this.animal()).id;
   }
 
   /**
@@ -40,7 +35,7 @@ export class Visible {
       return listed ? { id: integerText(listed.id), unseen: false } : { id: '1', unseen: true };
     }
     const id = integerText(created.pet!.id);
-    if (this.getPetRemoved) return { id, unseen: false };
+    if (this.session.removed('getPet')) return { id, unseen: false };
     const read = () => this.session.call('store', 'getPet', { params: { petId: id } });
     const since = await this.seeding.writesEnded();
     // no answer here is the getPet checks' to report; the probes go on with the id

@@ -33,12 +33,9 @@ function notAReport(value: any): string | undefined {
 
 /** Any problem is a ConfigError, before the run. */
 export async function readBaseline(file: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`cannot read the baseline ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new ConfigError(`cannot read the baseline ${file}: ${err.code ?? err.message}`);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);

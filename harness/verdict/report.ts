@@ -186,7 +186,7 @@ function rootCauses(results: RequirementResult[]): RequirementResult[] {
 
 /** The report over a run's figures and results; what base holds of a report (the Vitest view passes one) is computed anew. */
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
-  const { incompleteReason: _computedBelow, ...figures } = base as ReportBase & Partial<RunReport>;
+  const { incompleteReason, ...figures } = base as ReportBase & Partial<RunReport>;
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
   const requirements = rootCauses([...results].sort((a, b) => order(a) - order(b)));
   const aborted = figures.abortReason !== undefined;
