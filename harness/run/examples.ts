@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
 import { jsonInteger } from '../model/json.js';
-import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
+import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, type RoundTrip } from './round-trip.js';
 import type { Session } from './session.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
@@ -119,10 +119,6 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
   return { ...value, ...(typeof value.name === 'string' && { name: `${prefix}-${value.name}` }) };
 }
 
-const fails = (trip: RoundTrip, references: Record<string, Json>) => isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
-
-const examplePrefix = (session: Session) => `${session.runPrefix}-example`;
-
 /**
  * Draws the examples (CPU only, done while the run waits on the network). send() creates
  * them: `created` settles once every creation is answered, `examples` once each was
@@ -132,47 +128,40 @@ export function drawExamples(session: Session) {
   const { examples: count, seed } = session.options;
   const references = referenceValues(session);
   const spec = session.specs.store;
-  const prefix = examplePrefix(session);
+  const prefix = `${session.runPrefix}-example`;
   const arbitrary = newPetArbitrary(spec, references);
+  const fails = (trip: RoundTrip) => isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
   const bodies = fc.sample(arbitrary, { seed, numRuns: count }).map((v) => asBody(v, prefix));
   bodies.forEach((b, i) => assertValid(spec, b, `generated example ${i + 1}`));
+
+  // replays the first failing example from the seed (path) and shrinks it, failing only the same way
+  const shrinkFirstFailing = async (trips: RoundTrip[]): Promise<Examples> => {
+    const first = trips.findIndex(fails);
+    if (first < 0) return { seed, trips };
+    const from = trips[first];
+    let to = from;
+    let runs = 0;
+    await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
+        runs++;
+        const body = asBody(value, prefix);
+        assertValid(spec, body, 'a shrunk example');
+        const trip = await followBack(session, await createForTrip(session, body, `${from.label}, shrunk`));
+        if (trip.kind !== from.kind || !fails(trip)) return true;
+        to = trip;
+        return false;
+      }),
+      { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS },
+    );
+    return { seed, trips, shrunk: { from, to, runs } };
+  };
+
   return {
     send: () => {
       const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
       const followed = Promise.all(created.map(async (trip) => followBack(session, await trip)));
-      return { created: Promise.all(created), examples: followed.then((trips) => shrinkFirstFailing(session, seed, count, arbitrary, trips)) };
+      return { created: Promise.all(created), examples: followed.then(shrinkFirstFailing) };
     },
   };
-}
-
-async function shrinkFirstFailing(
-  session: Session,
-  seed: number,
-  count: number,
-  arbitrary: fc.Arbitrary<Record<string, Json>>,
-  trips: RoundTrip[],
-): Promise<Examples> {
-  const references = referenceValues(session);
-  const spec = session.specs.store;
-  const prefix = examplePrefix(session);
-  const first = trips.findIndex((t) => fails(t, references));
-  if (first < 0) return { seed, trips };
-  // replay the failing example from the seed (path) and shrink it, failing only the same way
-  const from = trips[first];
-  let to = from;
-  let runs = 0;
-  await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
-      runs++;
-      const body = asBody(value, prefix);
-      assertValid(spec, body, 'a shrunk example');
-      const trip = await roundTrip(session, body, `${from.label}, shrunk`);
-      if (trip.kind !== from.kind || !fails(trip, references)) return true;
-      to = trip;
-      return false;
-    }),
-    { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS },
-  );
-  return { seed, trips, shrunk: { from, to, runs } };
 }

@@ -126,14 +126,10 @@ function readEntries(entries: any[], session: Session): { exchanges: Exchange[];
   const { target } = session.options;
   session.redactor.add(credentialsIn(entries).map((value) => ({ value, label: '$RECORDED_CREDENTIAL' })));
   const routes = { store: routesOf(session.specs.store), quickstart: routesOf(session.specs.quickstart) };
-  const bases = (
-    [
-      ['store', target.baseUrl],
-      ['quickstart', target.quickstartBaseUrl ?? ''],
-    ] as Array<[Service, string]>
-  )
-    .filter(([, base]) => base)
-    .sort((a, b) => b[1].length - a[1].length);
+  const bases: Array<[Service, string]> = [['store', target.baseUrl]];
+  if (target.quickstartBaseUrl) bases.push(['quickstart', target.quickstartBaseUrl]);
+  // the longer first: one service may live under the other's address
+  bases.sort((a, b) => b[1].length - a[1].length);
   const exchanges: Exchange[] = [];
   let others = 0;
   for (const entry of entries) {

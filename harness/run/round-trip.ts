@@ -71,10 +71,6 @@ export function difference(sent: Record<string, unknown>, got: unknown, same = s
   return undefined;
 }
 
-export async function roundTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
-  return followBack(session, await createForTrip(session, sent, label, field));
-}
-
 /** Creates the animal and judges the answer; apart from followBack so that a list page can be asked for while they are fetched. */
 export async function createForTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
   const created = await session.call('store', 'createPet', { json: sent });

@@ -61,6 +61,18 @@ export class RunAborted extends Error {}
 /** Answers to the keyed preflight list that say the address is not the API's (a firewall, no such route, ...). */
 const NOT_THE_API = [403, 404, 405, 410, 501];
 
+/** How the preflight names each service, its key settings and, for the usual mistake, a hint. */
+const PREFLIGHT = {
+  store: { what: 'target', keySettings: 'API_KEY and TARGET', key: 'API_KEY', name: 'the Animal Store API', hint: '' },
+  quickstart: {
+    what: 'quickstart service',
+    keySettings: 'QUICKSTART_API_KEY',
+    key: 'QUICKSTART_API_KEY',
+    name: 'the quickstart message service',
+    hint: " (it is the service's base address, without /v1; POST /messages is appended)",
+  },
+};
+
 const isWebPage = (ex: Exchange) => ex.json === undefined && ['text/html', 'application/xhtml+xml'].includes(ex.mediaType);
 
 export class Session implements ConsistencyWindow {
@@ -200,10 +212,9 @@ export class Session implements ConsistencyWindow {
 
   /** 5xx answers of one service that a later attempt recovered from (--retries). */
   recovered(service: Service): Exchange[] {
-    return this.client.exchanges.filter((ex) => {
-      const final = ex.final;
-      return ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && final.status > 0 && final.status < 500;
-    });
+    return this.client.exchanges.filter(
+      (ex) => ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && ex.final.status > 0 && ex.final.status < 500,
+    );
   }
 
   /** Why a check could not judge its requirement, with the setting that helps. */
@@ -281,18 +292,9 @@ export class Session implements ConsistencyWindow {
    * the service's, instead of reporting dozens of failures that only say that.
    */
   async preflight(): Promise<void> {
-    const { quickstartBaseUrl } = this.options.target;
     const checked = await Promise.allSettled([
-      this.expectAnswer('store', this.preflightList(), 'target', 'API_KEY and TARGET', { key: 'API_KEY', service: 'the Animal Store API' }),
-      ...(quickstartBaseUrl
-        ? [
-            this.expectAnswer('quickstart', this.preflightMessage(), 'quickstart service', 'QUICKSTART_API_KEY', {
-              key: 'QUICKSTART_API_KEY',
-              service: 'the quickstart message service',
-              hint: "it is the service's base address, without /v1; POST /messages is appended",
-            }),
-          ]
-        : []),
+      this.expectAnswer('store', this.preflightList()),
+      ...(this.options.target.quickstartBaseUrl ? [this.expectAnswer('quickstart', this.preflightMessage())] : []),
     ]);
     // a wrong address or key ends the run, whatever the other service does
     for (const c of checked) if (c.status === 'rejected') throw c.reason;
@@ -302,13 +304,8 @@ export class Session implements ConsistencyWindow {
   }
 
   /** The service and why when it could not be reached; throws RunAborted when the run cannot be made. */
-  private async expectAnswer(
-    service: Service,
-    exchange: Promise<Exchange>,
-    what: string,
-    keySettings: string,
-    address: { key: string; service: string; hint?: string },
-  ): Promise<[Service, string] | undefined> {
+  private async expectAnswer(service: Service, exchange: Promise<Exchange>): Promise<[Service, string] | undefined> {
+    const { what, keySettings, key, name, hint } = PREFLIGHT[service];
     let ex: Exchange;
     try {
       ex = await exchange;
@@ -325,21 +322,18 @@ export class Session implements ConsistencyWindow {
       return [service, `${what} unreachable: ${(err as Error).message}`];
     }
     const setting = this.addressSetting(service);
-    const hint = address.hint ? ` (${address.hint})` : '';
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${keySettings})`);
     if (NOT_THE_API.includes(ex.status)) {
       const answer = `${ex.status} ${ex.mediaType || '(no Content-Type)'}`;
-      const forbidden = ex.status === 403 ? `, or ${address.key} has no access to it` : '';
-      throw new RunAborted(
-        `${setting} does not look like ${address.service}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`,
-      );
+      const forbidden = ex.status === 403 ? `, or ${key} has no access to it` : '';
+      throw new RunAborted(`${setting} does not look like ${name}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`);
     }
     if (ex.succeeded && isWebPage(ex)) {
       // a web front end answers every path with a page; an API has none at a path no API has
       const elsewhere = await this.request(service, 'GET', `/${this.runPrefix}-no-such-path`, { auth: 'none' }).catch(() => undefined);
       if (elsewhere?.succeeded && isWebPage(elsewhere)) {
         throw new RunAborted(
-          `${setting} serves a web site, not ${address.service}: ${ex.request.method} ${ex.request.url} with the key -> ${ex.status}, ${ex.bodyExcerpt}; ` +
+          `${setting} serves a web site, not ${name}: ${ex.request.method} ${ex.request.url} with the key -> ${ex.status}, ${ex.bodyExcerpt}; ` +
             `GET ${elsewhere.request.url}, a path no API has, -> ${elsewhere.status} ${elsewhere.mediaType} too (check ${setting}${hint})`,
         );
       }

@@ -78,15 +78,9 @@ function notesOn(report: RunReport, baseline: Baseline, compared: number): strin
 export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
   const before = new Map(baseline.requirements.map((r) => [r.id, r]));
   // since when the baseline knew each requirement failing, and the failing state it carried for one it could not judge
-  const since = new Map<string, string>();
-  const carried = new Map<string, BaselineChange>();
-  for (const c of [...(baseline.sinceBaseline?.newlyFailing ?? []), ...(baseline.sinceBaseline?.stillFailing ?? [])]) {
-    if (c.failingSince) since.set(c.id, c.failingSince);
-  }
-  for (const c of baseline.sinceBaseline?.unjudged ?? []) {
-    carried.set(c.id, c);
-    if (c.failingSince) since.set(c.id, c.failingSince);
-  }
+  const { newlyFailing = [], stillFailing = [], unjudged = [] } = baseline.sinceBaseline ?? {};
+  const since = new Map([...newlyFailing, ...stillFailing, ...unjudged].filter((c) => c.failingSince).map((c) => [c.id, c.failingSince!]));
+  const carried = new Map(unjudged.map((c) => [c.id, c]));
   const change = (now: RequirementResult, baselineOutcome: Outcome, failingSince?: string): BaselineChange => ({
     id: now.id,
     level: now.level,

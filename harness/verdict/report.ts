@@ -139,25 +139,9 @@ export function skippedResult(r: Requirement, message: string): RequirementResul
 export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'profile' | 'strict' | 'target' | 'spec'>, catalogue: Requirement[]): RunReport {
   const now = new Date().toISOString();
   const { spec, target, profile, strict } = settings;
-  const base: ReportBase = {
-    tool: TOOL,
-    spec,
-    target,
-    profile,
-    strict,
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 0,
-    configError: reason,
-    requestCount: 0,
-    retries: 0,
-    rateLimited: 0,
-    latency: {},
-  };
-  return buildReport(
-    base,
-    catalogue.map((r) => skippedResult(r, notRun(reason))),
-  );
+  const run = { tool: TOOL, spec, target, profile, strict, startedAt: now, finishedAt: now, durationMs: 0, configError: reason };
+  const results = catalogue.map((r) => skippedResult(r, notRun(reason)));
+  return buildReport({ ...run, requestCount: 0, retries: 0, rateLimited: 0, latency: {} }, results);
 }
 
 /** The ids an answer's body shows, read from its text: an id may be no int64, or a string. */
