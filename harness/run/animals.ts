@@ -1,5 +1,4 @@
-// The animals a run made, read from its own transcript, and the animals an answer
-// shows: the model every view of the run's data is compared with.
+// The animals a run made, from its transcript, and those an answer shows.
 import type { Exchange } from '../http/exchange.js';
 import { integerText, isInteger, parseJson } from '../model/json.js';
 import { newPetErrors, newPetProperties } from '../api/bodies.js';
@@ -19,7 +18,6 @@ export function animalsShown(ex: Exchange, most = Infinity): Array<Record<string
   return items.filter((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger(p.id));
 }
 
-/** Every createPet of the transcript answered 2xx with an integer id, in the order sent. */
 export function animalsMadeBy(exchanges: Exchange[]): RunAnimal[] {
   return exchanges
     .filter((ex) => ex.request.operation === 'createPet')
@@ -45,12 +43,9 @@ export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined 
   return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
 }
 
-/** The ids of known animals of this status that a page lacks. */
 export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Record<string, any>>, status: string): string[] {
-  return absentFrom(
-    page,
-    [...known].filter((p) => p.status === status).map((p) => integerText(p.id)),
-  );
+  const ids = [...known].filter((p) => p.status === status).map((p) => integerText(p.id));
+  return absentFrom(page, ids);
 }
 
 export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<string>): string[] {

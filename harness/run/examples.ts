@@ -1,7 +1,5 @@
-// Property-based examples (--examples N, --seed S): N valid NewPets drawn with
-// fast-check, created and followed back (round-trip.ts). The first that fails is
-// replayed from the seed and shrunk; shrinking against a live server creates an animal
-// per attempt, so it is bounded.
+// Property-based examples (--examples, --seed): valid NewPets drawn with fast-check and
+// followed back. Shrinking against a live server creates an animal per attempt: bounded.
 import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
@@ -18,7 +16,7 @@ const MAX_SHRINK_MS = 5000;
 export interface Examples {
   seed: number;
   trips: RoundTrip[];
-  /** The first failing example, shrunk: the smallest body found that fails the same way. */
+  /** The first failing example, shrunk to the smallest body found that fails the same way. */
   shrunk?: { from: RoundTrip; to: RoundTrip; runs: number };
 }
 
@@ -119,11 +117,7 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
   return { ...value, ...(typeof value.name === 'string' && { name: `${prefix}-${value.name}` }) };
 }
 
-/**
- * Draws the examples (CPU only, done while the run waits on the network). send() creates
- * them: `created` settles once every creation is answered, `examples` once each was
- * followed back and the first failing one shrunk.
- */
+/** Drawing is CPU only, done while the run waits on the network; `created` settles before the animals are fetched. */
 export function drawExamples(session: Session) {
   const { examples: count, seed } = session.options;
   const references = referenceValues(session);

@@ -1,4 +1,4 @@
-// Assertions the checks share. Each throws a Violation naming the exchange.
+// Assertions the checks share.
 import { isServerError, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './context.js';
 import type { Service } from './request.js';
@@ -26,7 +26,6 @@ export function expectRefusal(ex: Exchange, what: string, also: number[] = []): 
   fail(`${what}: expected a 4xx error (but 401: the key is valid)${also.map((s) => ` or ${s}`).join('')}, got ${ex.summary}`, ex);
 }
 
-/** The body, valid against a component schema. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   unjudgedOnServerError(ex, what);
   const body = ex.json;
@@ -56,16 +55,14 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   if (crash || rejected.length === 1) throw crash ?? rejected[0];
   const Kind = [Violation, CheckError, Inconclusive].find((K) => rejected.some((e) => e instanceof K))!;
   const message = `${rejected.length} of ${items.length} probes: ${rejected.map((e) => e.message).join(' | ')}`;
-  throw new Kind(
-    message,
-    rejected.flatMap((e) => e.evidence),
-  );
+  const evidence = rejected.flatMap((e) => e.evidence);
+  throw new Kind(message, evidence);
 }
 
 interface NoDataProbe {
   label: string;
   send: () => Promise<Exchange>;
-  /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
+  /** The documented request it stands for, without a key. */
   canonical: () => Promise<Exchange>;
 }
 
@@ -112,14 +109,7 @@ export function expectNoServerErrors(ctx: CheckContext, service: Service): void 
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   const unimplemented = (ex: Exchange) => ex.status === 501 && (!ex.request.operation || !spec.operation(ex.request.operation).successShown);
   const errors = observed.filter((ex) => isServerError(ex) || (ex.status === 501 && !unimplemented(ex)));
-  if (errors.length) {
-    fail(
-      `${errors.length} of ${observed.length} ${label} responses were server errors: ${errors
-        .slice(0, 3)
-        .map((e) => e.summary)
-        .join(' | ')}`,
-      ...errors,
-    );
-  }
+  const shown = errors.slice(0, 3).map((e) => e.summary);
+  if (errors.length) fail(`${errors.length} of ${observed.length} ${label} responses were server errors: ${shown.join(' | ')}`, ...errors);
   ctx.note(`${plural(observed.length, `${label} response`)} judged`);
 }

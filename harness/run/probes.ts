@@ -25,7 +25,7 @@ export class Probes {
     private readonly lists: Lists,
   ) {}
 
-  /** A valid int64 far above every id the run has seen: no animal should have it. */
+  /** Far above every id the run has seen. */
   async absentId(): Promise<string> {
     const known = [...(await this.lists.knownPets()).keys()].map(BigInt);
     const candidate = known.reduce((a, b) => (b > a ? b : a), 0n) + 1_000_000_000n;
@@ -64,14 +64,12 @@ export class Probes {
     ]);
   }
 
-  /** One call of an operation with the key and nothing else. */
   withKey(operationId: string): Promise<Exchange> {
     let ex = this.keyed.get(operationId);
     if (!ex) this.keyed.set(operationId, (ex = this.session.call('store', operationId)));
     return ex;
   }
 
-  /** The negative NewPet bodies, by requirement id. */
   negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
     return (this.negatives ??= (async () => negativeNewPets(this.session.specs.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
   }

@@ -7,7 +7,7 @@ export class QuickstartMessage {
 
   constructor(private readonly session: Session) {}
 
-  /** certify: one valid message; sentAt and answeredAt are the suite's clock (ms since the epoch). */
+  /** sentAt and answeredAt: the suite's clock. */
   message() {
     return (this.sending ??= (async () => {
       const sent = { message: `${this.session.runPrefix} hello` };

@@ -20,15 +20,14 @@ export const NO_ENTRY = 'not tested: no entry of the record speaks to it';
 const SHOWN_KEY = '$API_KEY';
 const SHOWS_KEY = /(^|\s)\$API_KEY$/;
 
-/** An Authorization value a recording tool blanked out: some credential, but which is not known. */
+/** An Authorization value a recording tool blanked out. */
 const REDACTED = /\[redacted\]|<redacted>|\*\*\*|^redacted$|\bbearer redacted\b/i;
 
-/** A request's credential; elsewhere: in a query parameter or header a server may take a key from. */
 export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
 
 const KEY_ELSEWHERE = /^(access[_-]?token|api[_-]?key|apikey|key|token|x-api-key|x-auth-token)$/i;
 
-/** The credential of a request, given the valid key ('' when it is not known: every bearer token is then unknown). */
+/** validKey '' when it is not known. */
 export function credentialOf(request: HttpRequest, validKey: string): Credential {
   const value = request.headers?.authorization?.trim();
   if (!value) {
@@ -47,7 +46,7 @@ interface HarHeader {
   value?: unknown;
 }
 
-/** Header pairs as the client keeps them: names in lower case, repeated ones joined; HTTP/2 pseudo-headers left out. */
+/** Header pairs as the client keeps them, HTTP/2 pseudo-headers left out. */
 function headersOf(pairs: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const h of Array.isArray(pairs) ? (pairs as HarHeader[]) : []) {
@@ -58,7 +57,6 @@ function headersOf(pairs: unknown): Record<string, string> {
   return headers;
 }
 
-/** A body as the record holds it, and whether that is all of it. */
 function bodyOf(content: any, stated: unknown): { text: string; whole: boolean } {
   const raw = content?.text;
   const size = typeof content?.size === 'number' && content.size >= 0 ? content.size : typeof stated === 'number' && stated >= 0 ? stated : undefined;
@@ -67,7 +65,6 @@ function bodyOf(content: any, stated: unknown): { text: string; whole: boolean }
   return { text, whole: size === undefined || size <= Buffer.byteLength(text) };
 }
 
-/** The service an address belongs to, and the path under its base address; undefined for another host or path. */
 function serviceOf(url: string, bases: Array<[Service, string]>): { service: Service; path: string } | undefined {
   for (const [service, base] of bases) {
     if (!url.startsWith(base)) continue;
@@ -77,11 +74,10 @@ function serviceOf(url: string, bases: Array<[Service, string]>): { service: Ser
   return undefined;
 }
 
-/** Each documented operation as its method and a pattern of its path. */
 const routesOf = (spec: Specs['store'] | Specs['quickstart']) =>
   spec.operations.map((op) => ({ id: op.id, method: op.method, path: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
-/** A HAR's entries, the data name this tool's exchanges.har gives, and whether it shows the key as $API_KEY; ConfigError if no HAR. */
+/** showsKey: an entry shows the key as this tool's exchanges.har does; that is the valid key. */
 function parseHar(text: string, file: string) {
   let har: any;
   try {
@@ -99,7 +95,7 @@ function parseHar(text: string, file: string) {
   return { entries, showsKey, runPrefix };
 }
 
-/** Every credential a record's requests carry, so that none is written to any report. */
+/** Every credential the requests carry, so that none is written to any report. */
 function credentialsIn(entries: any[]): string[] {
   const found = new Set<string>();
   for (const entry of entries) {
@@ -110,18 +106,13 @@ function credentialsIn(entries: any[]): string[] {
     try {
       for (const [name, value] of new URL(String(entry?.request?.url)).searchParams) if (KEY_ELSEWHERE.test(name) && value) found.add(value);
     } catch {
-      // no URL: no entry of either service
+      // no URL, no entry of either service
     }
   }
   return [...found].filter((value) => !/^bearer$/i.test(value));
 }
 
-/**
- * Every entry of the two services as an Exchange, in the order recorded; entries of
- * other addresses are counted. A body cut short is marked truncated. An attempt sent
- * again (_attempt) supersedes the one before, and a redirect whose target the record
- * asks later was followed, as in a run.
- */
+/** Every entry of the two services as an Exchange; entries of other addresses are counted. */
 function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
   const { target } = session.options;
   session.redactor.add(credentialsIn(entries).map((value) => ({ value, label: '$RECORDED_CREDENTIAL' })));
@@ -206,7 +197,6 @@ class RecordSession extends Session {
 }
 
 interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
-  /** The checks a record can speak to (checks/record.ts); the others are not tested. */
   checks: readonly Check[];
   har: string;
   file: string;
@@ -216,11 +206,7 @@ interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
   expectedFailures?: Map<string, string>;
 }
 
-/**
- * Judges a record. The key, when not given, is the one this tool's HAR shows as
- * $API_KEY; otherwise which bearer token is valid is not known. Throws ConfigError for
- * a file that is not a HAR or holds no entry of the store.
- */
+/** Without a key given, which bearer token is valid is known only from this tool's HAR ($API_KEY). */
 export async function judgeRecord(options: RecordOptions): Promise<{ report: RunReport; summary: string }> {
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();

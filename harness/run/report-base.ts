@@ -5,7 +5,6 @@ import { latencyByOperation } from '../http/latency.js';
 import { isSafeMethod } from '../http/exchange.js';
 import { TOOL } from '../model/tool.js';
 
-/** The run's writes a server answered 2xx, by operation. */
 function writesAccepted(session: Session): Record<string, number> {
   const by: Record<string, number> = {};
   for (const ex of [...session.answered('store'), ...session.answered('quickstart')]) {

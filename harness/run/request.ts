@@ -3,7 +3,7 @@ import { stringifyJson } from '../model/json.js';
 import type { Service, Target } from '../model/types.js';
 import type { HttpRequest } from '../http/exchange.js';
 
-/** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
+/** valid: Bearer <the configured key>; none: no Authorization header. */
 export type Auth = 'valid' | 'none' | { header: string };
 
 export interface CallOptions {
@@ -11,7 +11,6 @@ export interface CallOptions {
   /** An array repeats the parameter (limit=2&limit=7). */
   query?: Record<string, string | number | Array<string | number>>;
   auth?: Auth;
-  /** A JSON value to send, or raw text to send as is. */
   json?: unknown;
   raw?: string;
   /** No Content-Length. */
@@ -47,7 +46,6 @@ export function buildRequest(target: Target, service: Service, method: string, p
   return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }), ...(options.chunked && { chunked: true }) };
 }
 
-/** An operation's path with its parameters filled in, percent-encoded. */
 export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}): string {
   return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const value = params[name];

@@ -1,21 +1,19 @@
-// One valid NewPet sent and followed back: the 2xx body, getPet, and any list page that
-// shows it. Whatever a server accepts must come back as sent.
+// One valid NewPet sent and followed back: whatever a server accepts must come back as sent.
 import { pollWithinWindow } from './window.js';
 import { isServerError, type Exchange } from '../http/exchange.js';
 import { integerText, isInteger, sameJson, showJson } from '../model/json.js';
 import type { Session } from './session.js';
+import { pageItems } from './animals.js';
 
 /** lost: accepted, but getPet does not find it; unjudged: a server error, also when sent again (NO-5XX's finding). */
 type RoundTripKind = 'exact' | 'refused' | 'wrong-status' | 'changed' | 'lost' | 'unjudged';
 
 export interface RoundTrip {
-  /** "name is the empty string", "generated example 3". */
   label: string;
   /** The one field that carries an edge value (edge bodies only). */
   field?: string;
   sent: Record<string, unknown>;
   kind: RoundTripKind;
-  /** Why it is not exact. */
   why?: string;
   /** The creation first, then what was asked to see it again. */
   exchanges: Exchange[];
@@ -28,13 +26,15 @@ function judgeBack(trip: RoundTrip, got: unknown, where: string): string | undef
   return changed && `${changed} in ${where}`;
 }
 
-/** The kinds that break a MUST (CREATE-ROUND-TRIP); refused is left to a SHOULD. */
+const ended = (trip: RoundTrip, kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
+
+/** Refused is left to a SHOULD. */
 export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lost' || t.kind === 'wrong-status';
 
 /** Why these: CREATE-ROUND-TRIP's accepts. */
 const isRefusedStatus = (status: number) => status === 400 || status === 413 || status === 403;
 
-/** A value for messages: whole when short, else its length and its start. */
+/** Whole when short, else its length and its start. */
 export function brief(value: unknown): string {
   const text = showJson(value);
   // cut by code points, so that no surrogate pair is split
@@ -57,11 +57,9 @@ function change(field: string, sent: unknown, got: unknown): string {
 /** Text as a store may keep it without changing what it says: trimmed, in NFC. */
 export const canonicalText = (text: string) => text.trim().normalize('NFC');
 
-/** The same value, text the same in meaning (canonicalText). */
 export const sameMeaning = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' ? canonicalText(a) === canonicalText(b) : sameJson(a, b);
 
-/** The first field of `sent` that `got` does not carry, described. */
 export function difference(sent: Record<string, unknown>, got: unknown, same = sameJson): string | undefined {
   if (!got || typeof got !== 'object' || Array.isArray(got)) return `the answer is not a JSON object: ${brief(got)}`;
   for (const [field, value] of Object.entries(sent)) {
@@ -71,31 +69,27 @@ export function difference(sent: Record<string, unknown>, got: unknown, same = s
   return undefined;
 }
 
-/** Creates the animal and judges the answer; apart from followBack so that a list page can be asked for while they are fetched. */
+/** Apart from followBack so that a list page can be asked for while the animals are fetched. */
 export async function createForTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
   const created = await session.call('store', 'createPet', { json: sent });
   const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
-  const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
   if (isRefusedStatus(created.status)) {
-    return result('refused', `refused: ${created.summary}${created.status === 403 ? ' (a policy: a web application firewall?)' : ''}`);
+    return ended(trip, 'refused', `refused: ${created.summary}${created.status === 403 ? ' (a policy: a web application firewall?)' : ''}`);
   }
-  if (isServerError(created)) return result('unjudged', `${created.summary}, a server error also when sent again: not judged`);
+  if (isServerError(created)) return ended(trip, 'unjudged', `${created.summary}, a server error also when sent again: not judged`);
   if (created.status < 200 || created.status >= 300)
-    return result('wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
+    return ended(trip, 'wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);
   const pet = created.json as Record<string, unknown> | undefined;
   const changed = judgeBack(trip, pet, created.summary);
-  if (changed) return result('changed', changed);
+  if (changed) return ended(trip, 'changed', changed);
   // an id that is not an integer (CREATE-OK says so) cannot be fetched
   if (isInteger(pet!.id)) trip.id = integerText(pet!.id);
   return trip;
 }
 
-/** The second half: fetches an accepted animal with getPet (unless past its removal date) and judges it. */
 export async function followBack(session: Session, trip: RoundTrip): Promise<RoundTrip> {
   const petId = trip.id;
-  if (trip.kind !== 'exact' || petId === undefined) return trip;
-  if (session.removed('getPet')) return trip;
-  const result = (kind: RoundTripKind, why: string) => Object.assign(trip, { kind, why });
+  if (trip.kind !== 'exact' || petId === undefined || session.removed('getPet')) return trip;
   // a store may show a write late: a 404 is asked again within the consistency window
   const fetch = async () => {
     const ex = await session.call('store', 'getPet', { params: { petId } });
@@ -104,33 +98,28 @@ export async function followBack(session: Session, trip: RoundTrip): Promise<Rou
   };
   const written = performance.now();
   const fetched = (await pollWithinWindow(session, await fetch(), fetch, (ex) => ex.status === 404, written)).value;
-  if (isServerError(fetched)) return result('unjudged', `accepted as id ${trip.id}, but getPet: ${fetched.summary}, a server error: not judged`);
-  if (fetched.status !== 200) return result('lost', `accepted as id ${trip.id}, but ${fetched.summary}`);
+  if (isServerError(fetched)) return ended(trip, 'unjudged', `accepted as id ${trip.id}, but getPet: ${fetched.summary}, a server error: not judged`);
+  if (fetched.status !== 200) return ended(trip, 'lost', `accepted as id ${trip.id}, but ${fetched.summary}`);
   const fetchedChange = judgeBack(trip, fetched.json, fetched.summary);
-  return fetchedChange ? result('changed', fetchedChange) : trip;
+  return fetchedChange ? ended(trip, 'changed', fetchedChange) : trip;
 }
 
-/** Judges the accepted values a list page shows; returns how many it shows. */
+/** Returns how many the page shows. */
 export function compareListed(trips: RoundTrip[], page: Exchange): number {
-  const items = page.status === 200 && Array.isArray(page.json) ? (page.json as unknown[]) : [];
-  const byId = new Map<string, unknown>();
-  for (const item of items) {
-    const id = (item as Record<string, unknown> | null)?.id;
-    if (isInteger(id)) byId.set(integerText(id), item);
-  }
+  const byId = new Map((pageItems(page) ?? []).filter((p) => isInteger(p?.id)).map((p) => [integerText(p.id), p]));
   let found = 0;
   for (const trip of trips.filter((t) => t.kind === 'exact' && t.id !== undefined && byId.has(t.id))) {
     found++;
     const listedChange = judgeBack(trip, byId.get(trip.id!), page.summary);
-    if (listedChange) Object.assign(trip, { kind: 'changed', why: listedChange });
+    if (listedChange) ended(trip, 'changed', listedChange);
     trip.exchanges.push(page);
   }
   return found;
 }
 
-/** The fields the configuration sets besides the name: references a server may know only some of (categoryId). */
+/** References a server may know only some of (categoryId). */
 export function referenceValues(session: Session): Record<string, unknown> {
-  const { name: _name, ...references } = session.petValues('');
+  const { name, ...references } = session.petValues('');
   return references;
 }
 

@@ -13,13 +13,11 @@ import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport
 import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
-  /** One check per catalogue id (checks/index.ts). */
   checks: readonly Check[];
   specs?: Specs;
   catalogue?: Requirement[];
-  /** The ids to run; the rest are reported as skipped. Default: all. */
+  /** Default: all. */
   selected?: Set<string>;
-  /** Accepted deviations by id, with their reasons (--expected-failures). */
   expectedFailures?: Map<string, string>;
   onResult?: (result: RequirementResult) => void;
 }
@@ -28,13 +26,12 @@ export interface ConformanceRun {
   result(id: string): Promise<RequirementResult>;
   /** Once every result is known and the connections are closed. */
   readonly report: Promise<RunReport>;
-  /** Every attempt the run sent, once the report is made (on demand: it costs a record per exchange). */
+  /** On demand: it costs a record per exchange. */
   exchanges(): Promise<TranscriptEntry[]>;
 }
 
 export const NOT_SELECTED = 'not selected (ONLY, SKIP: --only, --skip; under Vitest also -t)';
 
-/** Rejects with RunAborted, with the signal's reason when that is a sentence, when the signal aborts. */
 function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {
     if (!signal) return;
@@ -59,7 +56,6 @@ function skipReason(options: SessionOptions, requirement: Requirement): string |
 
 const serviceOf = (requirement: Requirement): Service => (requirement.area === 'quickstart' ? 'quickstart' : 'store');
 
-/** Runs one requirement's check and turns how it ended into the requirement's result. */
 export async function judge(session: Session, fixtures: Fixtures, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
   const started = performance.now();
   const ctx = new CheckContext(session, fixtures, requirement);
@@ -125,9 +121,8 @@ export function startRun(options: RunOptions): ConformanceRun {
     known.push(r);
     if (!crashed) options.onResult?.(r);
   };
-  // the run was interrupted, or the target stopped answering: every check still running was cut short
   const cutShort = () => Boolean(options.signal?.aborted || session.stopped.aborted);
-  // a check cut short has not judged its requirement: its result (and its progress line) is dropped
+  // a check cut short has not judged its requirement
   const recordUnlessStopped = (r: RequirementResult) => {
     if (!cutShort()) record(r);
   };

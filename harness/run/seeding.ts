@@ -12,7 +12,6 @@ import { absentFrom, animalsMadeBy, pageItems, type RunAnimal } from './animals.
 export interface CreatedPet {
   sent: Record<string, unknown>;
   exchange: Exchange;
-  /** The body of a 2xx answer, when it is an object. */
   pet?: Record<string, any>;
 }
 
@@ -26,7 +25,7 @@ export class Seeding {
 
   private writtenAt?: number;
 
-  /** The round trip created with the run's first animals (round-trips.ts follows it back). */
+  /** Created with the first animals; round-trips.ts follows it back. */
   firstTrip?: RoundTrip;
 
   private early?: Promise<{ polled: Polled<Exchange>; known: Map<string, Record<string, any>> }>;
@@ -102,8 +101,7 @@ export class Seeding {
    */
   private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip) {
     const known = new Map<string, Record<string, any>>();
-    for (const pet of pageItems(before) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
-    for (const c of first) if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+    for (const pet of [...(pageItems(before) ?? []), ...first.map((c) => c.pet)]) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
     if (trip.id !== undefined) known.set(trip.id, { id: trip.id, ...trip.sent });
     const since = performance.now();
     const read = () => this.list({ limit: this.store.limit.max });
@@ -115,7 +113,6 @@ export class Seeding {
     return { polled, known };
   }
 
-  /** The early page, when the run asked for one. */
   async earlyListing() {
     await this.created();
     return this.early;
@@ -127,12 +124,10 @@ export class Seeding {
     return this.writtenAt;
   }
 
-  /** The sample animals (one per status, one without) the run created. */
   async samples(): Promise<CreatedPet[]> {
     return (await this.created()).slice(0, this.store.statuses.length + 1);
   }
 
-  /** Every animal the run has made so far, in the order sent. */
   runAnimals(): RunAnimal[] {
     return animalsMadeBy(this.session.answered('store'));
   }

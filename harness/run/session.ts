@@ -1,5 +1,4 @@
-// One run's transport: the HTTP client, redaction of the keys and the credentials made
-// from them, the preflight, each service's liveness, and the run's clock.
+// One run's transport: the HTTP client, redaction, the preflight, each service's liveness, the run's clock.
 import { randomBytes, randomInt } from 'node:crypto';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, isServerError, type Exchange, type HttpRequest } from '../http/exchange.js';
@@ -18,7 +17,7 @@ import type { ConsistencyWindow } from './window.js';
 
 export type SessionOptions = RunSettings & {
   target: Target;
-  /** Stops the run from outside (SIGINT, SIGTERM): nothing is sent after it, as after the deadline. */
+  /** SIGINT, SIGTERM: nothing is sent after it, as after the deadline. */
   signal?: AbortSignal;
   /** A judged record's data name; a run draws its own. */
   runPrefix?: string;
@@ -58,10 +57,10 @@ function keysOf(target: Target): Array<{ value: string; label: string }> {
 /** The run cannot be made (exit code 2). */
 export class RunAborted extends Error {}
 
-/** Answers to the keyed preflight list that say the address is not the API's (a firewall, no such route, ...). */
+/** Answers to the keyed preflight list that say the address is not the API's. */
 const NOT_THE_API = [403, 404, 405, 410, 501];
 
-/** How the preflight names each service, its key settings and, for the usual mistake, a hint. */
+/** The hint is for the usual mistake. */
 const PREFLIGHT = {
   store: { what: 'target', keySettings: 'API_KEY and TARGET', key: 'API_KEY', name: 'the Animal Store API', hint: '' },
   quickstart: {
@@ -78,11 +77,10 @@ const isWebPage = (ex: Exchange) => ex.json === undefined && ['text/html', 'appl
 export class Session implements ConsistencyWindow {
   readonly client: HttpClient;
   readonly redactor: Redactor;
-  /** Names everything the run creates, so its data is recognisable in the store. */
+  /** Names everything the run creates. */
   readonly runPrefix: string;
   readonly startedAt = new Date();
   private readonly deadline = new AbortController();
-  /** Aborted, with the reason, when the animal store stopped answering. */
   private readonly halt = new AbortController();
   private readonly outages = new Map<Service, string>();
   private readonly timer: NodeJS.Timeout;
@@ -113,17 +111,14 @@ export class Session implements ConsistencyWindow {
     options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
   }
 
-  /** Whether an animal-store operation is past its removal date. */
   removed(operationId: string) {
     return isRemoved(this.specs.store.operation(operationId), this.options.now);
   }
 
-  /** Seed of every value the run draws at random (--seed). */
   get seed() {
     return this.options.seed;
   }
 
-  /** The values the run gives a NewPet's required fields. */
   petValues(name: string): PetValues {
     return { name, categoryId: this.options.categoryId };
   }
@@ -132,7 +127,6 @@ export class Session implements ConsistencyWindow {
     return this.options.consistencyWindowMs;
   }
 
-  /** Waits, cut short by the deadline. */
   wait(ms: number) {
     return this.client.wait(ms);
   }
@@ -151,14 +145,12 @@ export class Session implements ConsistencyWindow {
     return this.options.target.environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
   }
 
-  /** Nothing more is sent to the service, and its requirements cannot be judged. */
   private down(service: Service, reason: string): void {
     if (this.outages.has(service)) return;
     this.outages.set(service, `${reason} (address: ${this.addressSetting(service)})`);
     this.client.stop(service, reason);
   }
 
-  /** Why the service could not be reached, if it could not. */
   outage(service: Service): string | undefined {
     return this.outages.get(service);
   }
@@ -185,7 +177,7 @@ export class Session implements ConsistencyWindow {
 
   private readonly credentialsMade = new Map<Service, CredentialClass[]>();
 
-  /** Every class of Authorization header for one service's key, each credential made redacted as it is made. */
+  /** Every class of Authorization header for one service's key, each redacted as it is made. */
   credentials(service: Service): CredentialClass[] {
     if (!this.credentialsMade.has(service)) {
       const key = service === 'store' ? this.options.target.apiKey : this.quickstartApiKey;
@@ -210,7 +202,6 @@ export class Session implements ConsistencyWindow {
     return this.client.exchanges.filter((ex) => ex.request.service === service && ex.status > 0 && !ex.followed && !ex.superseded);
   }
 
-  /** 5xx answers of one service that a later attempt recovered from (--retries). */
   recovered(service: Service): Exchange[] {
     return this.client.exchanges.filter(
       (ex) => ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && ex.final.status > 0 && ex.final.status < 500,
@@ -239,7 +230,6 @@ export class Session implements ConsistencyWindow {
     }
   }
 
-  /** Calls an operation of either service by its operationId. */
   async call(service: Service, operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
@@ -247,9 +237,8 @@ export class Session implements ConsistencyWindow {
   }
 
   /**
-   * Sends a method and a path relative to the service's base address. A server error is
-   * sent once more: it is STORE-NO-5XX's one finding, and the request is judged on the
-   * second answer. A write sent again may add an animal: the model of the run's animals allows it.
+   * A server error is sent once more: it is STORE-NO-5XX's one finding, and the request is
+   * judged on the second answer (a write sent again may add an animal: the model allows it).
    */
   async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
     const request = buildRequest(this.options.target, service, method, path, options, operation);
@@ -257,13 +246,12 @@ export class Session implements ConsistencyWindow {
     return isServerError(ex) ? this.client.send(request) : ex;
   }
 
-  /** The quiet sample's exchanges: their latency is reported apart from the run's under load. */
+  /** Their latency is reported apart from the run's under load. */
   readonly quiet = new Set<Exchange>();
 
   private listing?: Promise<Exchange>;
   private message?: Promise<Exchange>;
 
-  /** The keyed list with no parameters that opens every run, shared with the checks. */
   preflightList(): Promise<Exchange> {
     if (!this.listing) {
       this.listing = this.call('store', 'listPets');
@@ -286,11 +274,7 @@ export class Session implements ConsistencyWindow {
     return ex;
   }
 
-  /**
-   * Checks that each service answers and accepts its key. A service that does not answer
-   * is down. Throws RunAborted when none answers, a key is rejected, or an address is not
-   * the service's, instead of reporting dozens of failures that only say that.
-   */
+  /** Throws RunAborted when no service answers, a key is rejected or an address is not the service's, instead of dozens of failures that say only that. */
   async preflight(): Promise<void> {
     const checked = await Promise.allSettled([
       this.expectAnswer('store', this.preflightList()),
@@ -303,7 +287,6 @@ export class Session implements ConsistencyWindow {
     if (down.length === checked.length) throw new RunAborted(this.unreachable.join('; '));
   }
 
-  /** The service and why when it could not be reached; throws RunAborted when the run cannot be made. */
   private async expectAnswer(service: Service, exchange: Promise<Exchange>): Promise<[Service, string] | undefined> {
     const { what, keySettings, key, name, hint } = PREFLIGHT[service];
     let ex: Exchange;

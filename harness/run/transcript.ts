@@ -1,6 +1,5 @@
-// The run's transcript for exchanges.har: every attempt the client sent, in the order
-// sent, as the records the reports cite (redacted, bodies cut at the evidence cap) less
-// their curl line, with when each was sent, to which service, and the bodies' sizes.
+// The run's transcript for exchanges.har: every attempt sent, as the records the reports
+// cite (bodies cut at the evidence cap) with the bodies' sizes before the cap.
 import type { ExchangeRecord, Service } from '../model/types.js';
 import type { Session } from './session.js';
 

@@ -13,7 +13,6 @@ export class Visible {
     private readonly seeding: Seeding,
   ) {}
 
-  /** The id of animal(), while getPet lives. */
   async liveId(): Promise<string | undefined> {
     return this.session.removed('getPet') ? undefined : (await this.animal()).id;
   }

@@ -2,7 +2,6 @@
 // LIST-PAGE-FULL's accepts).
 import { CheckError } from '../model/outcome.js';
 
-/** What polling needs of a run; the deadline cuts the wait short. */
 export interface ConsistencyWindow {
   readonly windowMs: number;
   readonly deadlinePassed: boolean;
@@ -40,7 +39,6 @@ export async function pollWithinWindow<T>(
   return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
 }
 
-/** For a message on what never showed. */
 export function waitedFor(polled: Polled<unknown>): string {
   return polled.asked > 1
     ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`

@@ -7,14 +7,12 @@ import { ConfigError } from '../config/values.js';
 import { countedViolations } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
-/** The parts of a compliance report of any version that are compared. */
 export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements' | 'abortReason'> & {
   sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> & Partial<Pick<SinceBaseline, 'unjudged'>>;
 };
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
 
-/** What is missing for the JSON to be a compliance report. */
 function notAReport(value: any): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const str = (v: unknown) => typeof v === 'string';
@@ -31,7 +29,6 @@ function notAReport(value: any): string | undefined {
   return undefined;
 }
 
-/** Any problem is a ConfigError, before the run. */
 export async function readBaseline(file: string): Promise<Baseline> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new ConfigError(`cannot read the baseline ${file}: ${err.code ?? err.message}`);
@@ -77,7 +74,7 @@ function notesOn(report: RunReport, baseline: Baseline, compared: number): strin
 
 export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
   const before = new Map(baseline.requirements.map((r) => [r.id, r]));
-  // since when the baseline knew each requirement failing, and the failing state it carried for one it could not judge
+  // since when the baseline knew each failing, and the state it carried for those it could not judge
   const { newlyFailing = [], stillFailing = [], unjudged = [] } = baseline.sinceBaseline ?? {};
   const since = new Map([...newlyFailing, ...stillFailing, ...unjudged].filter((c) => c.failingSince).map((c) => [c.id, c.failingSince!]));
   const carried = new Map(unjudged.map((c) => [c.id, c]));
@@ -136,15 +133,10 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
 /** "2025-01-02 03:04:05 UTC"; anything else as given. */
 function utcTime(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? iso
-    : d
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace(/T(\S+)\.\d+Z$/, ' $1 UTC');
 }
 
-/** The section's groups, each change with what every output says of it. */
+/** Each change with what every output says of it. */
 export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
   const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
   const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) => ({

@@ -1,5 +1,4 @@
-// The run report over the requirement results: counts, coverage, per-area verdicts, the
-// verdict and exit code. What the run could not observe is never a violation. First match wins:
+// The run report over the results. What the run could not observe is never a violation. First match wins:
 //   aborted        the run could not be made, or stopped (abortReason)
 //   non-compliant  a MUST failed (with --strict, a SHOULD too), unless listed as a known deviation
 //   incomplete     a MUST could not be judged (with --strict, a SHOULD too)
@@ -10,7 +9,6 @@ import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunR
 import { AREAS } from '../api/catalogue.js';
 import { TOOL } from '../model/tool.js';
 
-/** What a report says of a run apart from its results: the figures of the session. */
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 export const isViolation = (r: RequirementResult) => r.outcome === 'failed' && r.expectedFailure === undefined;
@@ -29,7 +27,7 @@ export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => i
 /** Keeps the run from being compliant without blaming the server. */
 export const leavesIncomplete = (r: RequirementResult, strict: boolean) => isUnjudged(r) && decides(r, strict);
 
-/** None in an aborted run: it was not carried out to the end, so no output counts a failure against the server. */
+/** None in an aborted run: it was not carried out to the end. */
 export const countedViolations = (report: Pick<RunReport, 'abortReason' | 'requirements'>) =>
   report.abortReason !== undefined ? [] : report.requirements.filter(isViolation);
 
@@ -71,7 +69,7 @@ export function coverageText(c: Coverage): string {
   return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
 
-/** The warning when the verdict rests on little or nothing (an aborted run says why instead). */
+/** An aborted run says why instead. */
 export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage' | 'configError'>): string | undefined {
   const c = report.coverage;
   if (report.verdict === 'aborted') return undefined;
@@ -85,7 +83,7 @@ export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage' |
 
 export const writesAcceptedCount = (report: Pick<RunReport, 'writesAccepted'>) => Object.values(report.writesAccepted ?? {}).reduce((a, b) => a + b, 0);
 
-/** The warning when a health run, which only sends what a conforming server refuses or reads, changed the server. */
+/** A health run sends only what a conforming server refuses or reads. */
 export function dataWarning(report: Pick<RunReport, 'profile' | 'writesAccepted' | 'runPrefix'>): string | undefined {
   const n = writesAcceptedCount(report);
   if (report.profile !== 'health' || n === 0) return undefined;
@@ -104,7 +102,7 @@ function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
   return results.some((r) => r.outcome === 'passed' || r.outcome === 'failed') ? 'compliant' : 'not-tested';
 }
 
-/** How many requirements could not be judged, and the most common cause (or every service the run could not reach). */
+/** The most common cause, or every service the run could not reach. */
 function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []): string {
   const unjudged = results.filter((r) => leavesIncomplete(r, strict));
   const must = unjudged.filter((r) => r.level === 'MUST').length;
@@ -128,14 +126,12 @@ export const cutShortBy = (r: { message?: string }, reason: string) => r.message
 
 export const leftUnjudgedBy = (r: { message?: string }, reason: string) => cutShortBy(r, reason) || r.message === notRun(reason);
 
-/** What every result says of its requirement. */
 export const describing = ({ id, level, area, operation, title, source }: Requirement) => ({ id, level, area, operation, title, source });
 
 export function skippedResult(r: Requirement, message: string): RequirementResult {
   return { ...describing(r), outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [] };
 }
 
-/** The report of a run whose configuration was refused: not tested, the reason as configError. */
 export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'profile' | 'strict' | 'target' | 'spec'>, catalogue: Requirement[]): RunReport {
   const now = new Date().toISOString();
   const { spec, target, profile, strict } = settings;
@@ -144,7 +140,7 @@ export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'pro
   return buildReport({ ...run, requestCount: 0, retries: 0, rateLimited: 0, latency: {} }, results);
 }
 
-/** The ids an answer's body shows, read from its text: an id may be no int64, or a string. */
+/** Read from the text: an id may be no int64, or a string. */
 const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"id"\s*:\s*("?)(-?\d+)\1/g)].map((m) => m[2]));
 
 /**
@@ -168,7 +164,7 @@ function rootCauses(results: RequirementResult[]): RequirementResult[] {
   return [...results].sort((a, b) => at(a) - at(b));
 }
 
-/** The report over a run's figures and results; what base holds of a report (the Vitest view passes one) is computed anew. */
+/** What base holds of a report (the Vitest view passes one) is computed anew. */
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
   const { incompleteReason, ...figures } = base as ReportBase & Partial<RunReport>;
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
