@@ -76,20 +76,10 @@ const character = () => fc.oneof({ arbitrary: printable(), weight: 9 }, { arbitr
 
 function arbitraryFor(schema: Record<string, any>): fc.Arbitrary<Json> | undefined {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  switch (schema.type) {
-    case 'string':
-      return schema.format !== undefined || schema.pattern !== undefined
-        ? undefined
-        : fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
-    case 'integer': {
-      const [low, high] = integerBounds(schema);
-      return fc.bigInt(low, high).map(jsonInteger);
-    }
-    case 'boolean':
-      return fc.boolean();
-    default:
-      return undefined;
-  }
+  if (schema.type === 'boolean') return fc.boolean();
+  if (schema.type === 'integer') return fc.bigInt(...integerBounds(schema)).map(jsonInteger);
+  if (schema.type !== 'string' || schema.format !== undefined || schema.pattern !== undefined) return undefined;
+  return fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
 }
 
 /**

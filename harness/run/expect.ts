@@ -38,7 +38,7 @@ export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string,
 /** Worked out once per answer: a list page is judged by most list checks, and may hold 200,000 animals. */
 const judged = new WeakMap<ApiDescription, WeakMap<Exchange, Map<string, string[]>>>();
 
-function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): string[] {
+function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string) {
   const byExchange = judged.get(spec) ?? judged.set(spec, new WeakMap()).get(spec)!;
   const bySchema = byExchange.get(ex) ?? byExchange.set(ex, new Map()).get(ex)!;
   const errors = bySchema.get(schema) ?? spec.errors(schema, ex.json);

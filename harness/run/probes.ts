@@ -26,7 +26,7 @@ export class Probes {
   ) {}
 
   /** Far above every id the run has seen. */
-  async absentId(): Promise<string> {
+  async absentId() {
     const known = [...(await this.lists.knownPets()).keys()].map(BigInt);
     const candidate = known.reduce((a, b) => (b > a ? b : a), 0n) + 1_000_000_000n;
     // a store whose ids reach the top of int64 (drawn at random, or from the top down)
@@ -38,11 +38,11 @@ export class Probes {
    * run has not seen yet, and, always, requests off the documented surface (a path no
    * API has; PATCH, see ERR-BODY-SHAPE's accepts), whose bodies alone are judged.
    */
-  errorResponses(): Promise<void> {
+  errorResponses() {
     return (this.errors ??= this.provokeErrors());
   }
 
-  private async provokeErrors(): Promise<void> {
+  private async provokeErrors() {
     const probes: Array<{ status: number; operationId: string; send: () => Promise<Exchange> }> = [
       { status: 401, operationId: 'listPets', send: () => this.session.call('store', 'listPets', { auth: 'none' }) },
       { status: 400, operationId: 'createPet', send: () => this.session.call('store', 'createPet', { json: {} }) },
@@ -70,7 +70,7 @@ export class Probes {
     return ex;
   }
 
-  negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
+  negativeBodies() {
     return (this.negatives ??= (async () => negativeNewPets(this.session.specs.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
   }
 }

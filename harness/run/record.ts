@@ -14,7 +14,6 @@ import { judge, NOT_SELECTED } from './runner.js';
 import { Session, type SessionOptions } from './session.js';
 
 const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
-
 export const NO_ENTRY = 'not tested: no entry of the record speaks to it';
 
 const SHOWN_KEY = '$API_KEY';
@@ -41,15 +40,10 @@ export function credentialOf(request: HttpRequest, validKey: string): Credential
   return (bearer[1] ?? '').trim() === validKey ? 'valid' : 'other';
 }
 
-interface HarHeader {
-  name?: unknown;
-  value?: unknown;
-}
-
 /** Header pairs as the client keeps them, HTTP/2 pseudo-headers left out. */
 function headersOf(pairs: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const h of Array.isArray(pairs) ? (pairs as HarHeader[]) : []) {
+  for (const h of Array.isArray(pairs) ? pairs : []) {
     if (typeof h?.name !== 'string' || typeof h.value !== 'string' || h.name.startsWith(':')) continue;
     const name = h.name.toLowerCase();
     headers[name] = name in headers ? `${headers[name]}, ${h.value}` : h.value;
@@ -90,13 +84,13 @@ function parseHar(text: string, file: string) {
   const comment = typeof har.log.comment === 'string' ? har.log.comment : '';
   const runPrefix = /data named (\S+?),? /.exec(comment)?.[1];
   const showsKey = entries.some(
-    (e) => Array.isArray(e?.request?.headers) && e.request.headers.some((h: HarHeader) => typeof h?.value === 'string' && SHOWS_KEY.test(h.value)),
+    (e) => Array.isArray(e?.request?.headers) && e.request.headers.some((h: any) => typeof h?.value === 'string' && SHOWS_KEY.test(h.value)),
   );
   return { entries, showsKey, runPrefix };
 }
 
 /** Every credential the requests carry, so that none is written to any report. */
-function credentialsIn(entries: any[]): string[] {
+function credentialsIn(entries: any[]) {
   const found = new Set<string>();
   for (const entry of entries) {
     const headers = headersOf(entry?.request?.headers);

@@ -5,7 +5,7 @@ import { latencyByOperation } from '../http/latency.js';
 import { isSafeMethod } from '../http/exchange.js';
 import { TOOL } from '../model/tool.js';
 
-function writesAccepted(session: Session): Record<string, number> {
+function writesAccepted(session: Session) {
   const by: Record<string, number> = {};
   for (const ex of [...session.answered('store'), ...session.answered('quickstart')]) {
     const { method, operation, url } = ex.request;

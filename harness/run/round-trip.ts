@@ -21,7 +21,7 @@ export interface RoundTrip {
 }
 
 /** How `got` differs in meaning from what was sent (a change of form alone is CREATE-STORED-AS-SENT's). */
-function judgeBack(trip: RoundTrip, got: unknown, where: string): string | undefined {
+function judgeBack(trip: RoundTrip, got: unknown, where: string) {
   const changed = difference(trip.sent, got, sameMeaning);
   return changed && `${changed} in ${where}`;
 }
@@ -44,7 +44,7 @@ export function brief(value: unknown): string {
 const codePoints = (chars: string[]) => chars.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ') || 'nothing';
 
 /** For strings, where they first differ, in code points: a normalised name looks the same as the one sent. */
-function change(field: string, sent: unknown, got: unknown): string {
+function change(field: string, sent: unknown, got: unknown) {
   const text = `${field} was sent as ${brief(sent)} and came back as ${brief(got)}`;
   if (typeof sent !== 'string' || typeof got !== 'string') return text;
   const a = [...sent];

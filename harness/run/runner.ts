@@ -44,7 +44,7 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 /** The most exchanges a result cites: those the check named first, then those it made. */
 const MAX_EVIDENCE = 8;
 
-function skipReason(options: SessionOptions, requirement: Requirement): string | undefined {
+function skipReason(options: SessionOptions, requirement: Requirement) {
   if (!requirement.profiles.includes(options.profile)) {
     return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
   }

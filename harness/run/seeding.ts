@@ -7,7 +7,7 @@ import { integerText, isInteger } from '../model/json.js';
 import type { Session } from './session.js';
 import { createForTrip, type RoundTrip } from './round-trip.js';
 import { mixedClassesName } from '../api/edge-values.js';
-import { absentFrom, animalsMadeBy, pageItems, type RunAnimal } from './animals.js';
+import { absentFrom, animalsMadeBy, pageItems } from './animals.js';
 
 export interface CreatedPet {
   sent: Record<string, unknown>;
@@ -34,11 +34,11 @@ export class Seeding {
     return this.session.specs.store;
   }
 
-  private list(query: Record<string, string | number> = {}): Promise<Exchange> {
+  private list(query: Record<string, string | number> = {}) {
     return this.session.call('store', 'listPets', { query });
   }
 
-  preflight(): Promise<Exchange> {
+  preflight() {
     return this.session.preflightList();
   }
 
@@ -47,7 +47,7 @@ export class Seeding {
    * character classes; the early page once they show; then enough more that the store
    * holds more than the largest page, so that page bounds are really tested. health: none.
    */
-  created(): Promise<CreatedPet[]> {
+  created() {
     return (this.made ??= this.create());
   }
 
@@ -119,16 +119,16 @@ export class Seeding {
   }
 
   /** performance.now() once the run's animals had all been written; undefined: nothing written. */
-  async writesEnded(): Promise<number | undefined> {
+  async writesEnded() {
     await this.created();
     return this.writtenAt;
   }
 
-  async samples(): Promise<CreatedPet[]> {
+  async samples() {
     return (await this.created()).slice(0, this.store.statuses.length + 1);
   }
 
-  runAnimals(): RunAnimal[] {
+  runAnimals() {
     return animalsMadeBy(this.session.answered('store'));
   }
 }

@@ -3,7 +3,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, isServerError, type Exchange, type HttpRequest } from '../http/exchange.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
-import type { PetValues } from '../api/bodies.js';
 import { Redactor } from '../http/redact.js';
 import { isRemoved, type Specs } from '../api/spec.js';
 import type { Target } from '../model/types.js';
@@ -119,7 +118,7 @@ export class Session implements ConsistencyWindow {
     return this.options.seed;
   }
 
-  petValues(name: string): PetValues {
+  petValues(name: string) {
     return { name, categoryId: this.options.categoryId };
   }
 
@@ -145,18 +144,18 @@ export class Session implements ConsistencyWindow {
     return this.options.target.environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
   }
 
-  private down(service: Service, reason: string): void {
+  private down(service: Service, reason: string) {
     if (this.outages.has(service)) return;
     this.outages.set(service, `${reason} (address: ${this.addressSetting(service)})`);
     this.client.stop(service, reason);
   }
 
-  outage(service: Service): string | undefined {
+  outage(service: Service) {
     return this.outages.get(service);
   }
 
   /** Every service the run could not reach, the store first. */
-  get unreachable(): string[] {
+  get unreachable() {
     return (['store', 'quickstart'] as const).flatMap((s) => this.outages.get(s) ?? []);
   }
 
@@ -165,7 +164,7 @@ export class Session implements ConsistencyWindow {
    * one kind of request unanswered: the service's preflight request, or, when that very
    * request went unanswered, another.
    */
-  private livenessProbe(silent: HttpRequest): HttpRequest {
+  private livenessProbe(silent: HttpRequest) {
     const service = silent.service ?? 'store';
     const [op, first, second] =
       service === 'quickstart'
@@ -178,7 +177,7 @@ export class Session implements ConsistencyWindow {
   private readonly credentialsMade = new Map<Service, CredentialClass[]>();
 
   /** Every class of Authorization header for one service's key, each redacted as it is made. */
-  credentials(service: Service): CredentialClass[] {
+  credentials(service: Service) {
     if (!this.credentialsMade.has(service)) {
       const key = service === 'store' ? this.options.target.apiKey : this.quickstartApiKey;
       const variable = keysOf(this.options.target).find((k) => k.value === key)!.label;
@@ -198,18 +197,18 @@ export class Session implements ConsistencyWindow {
    * nor one another attempt replaced. By the service, never by URL: the quickstart
    * service may share the store's URL prefix.
    */
-  answered(service: Service): Exchange[] {
+  answered(service: Service) {
     return this.client.exchanges.filter((ex) => ex.request.service === service && ex.status > 0 && !ex.followed && !ex.superseded);
   }
 
-  recovered(service: Service): Exchange[] {
+  recovered(service: Service) {
     return this.client.exchanges.filter(
       (ex) => ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && ex.final.status > 0 && ex.final.status < 500,
     );
   }
 
   /** Why a check could not judge its requirement, with the setting that helps. */
-  causeOf(err: unknown, service: Service): string {
+  causeOf(err: unknown, service: Service) {
     const { deadlineMs, timeoutMs, concurrency } = this.options;
     if (this.deadlinePassed) return `the run deadline (${formatSeconds(deadlineMs)}) passed first; try a longer --deadline`;
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
@@ -230,7 +229,7 @@ export class Session implements ConsistencyWindow {
     }
   }
 
-  async call(service: Service, operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(service: Service, operationId: string, options: CallOptions = {}) {
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
     return this.request(service, op.method, fillPath(op.path, operationId, options.params), options, op.id);
@@ -240,7 +239,7 @@ export class Session implements ConsistencyWindow {
    * A server error is sent once more: it is STORE-NO-5XX's one finding, and the request is
    * judged on the second answer (a write sent again may add an animal: the model allows it).
    */
-  async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
+  async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string) {
     const request = buildRequest(this.options.target, service, method, path, options, operation);
     const ex = await this.client.send(request);
     return isServerError(ex) ? this.client.send(request) : ex;
@@ -252,7 +251,7 @@ export class Session implements ConsistencyWindow {
   private listing?: Promise<Exchange>;
   private message?: Promise<Exchange>;
 
-  preflightList(): Promise<Exchange> {
+  preflightList() {
     if (!this.listing) {
       this.listing = this.call('store', 'listPets');
       this.listing.then((ex) => (this.preflightAnswer = ex)).catch(() => undefined);
@@ -264,18 +263,18 @@ export class Session implements ConsistencyWindow {
   preflightAnswer?: Exchange;
 
   /** A message without its required field: a conforming service refuses it, so nothing is queued. */
-  preflightMessage(): Promise<Exchange> {
+  preflightMessage() {
     return (this.message ??= this.call('quickstart', 'sendMessage', { json: {} }));
   }
 
-  async resendQuiet(request: HttpRequest): Promise<Exchange> {
+  async resendQuiet(request: HttpRequest) {
     const ex = await this.client.send(request);
     this.quiet.add(ex);
     return ex;
   }
 
   /** Throws RunAborted when no service answers, a key is rejected or an address is not the service's, instead of dozens of failures that say only that. */
-  async preflight(): Promise<void> {
+  async preflight() {
     const checked = await Promise.allSettled([
       this.expectAnswer('store', this.preflightList()),
       ...(this.options.target.quickstartBaseUrl ? [this.expectAnswer('quickstart', this.preflightMessage())] : []),
@@ -325,7 +324,7 @@ export class Session implements ConsistencyWindow {
   }
 
   /** The server kept answering 429 until the deadline: the run could not be made. */
-  rateLimitAbort(): RunAborted | undefined {
+  rateLimitAbort() {
     if (!this.client.rateLimitedAtDeadline) return undefined;
     const limited = this.client.rateLimitedCount;
     const others = this.client.exchanges.filter((ex) => ex.status > 0 && !isRateLimit(ex)).length;
@@ -337,7 +336,7 @@ export class Session implements ConsistencyWindow {
     return new RunAborted(`the server rate-limited the run (${answers}) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
-  async close(): Promise<void> {
+  async close() {
     clearTimeout(this.timer);
     await this.client.close();
   }

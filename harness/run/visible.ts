@@ -13,7 +13,7 @@ export class Visible {
     private readonly seeding: Seeding,
   ) {}
 
-  async liveId(): Promise<string | undefined> {
+  async liveId() {
     return this.session.removed('getPet') ? undefined : (await this.animal()).id;
   }
 

@@ -13,7 +13,7 @@ export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
 
-function notAReport(value: any): string | undefined {
+function notAReport(value: any) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const str = (v: unknown) => typeof v === 'string';
   if (!str(value.tool?.name) || !str(value.tool?.version)) return 'no tool name and version';
@@ -44,7 +44,7 @@ export async function readBaseline(file: string): Promise<Baseline> {
   return value as Baseline;
 }
 
-function notesOn(report: RunReport, baseline: Baseline, compared: number): string[] {
+function notesOn(report: RunReport, baseline: Baseline, compared: number) {
   const notes: string[] = [];
   if (baseline.tool.version !== report.tool.version || baseline.spec.version !== report.spec.version) {
     notes.push(
@@ -131,13 +131,13 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
 }
 
 /** "2025-01-02 03:04:05 UTC"; anything else as given. */
-function utcTime(iso: string): string {
+function utcTime(iso: string) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace(/T(\S+)\.\d+Z$/, ' $1 UTC');
 }
 
 /** Each change with what every output says of it. */
-export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
+export function changeGroups(s: SinceBaseline) {
   const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
   const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) => ({
     key,

@@ -12,16 +12,13 @@ import { TOOL } from '../model/tool.js';
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
 export const isViolation = (r: RequirementResult) => r.outcome === 'failed' && r.expectedFailure === undefined;
-
 export const isUnjudged = (r: RequirementResult) => r.outcome === 'error' && r.expectedFailure === undefined;
-
 export const failedAsExpected = (r: RequirementResult) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
 /** Its line in the expected-failures file can go. */
 export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
 
 const decides = (r: RequirementResult, strict: boolean) => r.level === 'MUST' || strict;
-
 export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && decides(r, strict);
 
 /** Keeps the run from being compliant without blaming the server. */
@@ -96,14 +93,14 @@ export function dataWarning(report: Pick<RunReport, 'profile' | 'writesAccepted'
   );
 }
 
-function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
+function verdictOf(results: RequirementResult[], strict: boolean) {
   if (results.some((r) => countsAgainstVerdict(r, strict))) return 'non-compliant';
   if (results.some((r) => leavesIncomplete(r, strict))) return 'incomplete';
   return results.some((r) => r.outcome === 'passed' || r.outcome === 'failed') ? 'compliant' : 'not-tested';
 }
 
 /** The most common cause, or every service the run could not reach. */
-function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []): string {
+function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []) {
   const unjudged = results.filter((r) => leavesIncomplete(r, strict));
   const must = unjudged.filter((r) => r.level === 'MUST').length;
   const should = unjudged.length - must;
@@ -119,11 +116,8 @@ function incompleteReasonOf(results: RequirementResult[], strict: boolean, unrea
 }
 
 export const notCarriedOut = (reason: string) => `not carried out: ${reason}`;
-
 export const notRun = (reason: string) => `not run: ${reason}`;
-
 export const cutShortBy = (r: { message?: string }, reason: string) => r.message === notCarriedOut(reason);
-
 export const leftUnjudgedBy = (r: { message?: string }, reason: string) => cutShortBy(r, reason) || r.message === notRun(reason);
 
 export const describing = ({ id, level, area, operation, title, source }: Requirement) => ({ id, level, area, operation, title, source });
@@ -148,7 +142,7 @@ const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"
  * it shows animals whose creation was answered with no valid Pet) and lists it after
  * its cause.
  */
-function rootCauses(results: RequirementResult[]): RequirementResult[] {
+function rootCauses(results: RequirementResult[]) {
   const failed = results.filter((r) => r.outcome === 'failed');
   const causes = failed
     .filter((r) => r.area === 'create' && /not a valid Pet\b/.test(r.message ?? ''))
