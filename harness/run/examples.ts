@@ -42,11 +42,7 @@ const PRINTABLE: ReadonlyArray<readonly [number, number]> = [
 ];
 const PRINTABLE_COUNT = PRINTABLE.reduce((n, [low, high]) => n + high - low + 1, 0);
 
-/**
- * One printable character, drawn as its index in PRINTABLE and mapped both ways:
- * fast-check asks a unit whether it could have drawn the strings it likes to try, and
- * its own 'grapheme' unit answers from a table that costs a twentieth of a run's CPU.
- */
+// An index mapped both ways, not fast-check's 'grapheme' unit: the table it answers from costs a twentieth of a run's CPU
 const printable = () =>
   fc.integer({ min: 0, max: PRINTABLE_COUNT - 1 }).map(
     (index) => {
@@ -82,11 +78,7 @@ function arbitraryFor(schema: Record<string, any>): fc.Arbitrary<Json> | undefin
   return fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
 }
 
-/**
- * NewPets from the schema; optional enumerations left out. A reference (categoryId) is
- * the configured value half of the time, so that a server refusing unknown categories
- * still has its other fields judged.
- */
+/** A reference (categoryId) is the configured value half of the time, so that a server refusing unknown ones has the rest judged. */
 export function newPetArbitrary(spec: AnimalStoreSpec, references: Record<string, Json>): fc.Arbitrary<Record<string, Json>> {
   const required: string[] = spec.schema('NewPet').required ?? [];
   const record: Record<string, fc.Arbitrary<Json>> = {};

@@ -73,11 +73,7 @@ export function handsOutData(ex: Exchange, runPrefix: string): boolean {
   return Array.isArray(body) || (body !== null && typeof body === 'object' && 'id' in body) || ex.text.includes(runPrefix);
 }
 
-/**
- * Requests without a valid credential that must get no data. Where one does, the
- * documented request it stands for is asked with no key: one that needs no key at all
- * is `missingKeyCheck`'s failure, not a way around the key.
- */
+/** Where a request without a valid credential gets data, the documented one it stands for is asked with no key: if it needs none, that is `missingKeyCheck`'s. */
 export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => handsOutData(ex, ctx.runPrefix));

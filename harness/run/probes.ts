@@ -33,11 +33,7 @@ export class Probes {
     return (candidate > INT64_MAX ? unlikelyId(known) : candidate).toString();
   }
 
-  /**
-   * The error responses the error-body checks judge: each documented error status the
-   * run has not seen yet, and, always, requests off the documented surface (a path no
-   * API has; PATCH, see ERR-BODY-SHAPE's accepts), whose bodies alone are judged.
-   */
+  /** Each documented error status not seen yet, and requests off the documented surface (PATCH: ERR-BODY-SHAPE's accepts). */
   errorResponses() {
     return (this.errors ??= this.provokeErrors());
   }

@@ -154,15 +154,8 @@ function readEntries(entries: any[], session: Session): { exchanges: Exchange[];
     ex.attempt = Number.isInteger(entry._attempt) && entry._attempt > 1 ? entry._attempt : 1;
     if (ex.attempt > 1) {
       // the same request's attempt before, answered so that it was sent again: a run sends many identical POST /pets at once
-      const before = exchanges.findLast(
-        (e) =>
-          e.attempt === ex.attempt - 1 &&
-          !e.next &&
-          (isRateLimit(e) || e.status >= 500 || e.status === 0) &&
-          e.request.method === method &&
-          e.request.url === url &&
-          e.request.body === ex.request.body,
-      );
+      const same = (e: Exchange) => e.request.method === method && e.request.url === url && e.request.body === ex.request.body;
+      const before = exchanges.findLast((e) => e.attempt === ex.attempt - 1 && !e.next && (isRateLimit(e) || e.status >= 500 || e.status === 0) && same(e));
       if (before) before.next = ex;
     }
     exchanges.push(ex);

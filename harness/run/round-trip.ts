@@ -123,10 +123,7 @@ export function referenceValues(session: Session): Record<string, unknown> {
   return references;
 }
 
-/**
- * Whether a refusal is judged (CREATE-VALID-ACCEPTED's accepts): every reference field
- * carries the configured value, or the store took integers on both sides of the one it refused.
- */
+/** Why: CREATE-VALID-ACCEPTED's accepts. */
 export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>, trips: RoundTrip[] = []): boolean {
   const unconfigured = (field: string) => field in trip.sent && !sameJson(trip.sent[field], references[field]);
   const takenAround = (field: string) => {

@@ -18,12 +18,7 @@ export class RoundTrips {
     private readonly lists: Lists,
   ) {}
 
-  /**
-   * certify: the seeding's mixed-name animal, one animal per edge body and the generated
-   * examples, followed back, then the largest list page, where those it shows are compared
-   * too. Created after the list pages and without a status, so they change none of the
-   * pages the list checks judge. health: nothing.
-   */
+  /** Created after the list pages and without a status, so they change none of the pages the list checks judge. */
   followed() {
     return (this.made ??= this.make());
   }

@@ -160,9 +160,10 @@ export function startRun(options: RunOptions): ConformanceRun {
       await session.close();
     }
     const order = new Map(catalogue.map((r, i) => [r.id, i]));
+    // a run the server rate-limited past its deadline could not be made
+    const base = reportBaseOf(session, abortReason ?? session.rateLimitAbort()?.message);
     return buildReport(
-      // a run the server rate-limited past its deadline could not be made
-      reportBaseOf(session, abortReason ?? session.rateLimitAbort()?.message),
+      base,
       known.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
     );
   })();

@@ -42,11 +42,7 @@ export class Seeding {
     return this.session.preflightList();
   }
 
-  /**
-   * certify: one animal per PetStatus, one without status and one whose name holds many
-   * character classes; the early page once they show; then enough more that the store
-   * holds more than the largest page, so that page bounds are really tested. health: none.
-   */
+  /** certify: the samples, then more than the largest page holds, so that page bounds are really tested. */
   created() {
     return (this.made ??= this.create());
   }
@@ -94,11 +90,7 @@ export class Seeding {
     return { sent, exchange, pet };
   }
 
-  /**
-   * The unfiltered page of the largest limit once it shows the run's first animals, with
-   * the animals known to exist then. Asked while the store is smaller than the page, so
-   * that it must hold each of them, whatever its order.
-   */
+  /** Asked while the store is smaller than the largest page, so that it must hold each animal known, whatever its order. */
   private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip) {
     const known = new Map<string, Record<string, any>>();
     for (const pet of [...(pageItems(before) ?? []), ...first.map((c) => c.pet)]) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);

@@ -159,11 +159,7 @@ export class Session implements ConsistencyWindow {
     return (['store', 'quickstart'] as const).flatMap((s) => this.outages.get(s) ?? []);
   }
 
-  /**
-   * A harmless request that tells a service that stopped answering from one that leaves
-   * one kind of request unanswered: the service's preflight request, or, when that very
-   * request went unanswered, another.
-   */
+  /** Tells a service that stopped answering from one that leaves one kind of request unanswered. */
   private livenessProbe(silent: HttpRequest) {
     const service = silent.service ?? 'store';
     const [op, first, second] =
@@ -192,11 +188,7 @@ export class Session implements ConsistencyWindow {
     return quickstartKey(this.options.target);
   }
 
-  /**
-   * Every answer of one service that counts, in the order sent: not a followed redirect,
-   * nor one another attempt replaced. By the service, never by URL: the quickstart
-   * service may share the store's URL prefix.
-   */
+  /** By the service, never by URL: the quickstart service may share the store's URL prefix. */
   answered(service: Service) {
     return this.client.exchanges.filter((ex) => ex.request.service === service && ex.status > 0 && !ex.followed && !ex.superseded);
   }
@@ -235,10 +227,7 @@ export class Session implements ConsistencyWindow {
     return this.request(service, op.method, fillPath(op.path, operationId, options.params), options, op.id);
   }
 
-  /**
-   * A server error is sent once more: it is STORE-NO-5XX's one finding, and the request is
-   * judged on the second answer (a write sent again may add an animal: the model allows it).
-   */
+  /** A server error is sent once more: it is STORE-NO-5XX's one finding (a write sent again may add an animal: the model allows it). */
   async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string) {
     const request = buildRequest(this.options.target, service, method, path, options, operation);
     const ex = await this.client.send(request);
@@ -295,10 +284,8 @@ export class Session implements ConsistencyWindow {
       const limited = this.rateLimitAbort();
       if (limited) throw limited;
       const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
-      if (failed?.failure === 'timeout') {
-        const { timeoutMs } = this.options;
-        return [service, `the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`];
-      }
+      if (failed?.failure === 'timeout')
+        return [service, `the ${what} did not answer within ${this.options.timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`];
       // a status line arrived, the body cut at the cap: the checks will say what is wrong
       if (failed && failed.status > 0) return undefined;
       return [service, `${what} unreachable: ${(err as Error).message}`];

@@ -17,11 +17,7 @@ export class Visible {
     return this.session.removed('getPet') ? undefined : (await this.animal()).id;
   }
 
-  /**
-   * In certify a sample the run created, read until getPet shows it within the
-   * consistency window; in health one the list showed. `unseen`: getPet still did not
-   * show it when the window passed.
-   */
+  /** `unseen`: getPet still did not show it when the consistency window passed. */
   animal() {
     return (this.found ??= this.find());
   }

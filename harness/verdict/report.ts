@@ -60,9 +60,8 @@ function coverageOf(c: Counts): Coverage {
 
 /** "40 of 55 requirements judged; 3 could not be judged, 12 skipped". */
 export function coverageText(c: Coverage): string {
-  const rest = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`].filter(
-    Boolean,
-  );
+  const parts = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`];
+  const rest = parts.filter(Boolean);
   return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
 
@@ -84,11 +83,9 @@ export const writesAcceptedCount = (report: Pick<RunReport, 'writesAccepted'>) =
 export function dataWarning(report: Pick<RunReport, 'profile' | 'writesAccepted' | 'runPrefix'>): string | undefined {
   const n = writesAcceptedCount(report);
   if (report.profile !== 'health' || n === 0) return undefined;
-  const which = Object.entries(report.writesAccepted!)
-    .map(([what, count]) => `${what} ×${count}`)
-    .join(', ');
+  const which = Object.entries(report.writesAccepted!).map(([what, count]) => `${what} ×${count}`);
   return (
-    `this read-only health run changed the server: ${n} write${n === 1 ? ' was' : 's were'} accepted (${which}), ` +
+    `this read-only health run changed the server: ${n} write${n === 1 ? ' was' : 's were'} accepted (${which.join(', ')}), ` +
     `where a conforming server refuses every write health sends${report.runPrefix ? ` (the names the run sends start with ${report.runPrefix})` : ''}`
   );
 }
@@ -137,11 +134,7 @@ export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'pro
 /** Read from the text: an id may be no int64, or a string. */
 const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"id"\s*:\s*("?)(-?\d+)\1/g)].map((m) => m[2]));
 
-/**
- * Marks a failure that follows from another (an answer is no valid Pets or Pet because
- * it shows animals whose creation was answered with no valid Pet) and lists it after
- * its cause.
- */
+/** A failure that follows from another (it shows animals whose creation got no valid Pet) is listed after its cause. */
 function rootCauses(results: RequirementResult[]) {
   const failed = results.filter((r) => r.outcome === 'failed');
   const causes = failed
