@@ -61,9 +61,7 @@ export class Probes {
   }
 
   withKey(operationId: string): Promise<Exchange> {
-    let ex = this.keyed.get(operationId);
-    if (!ex) this.keyed.set(operationId, (ex = this.session.call('store', operationId)));
-    return ex;
+    return this.keyed.get(operationId) ?? this.keyed.set(operationId, this.session.call('store', operationId)).get(operationId)!;
   }
 
   negativeBodies() {

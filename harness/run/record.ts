@@ -4,14 +4,13 @@ import { Exchange, isRateLimit, type HttpRequest } from '../http/exchange.js';
 import { loadCatalogue } from '../api/catalogue.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import { ConfigError } from '../config/values.js';
-import type { Requirement, RequirementResult, RunReport, Service, Target } from '../model/types.js';
+import type { RequirementResult, RunReport, Service, Target } from '../model/types.js';
 import { plural } from '../model/words.js';
-import type { Check } from './check.js';
 import { fixturesFor } from './fixtures.js';
 import { buildReport, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
-import { judge, NOT_SELECTED } from './runner.js';
-import { Session, type SessionOptions } from './session.js';
+import { judge, NOT_SELECTED, type RunOptions } from './runner.js';
+import { Session } from './session.js';
 
 const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
 export const NO_ENTRY = 'not tested: no entry of the record speaks to it';
@@ -183,15 +182,7 @@ class RecordSession extends Session {
   }
 }
 
-interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
-  checks: readonly Check[];
-  har: string;
-  file: string;
-  specs?: Specs;
-  catalogue?: Requirement[];
-  selected?: Set<string>;
-  expectedFailures?: Map<string, string>;
-}
+type RecordOptions = Omit<RunOptions, 'runPrefix' | 'onResult'> & { har: string; file: string };
 
 /** Without a key given, which bearer token is valid is known only from this tool's HAR ($API_KEY). */
 export async function judgeRecord(options: RecordOptions): Promise<{ report: RunReport; summary: string }> {

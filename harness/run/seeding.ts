@@ -51,10 +51,8 @@ export class Seeding {
     if (this.session.options.profile !== 'certify') return [];
     const { max, default: pageDefault } = this.store.limit;
     const prefix = this.session.runPrefix;
-    const samples = [
-      ...this.store.statuses.map((status) => validNewPet(this.store, this.session.petValues(`${prefix}-${status}`), { status })),
-      validNewPet(this.store, this.session.petValues(`${prefix}-no-status`)),
-    ];
+    const newPet = (label: string, extra?: Record<string, unknown>) => validNewPet(this.store, this.session.petValues(`${prefix}-${label}`), extra);
+    const samples = [...this.store.statuses.map((status) => newPet(status, { status })), newPet('no-status')];
     // the longest chain of the run: queued at once, not behind the probes that fill the pool meanwhile
     const preflight = this.session.preflightAnswer ?? (await this.preflight());
     const shortDefault = (pageItems(preflight)?.length ?? pageDefault) < pageDefault;
@@ -76,7 +74,7 @@ export class Seeding {
     const favoured = favouredStatus(this.store);
     const others = this.store.statuses.slice(0, -1);
     const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
-    const bodies = Array.from({ length: fill }, (_, i) => validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) }));
+    const bodies = Array.from({ length: fill }, (_, i) => newPet(`seed-${i + 1}`, { status: statusOf(i) }));
     if (bodies.length > 1) bodies[1] = bodies[0];
     const rest = await Promise.all(bodies.map((sent) => this.createPet(sent)));
     this.writtenAt = performance.now();

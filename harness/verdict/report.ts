@@ -29,18 +29,12 @@ export const countedViolations = (report: Pick<RunReport, 'abortReason' | 'requi
   report.abortReason !== undefined ? [] : report.requirements.filter(isViolation);
 
 export function countResults(results: RequirementResult[], aborted = false): Counts {
-  const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
-  const violated = (level: RequirementResult['level']) => (aborted ? 0 : results.filter((r) => r.level === level && isViolation(r)).length);
-  return {
-    total: results.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    error: count('error'),
-    skipped: count('skipped'),
-    inconclusive: count('inconclusive'),
-    mustViolations: violated('MUST'),
-    shouldViolations: violated('SHOULD'),
-  };
+  const counts = { total: results.length, passed: 0, failed: 0, error: 0, skipped: 0, inconclusive: 0, mustViolations: 0, shouldViolations: 0 };
+  for (const r of results) {
+    counts[r.outcome]++;
+    if (!aborted && isViolation(r)) counts[r.level === 'MUST' ? 'mustViolations' : 'shouldViolations']++;
+  }
+  return counts;
 }
 
 /** 12 ms, 1.5 s, 3 min 4 s, 1 h 2 min. */
