@@ -23,21 +23,8 @@ export type SessionOptions = RunSettings & {
 };
 
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
-  const {
-    environment,
-    baseUrl,
-    apiKey,
-    quickstartBaseUrl,
-    quickstartApiKey,
-    reportDir,
-    only,
-    skip,
-    expectedFailuresFile,
-    baselineFile,
-    exchangeLog,
-    signKeyFile,
-    ...settings
-  } = config;
+  const { environment, baseUrl, apiKey, quickstartBaseUrl, quickstartApiKey, ...rest } = config;
+  const { reportDir, only, skip, expectedFailuresFile, baselineFile, exchangeLog, signKeyFile, ...settings } = rest;
   return { ...settings, target };
 }
 
@@ -46,7 +33,7 @@ export function redactorFor(target: Target): Redactor {
   return new Redactor(keysOf(target));
 }
 
-function keysOf(target: Target): Array<{ value: string; label: string }> {
+function keysOf(target: Target) {
   return [
     { value: target.apiKey, label: '$API_KEY' },
     ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),

@@ -1,21 +1,10 @@
 // The run's transcript for exchanges.har: every attempt sent, as the records the reports
 // cite (bodies cut at the evidence cap) with the bodies' sizes before the cap.
-import type { ExchangeRecord, Service } from '../model/types.js';
 import type { Session } from './session.js';
 
-export interface TranscriptEntry {
-  record: Omit<ExchangeRecord, 'curl'>;
-  /** Unix time, ms. */
-  sentAt: number;
-  /** Unrounded ms. */
-  durationMs: number;
-  service?: Service;
-  requestBytes: number;
-  /** When a status line arrived. */
-  responseBytes?: number;
-}
+export type TranscriptEntry = ReturnType<typeof transcriptOf>[number];
 
-export function transcriptOf(session: Session): TranscriptEntry[] {
+export function transcriptOf(session: Session) {
   return session.client.exchanges.map((ex) => ({
     record: ex.transcribed(),
     // sentAt is performance.now(): the same clock, from the process's start
