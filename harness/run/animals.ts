@@ -24,7 +24,7 @@ export function animalsMadeBy(exchanges: Exchange[]): RunAnimal[] {
     .flatMap((created) => animalsShown(created).map((pet) => ({ id: integerText(pet.id), created, pet })));
 }
 
-/** The NewPet fields an animal was sent with, when its body was a valid NewPet (an invalid one is the invalid-body checks'). */
+/** The NewPet fields an animal was sent with, when its body was a valid NewPet. */
 export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<string, unknown> | undefined {
   let body: unknown;
   try {

@@ -99,7 +99,7 @@ function asBody(value: Record<string, Json>, prefix: string): Record<string, Jso
   return { ...value, ...(typeof value.name === 'string' && { name: `${prefix}-${value.name}` }) };
 }
 
-/** Drawing is CPU only, done while the run waits on the network; `created` settles before the animals are fetched. */
+/** Drawing is CPU only, done while the run waits on the network. */
 export function drawExamples(session: Session) {
   const { examples: count, seed } = session.options;
   const references = referenceValues(session);

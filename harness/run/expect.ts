@@ -66,14 +66,14 @@ interface NoDataProbe {
   canonical: () => Promise<Exchange>;
 }
 
-/** A 2xx answer that hands out a list, an object with an id, or something the run sent echoed back. */
+/** A list, an object with an id, or something the run sent echoed back. */
 export function handsOutData(ex: Exchange, runPrefix: string): boolean {
   if (!ex.succeeded) return false;
   const body = ex.json as Record<string, unknown> | unknown[] | undefined;
   return Array.isArray(body) || (body !== null && typeof body === 'object' && 'id' in body) || ex.text.includes(runPrefix);
 }
 
-/** Where a request without a valid credential gets data, the documented one it stands for is asked with no key: if it needs none, that is `missingKeyCheck`'s. */
+/** Where a request without a valid credential gets data, the documented one is asked with no key: needing none is `missingKeyCheck`'s failure. */
 export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => handsOutData(ex, ctx.runPrefix));
@@ -83,9 +83,8 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
   const plainOf = (canonical: NoDataProbe['canonical']) => asked.get(canonical) ?? asked.set(canonical, canonical()).get(canonical)!;
   const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await plainOf(b.canonical) })));
   const bypasses = open.filter(({ plain }) => !handsOutData(plain, ctx.runPrefix));
-  if (bypasses.length === 0) {
+  if (bypasses.length === 0)
     throw new Inconclusive(`${open[0].plain.summary} answers without any key: ${missingKeyCheck} fails; nothing is bypassed`, [open[0].plain]);
-  }
   fail(
     `${bypasses.length} of ${probes.length} got data without a valid credential: ${bypasses.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
     ...bypasses.map(({ ex }) => ex),

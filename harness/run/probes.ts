@@ -48,7 +48,7 @@ export class Probes {
     const itemPathLive = !this.session.removed('getPet');
     const offSurface = [
       () => this.session.request('store', 'GET', `/${this.session.runPrefix}-no-such-route`),
-      // the item path has its own route, often its own framework page; after getPet's removal date it is not the API's
+      // the item path often has its own framework page; after getPet's removal date it is not the API's
       ...(itemPathLive ? [async () => this.session.request('store', 'PATCH', `/pets/${await this.absentId()}`)] : []),
       // health keeps its requests few: the item path stands for both, while it lives
       ...(this.session.options.profile === 'certify' || !itemPathLive ? [() => this.session.request('store', 'PATCH', '/pets')] : []),

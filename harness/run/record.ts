@@ -125,9 +125,8 @@ function readEntries(entries: any[], session: Session): { exchanges: Exchange[];
     }
     const method = String(entry.request.method ?? 'GET').toUpperCase();
     const headers = headersOf(entry.request.headers);
-    if (target.apiKey && headers.authorization !== undefined && SHOWS_KEY.test(headers.authorization)) {
+    if (target.apiKey && headers.authorization !== undefined && SHOWS_KEY.test(headers.authorization))
       headers.authorization = headers.authorization.replace(/\$API_KEY$/, target.apiKey);
-    }
     const sent = bodyOf(entry.request.postData, entry.request.bodySize);
     const operation = routes[where.service].find((r) => r.method === method && r.path.test(where.path))?.id;
     const request: HttpRequest = {
@@ -152,7 +151,7 @@ function readEntries(entries: any[], session: Session): { exchanges: Exchange[];
     ex.durationMs = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
     ex.attempt = Number.isInteger(entry._attempt) && entry._attempt > 1 ? entry._attempt : 1;
     if (ex.attempt > 1) {
-      // the same request's attempt before, answered so that it was sent again: a run sends many identical POST /pets at once
+      // the attempt before, answered so that it was sent again: a run sends many identical POST /pets at once
       const same = (e: Exchange) => e.request.method === method && e.request.url === url && e.request.body === ex.request.body;
       const before = exchanges.findLast((e) => e.attempt === ex.attempt - 1 && !e.next && (isRateLimit(e) || e.status >= 500 || e.status === 0) && same(e));
       if (before) before.next = ex;
@@ -164,9 +163,8 @@ function readEntries(entries: any[], session: Session): { exchanges: Exchange[];
   for (let i = exchanges.length - 1; i >= 0; i--) {
     const ex = exchanges[i];
     const location = ex.headers.location;
-    if (ex.status >= 300 && ex.status < 400 && location && URL.canParse(location, ex.request.url)) {
+    if (ex.status >= 300 && ex.status < 400 && location && URL.canParse(location, ex.request.url))
       ex.followed = asked.has(new URL(location, ex.request.url).href);
-    }
     asked.add(ex.request.url);
   }
   return { exchanges, others };

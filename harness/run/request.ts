@@ -25,7 +25,7 @@ export type { Service } from '../model/types.js';
 
 export const quickstartKey = (target: Target) => target.quickstartApiKey ?? target.apiKey;
 
-/** `path` is relative to the service's base address, its parameters filled in; `operation` names it for latency and evidence. */
+/** `path` is relative to the service's base address, its parameters filled in. */
 export function buildRequest(target: Target, service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): HttpRequest {
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);

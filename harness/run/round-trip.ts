@@ -73,9 +73,8 @@ export function difference(sent: Record<string, unknown>, got: unknown, same = s
 export async function createForTrip(session: Session, sent: Record<string, unknown>, label: string, field?: string): Promise<RoundTrip> {
   const created = await session.call('store', 'createPet', { json: sent });
   const trip: RoundTrip = { label, ...(field && { field }), sent, kind: 'exact', exchanges: [created] };
-  if (isRefusedStatus(created.status)) {
+  if (isRefusedStatus(created.status))
     return ended(trip, 'refused', `refused: ${created.summary}${created.status === 403 ? ' (a policy: a web application firewall?)' : ''}`);
-  }
   if (isServerError(created)) return ended(trip, 'unjudged', `${created.summary}, a server error also when sent again: not judged`);
   if (created.status < 200 || created.status >= 300)
     return ended(trip, 'wrong-status', `${created.summary}: neither accepted (201) nor refused with the documented 400`);

@@ -45,12 +45,9 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 const MAX_EVIDENCE = 8;
 
 function skipReason(options: SessionOptions, requirement: Requirement) {
-  if (!requirement.profiles.includes(options.profile)) {
-    return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
-  }
-  if (requirement.area === 'quickstart' && !options.target.quickstartBaseUrl) {
+  if (!requirement.profiles.includes(options.profile)) return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
+  if (requirement.area === 'quickstart' && !options.target.quickstartBaseUrl)
     return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
-  }
   return undefined;
 }
 

@@ -42,7 +42,7 @@ export class Seeding {
     return this.session.preflightList();
   }
 
-  /** certify: the samples, then more than the largest page holds, so that page bounds are really tested. */
+  /** certify: more animals than the largest page holds, so that page bounds are really tested. */
   created() {
     return (this.made ??= this.create());
   }

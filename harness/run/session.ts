@@ -28,7 +28,7 @@ export function sessionOptionsFor(config: RunConfig, target: Target): SessionOpt
   return { ...settings, target };
 }
 
-/** Hides the target's keys as $API_KEY and $QUICKSTART_API_KEY; Session.credentials adds what it makes from them. */
+/** Shows the target's keys as $API_KEY and $QUICKSTART_API_KEY. */
 export function redactorFor(target: Target): Redactor {
   return new Redactor(keysOf(target));
 }
@@ -146,7 +146,7 @@ export class Session implements ConsistencyWindow {
     return (['store', 'quickstart'] as const).flatMap((s) => this.outages.get(s) ?? []);
   }
 
-  /** Tells a service that stopped answering from one that leaves one kind of request unanswered. */
+  /** Tells a service that stopped answering from one that leaves one request unanswered. */
   private livenessProbe(silent: HttpRequest) {
     const service = silent.service ?? 'store';
     const [op, first, second] =
@@ -159,7 +159,7 @@ export class Session implements ConsistencyWindow {
 
   private readonly credentialsMade = new Map<Service, CredentialClass[]>();
 
-  /** Every class of Authorization header for one service's key, each redacted as it is made. */
+  /** Each credential made from the key is redacted as it is made. */
   credentials(service: Service) {
     if (!this.credentialsMade.has(service)) {
       const key = service === 'store' ? this.options.target.apiKey : this.quickstartApiKey;
@@ -214,7 +214,7 @@ export class Session implements ConsistencyWindow {
     return this.request(service, op.method, fillPath(op.path, operationId, options.params), options, op.id);
   }
 
-  /** A server error is sent once more: it is STORE-NO-5XX's one finding (a write sent again may add an animal: the model allows it). */
+  /** A server error is sent once more: STORE-NO-5XX judges the first (the model allows the animal a resent write may add). */
   async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string) {
     const request = buildRequest(this.options.target, service, method, path, options, operation);
     const ex = await this.client.send(request);
@@ -249,7 +249,7 @@ export class Session implements ConsistencyWindow {
     return ex;
   }
 
-  /** Throws RunAborted when no service answers, a key is rejected or an address is not the service's, instead of dozens of failures that say only that. */
+  /** Throws RunAborted when no service answers, a key is rejected or an address is not the service's. */
   async preflight() {
     const checked = await Promise.allSettled([
       this.expectAnswer('store', this.preflightList()),

@@ -17,7 +17,7 @@ export interface Polled<T> {
   pending: boolean;
 }
 
-/** Reads again, backing off from 250 ms, while `pending(value)` and the window (from `since`, the write) last. */
+/** Reads again, backing off from 250 ms, while `pending(value)` and the window from `since` (the write) last. */
 export async function pollWithinWindow<T>(
   window: ConsistencyWindow,
   first: T,

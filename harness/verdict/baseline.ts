@@ -19,9 +19,7 @@ function notAReport(value: any) {
   if (!str(value.tool?.name) || !str(value.tool?.version)) return 'no tool name and version';
   if (!str(value.spec?.title) || !str(value.spec?.version)) return 'no spec title and version';
   if (!str(value.target?.baseUrl) || !str(value.profile)) return 'no target and profile';
-  for (const key of ['startedAt', 'finishedAt']) {
-    if (!str(value[key]) || Number.isNaN(Date.parse(value[key]))) return `no ${key} time`;
-  }
+  for (const key of ['startedAt', 'finishedAt']) if (!str(value[key]) || Number.isNaN(Date.parse(value[key]))) return `no ${key} time`;
   if (!str(value.verdict)) return 'no verdict';
   if (!Array.isArray(value.requirements)) return 'no requirements';
   const bad = value.requirements.findIndex((r: any) => !str(r?.id) || !str(r?.level) || !OUTCOMES.includes(r?.outcome));

@@ -64,9 +64,8 @@ export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage' |
   const c = report.coverage;
   if (report.verdict === 'aborted') return undefined;
   if (report.configError !== undefined) return `the run could not start: ${report.configError}`;
-  if (report.verdict === 'not-tested') {
+  if (report.verdict === 'not-tested')
     return `no requirement was judged (${coverageText(c)}): this run says nothing about the server; see why they were skipped (ONLY, SKIP, PROFILE, QUICKSTART_BASE_URL)`;
-  }
   if (c.judged * 2 < c.total) return `only ${c.judged} of ${c.total} requirements were judged: this verdict covers those only`;
   return undefined;
 }
