@@ -1,5 +1,4 @@
-// Property-based examples (--examples, --seed): valid NewPets drawn with fast-check and
-// followed back. Shrinking against a live server creates an animal per attempt: bounded.
+// Property-based examples (--examples, --seed). Shrinking against a live server creates an animal per attempt: bounded.
 import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
@@ -24,7 +23,7 @@ export interface Examples {
 const codePoint = () => fc.integer({ min: 1, max: 0x10ffff - 0x800 }).map((n) => String.fromCodePoint(n < 0xd800 ? n : n + 0x800));
 
 /** Printable characters of many scripts, by ranges of code points. */
-const PRINTABLE: ReadonlyArray<readonly [number, number]> = [
+const PRINTABLE = [
   [0x20, 0x7e],
   [0xa1, 0x24f],
   [0x370, 0x3ff],

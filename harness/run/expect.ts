@@ -7,11 +7,11 @@ import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 import { plural } from '../model/words.js';
 
 /** A server error, also when sent again, is the NO-5XX requirement's one finding, not the probe's. */
-export function unjudgedOnServerError(ex: Exchange, what: string): void {
+export function unjudgedOnServerError(ex: Exchange, what: string) {
   if (isServerError(ex)) throw new Inconclusive(`${what}: ${ex.summary}, a server error (the NO-5XX requirement's finding): not judged here`, [ex]);
 }
 
-export function expectStatus(ex: Exchange, allowed: number[], what: string): void {
+export function expectStatus(ex: Exchange, allowed: number[], what: string) {
   if (allowed.includes(ex.status)) return;
   unjudgedOnServerError(ex, what);
   fail(`${what}: expected ${allowed.join(' or ')}, got ${ex.summary}`, ex);
@@ -20,7 +20,7 @@ export function expectStatus(ex: Exchange, allowed: number[], what: string): voi
 /** A refusal where the description names no status (why: LIST-LIMIT-BELOW-MIN's accepts). */
 export const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401;
 
-export function expectRefusal(ex: Exchange, what: string, also: number[] = []): void {
+export function expectRefusal(ex: Exchange, what: string, also: number[] = []) {
   if (isRefusal(ex.status) || also.includes(ex.status)) return;
   unjudgedOnServerError(ex, what);
   fail(`${what}: expected a 4xx error (but 401: the key is valid)${also.map((s) => ` or ${s}`).join('')}, got ${ex.summary}`, ex);
@@ -46,8 +46,8 @@ function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string) {
   return errors;
 }
 
-/** Runs one probe per item at once; throws one error listing those that ended badly, of the gravest kind among them. */
-export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>): Promise<void> {
+/** Throws one error listing the probes that ended badly, of the gravest kind among them. */
+export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>) {
   const settled = await Promise.allSettled(items.map(probe));
   const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason);
   if (rejected.length === 0) return;
@@ -67,14 +67,14 @@ interface NoDataProbe {
 }
 
 /** A list, an object with an id, or something the run sent echoed back. */
-export function handsOutData(ex: Exchange, runPrefix: string): boolean {
+export function handsOutData(ex: Exchange, runPrefix: string) {
   if (!ex.succeeded) return false;
   const body = ex.json as Record<string, unknown> | unknown[] | undefined;
   return Array.isArray(body) || (body !== null && typeof body === 'object' && 'id' in body) || ex.text.includes(runPrefix);
 }
 
 /** Where a request without a valid credential gets data, the documented one is asked with no key: needing none is `missingKeyCheck`'s failure. */
-export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
+export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string) {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => handsOutData(ex, ctx.runPrefix));
   if (through.length === 0) return ctx.note(`${plural(probes.length, 'request')} without a valid credential, none handed out data`);
@@ -95,7 +95,7 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
 export const carriesApiBody = (ex: Exchange) => ex.request.method !== 'HEAD' && ex.request.method !== 'OPTIONS';
 
 /** No 5xx among a service's answers, but those STORE-NO-5XX's accepts excuses. */
-export function expectNoServerErrors(ctx: CheckContext, service: Service): void {
+export function expectNoServerErrors(ctx: CheckContext, service: Service) {
   const label = service === 'store' ? 'animal-store' : 'quickstart';
   const observed = ctx.observed(service);
   const recovered = ctx.recovered(service).length;

@@ -1,5 +1,4 @@
-// Everything a run needs before it starts, for the CLI and the Vitest suites alike. Any
-// bad input is a ConfigError here, before the run creates data.
+// Everything a run needs before it starts: any bad input is a ConfigError here, before the run creates data.
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
@@ -12,7 +11,7 @@ import { readBaseline } from '../verdict/baseline.js';
 export type PreparedRun = Awaited<ReturnType<typeof prepareRun>>;
 
 /** Finds an unusable REPORT_DIR before the run. */
-export async function ensureWritableDir(dir: string): Promise<void> {
+export async function ensureWritableDir(dir: string) {
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new ConfigError(`REPORT_DIR ${dir} is a file, not a folder`);
   try {

@@ -1,5 +1,4 @@
-// Requests the store must refuse, shared by the checks: the error probes, one call per
-// operation with the key, an id no animal has, the negative NewPet bodies.
+// Requests the store must refuse, and an id no animal has, shared by the checks.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import { negativeNewPets, type NegativeBody, type NegativeFamily } from '../api/bodies.js';
@@ -39,7 +38,7 @@ export class Probes {
   }
 
   private async provokeErrors() {
-    const probes: Array<{ status: number; operationId: string; send: () => Promise<Exchange> }> = [
+    const probes = [
       { status: 401, operationId: 'listPets', send: () => this.session.call('store', 'listPets', { auth: 'none' }) },
       { status: 400, operationId: 'createPet', send: () => this.session.call('store', 'createPet', { json: {} }) },
       { status: 404, operationId: 'getPet', send: async () => this.session.call('store', 'getPet', { params: { petId: await this.absentId() } }) },
@@ -60,7 +59,7 @@ export class Probes {
     ]);
   }
 
-  withKey(operationId: string): Promise<Exchange> {
+  withKey(operationId: string) {
     return this.keyed.get(operationId) ?? this.keyed.set(operationId, this.session.call('store', operationId)).get(operationId)!;
   }
 

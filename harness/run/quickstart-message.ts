@@ -17,7 +17,7 @@ export class QuickstartMessage {
     })());
   }
 
-  /** The quickstart preflight, and QS-MISSING-MESSAGE's probe: {} with the key. */
+  /** Also QS-MISSING-MESSAGE's probe: {} with the key. */
   messagePreflight() {
     return this.session.preflightMessage();
   }

@@ -1,10 +1,9 @@
-// A record of traffic the suite did not send (a HAR file), read into a run's exchanges
-// and judged, by the checks a record can speak to, through a session that never sends.
+// A HAR file read into a run's exchanges and judged through a session that never sends.
 import { Exchange, isRateLimit, type HttpRequest } from '../http/exchange.js';
 import { loadCatalogue } from '../api/catalogue.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import { ConfigError } from '../config/values.js';
-import type { RequirementResult, RunReport, Service, Target } from '../model/types.js';
+import type { RequirementResult, RunReport, Service } from '../model/types.js';
 import { plural } from '../model/words.js';
 import { fixturesFor } from './fixtures.js';
 import { buildReport, skippedResult } from '../verdict/report.js';
@@ -188,7 +187,7 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
   const catalogue = options.catalogue ?? loadCatalogue();
   const har = parseHar(options.har, options.file);
   const apiKey = options.target.apiKey || (har.showsKey ? SHOWN_KEY : '');
-  const target: Target = { ...options.target, apiKey, quickstartApiKey: options.target.quickstartApiKey || apiKey };
+  const target = { ...options.target, apiKey, quickstartApiKey: options.target.quickstartApiKey || apiKey };
   const session = new RecordSession({ ...options, target, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, specs);
   try {
     const { exchanges, others } = readEntries(har.entries, session);

@@ -24,11 +24,7 @@ export function reportBaseOf(session: Session, abortReason: string | undefined):
   return {
     tool: TOOL,
     spec: { title: session.specs.store.title, version: session.specs.store.version },
-    target: {
-      environment: target.environment,
-      baseUrl: target.baseUrl,
-      ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
-    },
+    target: { environment: target.environment, baseUrl: target.baseUrl, ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }) },
     profile,
     strict,
     startedAt: session.startedAt.toISOString(),

@@ -46,7 +46,7 @@ export function buildRequest(target: Target, service: Service, method: string, p
   return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }), ...(options.chunked && { chunked: true }) };
 }
 
-export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}): string {
+export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}) {
   return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);

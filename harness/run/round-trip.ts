@@ -35,7 +35,7 @@ export const isBroken = (t: RoundTrip) => t.kind === 'changed' || t.kind === 'lo
 const isRefusedStatus = (status: number) => status === 400 || status === 413 || status === 403;
 
 /** Whole when short, else its length and its start. */
-export function brief(value: unknown): string {
+export function brief(value: unknown) {
   const text = showJson(value);
   // cut by code points, so that no surrogate pair is split
   return typeof value === 'string' && text.length > 80 ? `${[...text].slice(0, 60).join('')}…" (${[...value].length} characters)` : text;
@@ -123,7 +123,7 @@ export function referenceValues(session: Session): Record<string, unknown> {
 }
 
 /** Why: CREATE-VALID-ACCEPTED's accepts. */
-export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>, trips: RoundTrip[] = []): boolean {
+export function refusalCounts(trip: RoundTrip, references: Record<string, unknown>, trips: RoundTrip[] = []) {
   const unconfigured = (field: string) => field in trip.sent && !sameJson(trip.sent[field], references[field]);
   const takenAround = (field: string) => {
     const refused = trip.sent[field];

@@ -1,6 +1,4 @@
-// The run's round trips (certify), made once: the edge bodies and the generated
-// examples, each followed back (round-trip.ts), and the list page that shows them.
-// Apart from round-trip.ts because examples.ts, which it loads, imports that module.
+// The run's round trips (certify). Apart from round-trip.ts because examples.ts, which it loads, imports that module.
 import type { Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import { edgeNewPets } from '../api/bodies.js';
@@ -18,7 +16,7 @@ export class RoundTrips {
     private readonly lists: Lists,
   ) {}
 
-  /** Created after the list pages and without a status, so they change none of the pages the list checks judge. */
+  /** Without a status and after the list pages, so that they change no page the list checks judge. */
   followed() {
     return (this.made ??= this.make());
   }

@@ -1,5 +1,4 @@
-// The one runner: preflight, then every selected check at once, the observers after
-// them, the quiet ones last, one at a time; then the report.
+// The one runner: preflight, every selected check at once, the observers after them, the quiet ones last, alone.
 import { loadCatalogue } from '../api/catalogue.js';
 import { buildReport, describing, notCarriedOut, notRun, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
@@ -87,7 +86,7 @@ export async function judge(session: Session, fixtures: Fixtures, requirement: R
     notes: ctx.notes.map((n) => redactor.redact(n)),
     durationMs: Math.round(performance.now() - started),
   } as RequirementResult;
-  // the evidence is built when a report first reads it, not between one answer and the next request
+  // built when a report first reads it, not between one answer and the next request
   let records: ExchangeRecord[] | undefined;
   Object.defineProperty(result, 'evidence', {
     enumerable: true,

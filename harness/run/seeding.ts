@@ -1,5 +1,4 @@
-// The animals the run creates (certify) so that the checks have data to judge: the
-// samples, the early page asked while the store is still small, then the bulk.
+// The animals the run creates (certify) so that the checks have data to judge.
 import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './window.js';
 import { validNewPet } from '../api/bodies.js';
@@ -68,9 +67,8 @@ export class Seeding {
     if (beforeCount + samples.length + 1 < max) this.early = this.earlyPage(before, first, mixedTrip);
     await this.early;
     const fill = Math.max(0, max + 1 - beforeCount - samples.length - 1);
-    // two thirds take the last status, so that a filtered list capped below its size is
-    // seen (LIST-STATUS-COMPLETE) and one that leaves it out falls far short of a full page
-    // (LIST-PAGE-FULL). The first body is sent twice (CREATE-ID-UNIQUE)
+    // two thirds take the last status: a filtered list capped below its size is seen (LIST-STATUS-COMPLETE),
+    // one that leaves it out falls far short of a full page (LIST-PAGE-FULL). One body is sent twice (CREATE-ID-UNIQUE)
     const favoured = favouredStatus(this.store);
     const others = this.store.statuses.slice(0, -1);
     const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
@@ -88,7 +86,7 @@ export class Seeding {
     return { sent, exchange, pet };
   }
 
-  /** Asked while the store is smaller than the largest page, so that it must hold each animal known, whatever its order. */
+  /** Asked while the store is smaller than the page, so that it must hold every known animal. */
   private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip) {
     const known = new Map<string, Record<string, any>>();
     for (const pet of [...(pageItems(before) ?? []), ...first.map((c) => c.pet)]) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);

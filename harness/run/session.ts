@@ -121,7 +121,7 @@ export class Session implements ConsistencyWindow {
     return this.deadline.signal.aborted;
   }
 
-  /** Aborted, with the reason as a sentence, when the animal store stopped answering. */
+  /** Aborted, with the reason, when the animal store stopped answering. */
   get stopped() {
     return this.halt.signal;
   }
@@ -235,7 +235,7 @@ export class Session implements ConsistencyWindow {
     return this.listing;
   }
 
-  /** The preflight list's answer once it is in: read without waiting a turn, so that the run's first writes go out at once. */
+  /** Read without waiting a turn, so that the run's first writes go out at once. */
   preflightAnswer?: Exchange;
 
   /** A message without its required field: a conforming service refuses it, so nothing is queued. */

@@ -1,5 +1,4 @@
-// The run's transcript for exchanges.har: every attempt sent, as the records the reports
-// cite (bodies cut at the evidence cap) with the bodies' sizes before the cap.
+// The run's transcript for exchanges.har, with each body's size before the evidence cap.
 import type { Session } from './session.js';
 
 export type TranscriptEntry = ReturnType<typeof transcriptOf>[number];

@@ -1,4 +1,4 @@
-// An animal getPet shows, for the probes of getPet that must not fail for want of one.
+// An animal getPet shows, so that its probes do not fail for want of one.
 import { pollWithinWindow } from './window.js';
 import { integerText, isInteger } from '../model/json.js';
 import type { Session } from './session.js';

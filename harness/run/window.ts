@@ -1,5 +1,4 @@
-// Reading again within the consistency window (why a store may show a write late:
-// LIST-PAGE-FULL's accepts).
+// Reading again within the consistency window (why a store may show a write late: LIST-PAGE-FULL's accepts).
 import { CheckError } from '../model/outcome.js';
 
 export interface ConsistencyWindow {
@@ -39,7 +38,7 @@ export async function pollWithinWindow<T>(
   return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
 }
 
-export function waitedFor(polled: Polled<unknown>): string {
+export function waitedFor(polled: Polled<unknown>) {
   return polled.asked > 1
     ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`
     : ' (asked once: --consistency-window 0)';

@@ -1,7 +1,5 @@
-// --baseline: a previous compliance.json, and what changed since it, matched by
-// requirement id. A requirement this run could not judge keeps the failing state it
-// had in the baseline (unjudged), so that a scheduled check handed "the last report,
-// whatever it was" keeps its history across an outage.
+// --baseline: what changed since a previous compliance.json. A requirement this run could not judge keeps the
+// failing state it had, so that a scheduled check handed "the last report, whatever it was" keeps its history.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config/values.js';
 import { countedViolations } from './report.js';

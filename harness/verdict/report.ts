@@ -38,7 +38,7 @@ export function countResults(results: RequirementResult[], aborted = false): Cou
 }
 
 /** 12 ms, 1.5 s, 3 min 4 s, 1 h 2 min. */
-export function formatDuration(ms: number): string {
+export function formatDuration(ms: number) {
   const v = Number.isFinite(ms) ? Math.max(0, ms) : 0;
   if (v < 1000) return `${Math.round(v)} ms`;
   if (v < 60_000) return `${(v / 1000).toFixed(1)} s`;
@@ -53,7 +53,7 @@ function coverageOf(c: Counts): Coverage {
 }
 
 /** "40 of 55 requirements judged; 3 could not be judged, 12 skipped". */
-export function coverageText(c: Coverage): string {
+export function coverageText(c: Coverage) {
   const parts = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`];
   const rest = parts.filter(Boolean);
   return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
@@ -127,7 +127,7 @@ export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'pro
 /** Read from the text: an id may be no int64, or a string. */
 const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"id"\s*:\s*("?)(-?\d+)\1/g)].map((m) => m[2]));
 
-/** A failure that follows from another (it shows animals whose creation got no valid Pet) is listed after its cause. */
+/** Listed after its cause: a failure on animals whose creation got no valid Pet. */
 function rootCauses(results: RequirementResult[]) {
   const failed = results.filter((r) => r.outcome === 'failed');
   const causes = failed
