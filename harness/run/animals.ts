@@ -1,18 +1,16 @@
-// The animals a run made, read from its own transcript, and the animals an answer
-// shows: the model every view of the run's data is compared with.
+// The animals a run made, from its transcript, and those an answer shows.
 import type { Exchange } from '../http/exchange.js';
 import { integerText, isInteger, parseJson } from '../model/json.js';
 import { newPetErrors, newPetProperties } from '../api/bodies.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
-/** An animal the run made: its id, the answer that made it, and the body of that answer. */
 export interface RunAnimal {
   id: string;
   created: Exchange;
   pet: Record<string, any>;
 }
 
-/** Every animal a 2xx body shows: the items of a list, or the object itself, each with an integer id. */
+/** Every animal with an integer id a 2xx body shows. */
 export function animalsShown(ex: Exchange, most = Infinity): Array<Record<string, any>> {
   if (!ex.succeeded) return [];
   const body = ex.json;
@@ -20,17 +18,13 @@ export function animalsShown(ex: Exchange, most = Infinity): Array<Record<string
   return items.filter((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && isInteger(p.id));
 }
 
-/** Every createPet of the transcript answered 2xx with an integer id, in the order sent. */
 export function animalsMadeBy(exchanges: Exchange[]): RunAnimal[] {
   return exchanges
     .filter((ex) => ex.request.operation === 'createPet')
     .flatMap((created) => animalsShown(created).map((pet) => ({ id: integerText(pet.id), created, pet })));
 }
 
-/**
- * The NewPet fields an animal was sent with, when its body was a valid NewPet; undefined
- * otherwise (an invalid body the server took is the invalid-body checks' to judge).
- */
+/** The NewPet fields an animal was sent with, when its body was a valid NewPet. */
 export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<string, unknown> | undefined {
   let body: unknown;
   try {
@@ -40,28 +34,20 @@ export function sentNewPet(animal: RunAnimal, spec: AnimalStoreSpec): Record<str
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const given = body as Record<string, unknown>;
-  const sent = Object.fromEntries(
-    Object.keys(newPetProperties(spec))
-      .filter((f) => f in given)
-      .map((f) => [f, given[f]]),
-  );
+  const fields = Object.keys(newPetProperties(spec)).filter((f) => f in given);
+  const sent = Object.fromEntries(fields.map((f) => [f, given[f]]));
   return newPetErrors(spec, sent).length === 0 ? sent : undefined;
 }
 
-/** The items of a list answer, when it is 200 with a JSON array. */
 export function pageItems(ex: Exchange): Array<Record<string, any>> | undefined {
   return ex.status === 200 && Array.isArray(ex.json) ? ex.json : undefined;
 }
 
-/** The ids of known animals of this status that a page lacks. */
 export function missingFrom(page: Array<Record<string, any>>, known: Iterable<Record<string, any>>, status: string): string[] {
-  return absentFrom(
-    page,
-    [...known].filter((p) => p.status === status).map((p) => integerText(p.id)),
-  );
+  const ids = [...known].filter((p) => p.status === status).map((p) => integerText(p.id));
+  return absentFrom(page, ids);
 }
 
-/** The ids a page lacks. */
 export function absentFrom(page: Array<Record<string, any>>, ids: Iterable<string>): string[] {
   const present = new Set(page.filter((p) => isInteger(p?.id)).map((p) => integerText(p.id)));
   return [...ids].filter((id) => !present.has(id));

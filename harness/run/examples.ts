@@ -1,42 +1,29 @@
-// Property-based examples (--examples N, --seed S): N valid NewPets drawn from the
-// NewPet schema with fast-check, created at once and followed back (round-trip.ts).
-// When one does not come back exactly (or is refused), fast-check replays it from the
-// seed and shrinks it to a smaller body that fails the same way. Shrinking against a
-// live server creates an animal per attempt, so it is bounded: MAX_SHRINK_RUNS
-// creations and MAX_SHRINK_MS. The same seed draws the same values (names carry the
-// run's prefix, which differs from run to run).
+// Property-based examples (--examples, --seed). Shrinking against a live server creates an animal per attempt: bounded.
 import fc from 'fast-check';
 import { assertValid, newPetProperties } from '../api/bodies.js';
 import { integerBounds } from '../api/edge-values.js';
 import { jsonInteger } from '../model/json.js';
-import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, roundTrip, type RoundTrip } from './round-trip.js';
+import { createForTrip, followBack, isBroken, referenceValues, refusalCounts, type RoundTrip } from './round-trip.js';
 import type { Session } from './session.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 
 type Json = unknown;
-type Schema = Record<string, any>;
 
-/** Creations shrinking may make (each also costs a getPet), the replay of the failing example included. */
 const MAX_SHRINK_RUNS = 25;
-/** Time shrinking may take, against a slow server. */
 const MAX_SHRINK_MS = 5000;
 
 export interface Examples {
   seed: number;
   trips: RoundTrip[];
-  /** The first failing example, shrunk: the smallest body found that fails the same way. */
+  /** The first failing example, shrunk to the smallest body found that fails the same way. */
   shrunk?: { from: RoundTrip; to: RoundTrip; runs: number };
 }
 
-/** Any code point but U+0000 (see edge-values.ts) and the surrogates (not characters): mostly astral ones. */
+/** Any code point but U+0000 (see edge-values.ts) and the surrogates: mostly astral ones. */
 const codePoint = () => fc.integer({ min: 1, max: 0x10ffff - 0x800 }).map((n) => String.fromCodePoint(n < 0xd800 ? n : n + 0x800));
 
-/**
- * Printable characters of many scripts, by ranges of code points: ASCII, Latin-1 and
- * Latin Extended, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, hiragana, katakana,
- * CJK ideographs, Hangul syllables, arrows, emoji.
- */
-const PRINTABLE: ReadonlyArray<readonly [number, number]> = [
+/** Printable characters of many scripts, by ranges of code points. */
+const PRINTABLE = [
   [0x20, 0x7e],
   [0xa1, 0x24f],
   [0x370, 0x3ff],
@@ -54,12 +41,7 @@ const PRINTABLE: ReadonlyArray<readonly [number, number]> = [
 ];
 const PRINTABLE_COUNT = PRINTABLE.reduce((n, [low, high]) => n + high - low + 1, 0);
 
-/**
- * One printable character. Drawn as its index in PRINTABLE and mapped both ways: fast-check
- * asks a string's unit whether it could have drawn each character of the strings it likes
- * to try (__proto__, constructor, ...), and its own 'grapheme' unit answers that from a
- * table of every grapheme it knows, built on first use (a twentieth of a run's CPU time).
- */
+// An index mapped both ways, not fast-check's 'grapheme' unit: the table it answers from costs a twentieth of a run's CPU
 const printable = () =>
   fc.integer({ min: 0, max: PRINTABLE_COUNT - 1 }).map(
     (index) => {
@@ -80,48 +62,27 @@ const printable = () =>
     },
   );
 
-/** A letter and a combining mark after it (e + U+0301): one grapheme, two code points, which normalisation would change. */
+/** A letter and a combining mark (e + U+0301): one grapheme that normalisation would change. */
 const decomposed = () =>
   fc.tuple(fc.constantFrom(...'aeinouyAEINOUY'), fc.integer({ min: 0x300, max: 0x36f })).map(([letter, mark]) => `${letter}${String.fromCodePoint(mark)}`);
 
-/**
- * One character: a printable one of many scripts, a letter with a combining mark, or any
- * code point (control characters, unassigned and astral ones included), about half of
- * the time. Not fast-check's 'binary' unit: building it takes over a second.
- */
+/** About half the time any code point. Not fast-check's 'binary' unit: building it takes over a second. */
 const character = () => fc.oneof({ arbitrary: printable(), weight: 9 }, { arbitrary: decomposed(), weight: 1 }, { arbitrary: codePoint(), weight: 10 });
 
-function arbitraryFor(schema: Schema): fc.Arbitrary<Json> | undefined {
+function arbitraryFor(schema: Record<string, any>): fc.Arbitrary<Json> | undefined {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  switch (schema.type) {
-    case 'string':
-      return schema.format !== undefined || schema.pattern !== undefined
-        ? undefined
-        : fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
-    case 'integer': {
-      const [low, high] = integerBounds(schema);
-      return fc.bigInt(low, high).map(jsonInteger);
-    }
-    case 'boolean':
-      return fc.boolean();
-    default:
-      return undefined;
-  }
+  if (schema.type === 'boolean') return fc.boolean();
+  if (schema.type === 'integer') return fc.bigInt(...integerBounds(schema)).map(jsonInteger);
+  if (schema.type !== 'string' || schema.format !== undefined || schema.pattern !== undefined) return undefined;
+  return fc.string({ unit: character(), minLength: schema.minLength ?? 0, ...(schema.maxLength !== undefined && { maxLength: schema.maxLength }) });
 }
 
-/**
- * NewPets from the schema: each property from its type, format, bounds and enum;
- * optional ones sometimes absent, optional enumerations never. A reference to a record the description does not
- * show (categoryId: a server may know only some categories, see CATEGORY_ID) is the
- * configured value half of the time, any int64 otherwise, so that a server refusing
- * unknown categories still has its other fields judged.
- */
+/** A reference (categoryId) is the configured value half of the time, so that a server refusing unknown ones has the rest judged. */
 export function newPetArbitrary(spec: AnimalStoreSpec, references: Record<string, Json>): fc.Arbitrary<Record<string, Json>> {
   const required: string[] = spec.schema('NewPet').required ?? [];
   const record: Record<string, fc.Arbitrary<Json>> = {};
   for (const [key, schema] of Object.entries(newPetProperties(spec))) {
-    // an optional enumeration (status) is left out: the run's samples carry every member,
-    // and an animal of a status created now would change the status pages (see round-trips.ts)
+    // an animal with a status created now would change the status pages (round-trips.ts)
     if (Array.isArray(schema.enum) && !required.includes(key)) continue;
     const arbitrary = arbitraryFor(schema);
     if (!arbitrary) {
@@ -133,76 +94,49 @@ export function newPetArbitrary(spec: AnimalStoreSpec, references: Record<string
   return fc.record(record, { requiredKeys: required.filter((k) => k in record) });
 }
 
-/** A generated value as sent: a plain object, its name after the run's prefix. */
 function asBody(value: Record<string, Json>, prefix: string): Record<string, Json> {
   return { ...value, ...(typeof value.name === 'string' && { name: `${prefix}-${value.name}` }) };
 }
 
-const fails = (trip: RoundTrip, references: Record<string, Json>) => isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
-
-/** What the names of generated animals start with. */
-const examplePrefix = (session: Session) => `${session.runPrefix}-example`;
-
-/** Generated examples drawn, not yet sent. */
-export interface DrawnExamples {
-  /**
-   * Creates them all at once. `created` settles when every creation is answered (the
-   * animals exist, so a list page may be asked for while they are fetched), `examples`
-   * once each was followed back and the first failing one shrunk.
-   */
-  send(): { created: Promise<unknown>; examples: Promise<Examples> };
-}
-
-/**
- * Draws the examples from the NewPet schema with the seed: CPU only (building the
- * arbitrary takes a few tens of ms), so it is done while the run waits on the network.
- */
-export function drawExamples(session: Session, count: number, seed: number): DrawnExamples {
+/** Drawing is CPU only, done while the run waits on the network. */
+export function drawExamples(session: Session) {
+  const { examples: count, seed } = session.options;
   const references = referenceValues(session);
   const spec = session.specs.store;
-  const prefix = examplePrefix(session);
+  const prefix = `${session.runPrefix}-example`;
   const arbitrary = newPetArbitrary(spec, references);
+  const fails = (trip: RoundTrip) => isBroken(trip) || (trip.kind === 'refused' && refusalCounts(trip, references));
   const bodies = fc.sample(arbitrary, { seed, numRuns: count }).map((v) => asBody(v, prefix));
   bodies.forEach((b, i) => assertValid(spec, b, `generated example ${i + 1}`));
+
+  // replays the first failing example from the seed (path) and shrinks it, failing only the same way
+  const shrinkFirstFailing = async (trips: RoundTrip[]): Promise<Examples> => {
+    const first = trips.findIndex(fails);
+    if (first < 0) return { seed, trips };
+    const from = trips[first];
+    let to = from;
+    let runs = 0;
+    await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
+        runs++;
+        const body = asBody(value, prefix);
+        assertValid(spec, body, 'a shrunk example');
+        const trip = await followBack(session, await createForTrip(session, body, `${from.label}, shrunk`));
+        if (trip.kind !== from.kind || !fails(trip)) return true;
+        to = trip;
+        return false;
+      }),
+      { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS },
+    );
+    return { seed, trips, shrunk: { from, to, runs } };
+  };
+
   return {
     send: () => {
       const created = bodies.map((body, i) => createForTrip(session, body, `generated example ${i + 1}`));
       const followed = Promise.all(created.map(async (trip) => followBack(session, await trip)));
-      return { created: Promise.all(created), examples: followed.then((trips) => shrinkFirstFailing(session, seed, count, arbitrary, trips)) };
+      return { created: Promise.all(created), examples: followed.then(shrinkFirstFailing) };
     },
   };
-}
-
-/** Replays the first failing example from the seed and shrinks it (bounded: MAX_SHRINK_RUNS, MAX_SHRINK_MS). */
-async function shrinkFirstFailing(
-  session: Session,
-  seed: number,
-  count: number,
-  arbitrary: fc.Arbitrary<Record<string, Json>>,
-  trips: RoundTrip[],
-): Promise<Examples> {
-  const references = referenceValues(session);
-  const spec = session.specs.store;
-  const prefix = examplePrefix(session);
-  const first = trips.findIndex((t) => fails(t, references));
-  if (first < 0) return { seed, trips };
-
-  // replay the failing example from the seed (path) and shrink it, failing only the same way
-  const from = trips[first];
-  let to = from;
-  let runs = 0;
-  await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      fc.pre(runs < MAX_SHRINK_RUNS); // budget spent: every further candidate is skipped unsent
-      runs++;
-      const body = asBody(value, prefix);
-      assertValid(spec, body, 'a shrunk example');
-      const trip = await roundTrip(session, body, `${from.label}, shrunk`);
-      if (trip.kind !== from.kind || !fails(trip, references)) return true;
-      to = trip;
-      return false;
-    }),
-    { seed, numRuns: count, path: String(first), interruptAfterTimeLimit: MAX_SHRINK_MS },
-  );
-  return { seed, trips, shrunk: { from, to, runs } };
 }

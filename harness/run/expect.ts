@@ -1,4 +1,4 @@
-// Assertions the checks share. Each throws a Violation naming the exchange.
+// Assertions the checks share.
 import { isServerError, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './context.js';
 import type { Service } from './request.js';
@@ -6,36 +6,26 @@ import type { ApiDescription } from '../api/spec.js';
 import { CheckError, Inconclusive, Violation, fail } from '../model/outcome.js';
 import { plural } from '../model/words.js';
 
-/**
- * A probe whose answer is a server error, also when sent again (Session.request), is not
- * judged: the 5xx is STORE-NO-5XX's (or QS-NO-5XX's) one finding, and says nothing of
- * what the probe is for.
- */
-export function unjudgedOnServerError(ex: Exchange, what: string): void {
+/** A server error, also when sent again, is the NO-5XX requirement's one finding, not the probe's. */
+export function unjudgedOnServerError(ex: Exchange, what: string) {
   if (isServerError(ex)) throw new Inconclusive(`${what}: ${ex.summary}, a server error (the NO-5XX requirement's finding): not judged here`, [ex]);
 }
 
-export function expectStatus(ex: Exchange, allowed: number[], what: string): void {
+export function expectStatus(ex: Exchange, allowed: number[], what: string) {
   if (allowed.includes(ex.status)) return;
   unjudgedOnServerError(ex, what);
   fail(`${what}: expected ${allowed.join(' or ')}, got ${ex.summary}`, ex);
 }
 
-/**
- * A refusal where the description names no status (a bad query or path value): any
- * 4xx but 401 (why: LIST-LIMIT-BELOW-MIN's accepts). Its body is judged, as every error
- * response's, by ERR-BODY-SHAPE and ERR-STATUS-MATCHES.
- */
+/** A refusal where the description names no status (why: LIST-LIMIT-BELOW-MIN's accepts). */
 export const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 401;
 
-/** A refusal (see isRefusal), or one of the statuses in `also`. */
-export function expectRefusal(ex: Exchange, what: string, also: number[] = []): void {
+export function expectRefusal(ex: Exchange, what: string, also: number[] = []) {
   if (isRefusal(ex.status) || also.includes(ex.status)) return;
   unjudgedOnServerError(ex, what);
   fail(`${what}: expected a 4xx error (but 401: the key is valid)${also.map((s) => ` or ${s}`).join('')}, got ${ex.summary}`, ex);
 }
 
-/** The body parsed as JSON and valid against a component schema of the spec. */
 export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string, what: string): any {
   unjudgedOnServerError(ex, what);
   const body = ex.json;
@@ -45,11 +35,10 @@ export function expectSchema(spec: ApiDescription, ex: Exchange, schema: string,
   return body;
 }
 
-/** Each answer's errors by description and schema: a list page is judged by most list checks, and may hold 200,000 animals. */
+/** Worked out once per answer: a list page is judged by most list checks, and may hold 200,000 animals. */
 const judged = new WeakMap<ApiDescription, WeakMap<Exchange, Map<string, string[]>>>();
 
-/** The errors of an answer's (JSON) body against a component schema, worked out once per answer. */
-function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): string[] {
+function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string) {
   const byExchange = judged.get(spec) ?? judged.set(spec, new WeakMap()).get(spec)!;
   const bySchema = byExchange.get(ex) ?? byExchange.set(ex, new Map()).get(ex)!;
   const errors = bySchema.get(schema) ?? spec.errors(schema, ex.json);
@@ -57,12 +46,8 @@ function schemaErrors(spec: ApiDescription, ex: Exchange, schema: string): strin
   return errors;
 }
 
-/**
- * Runs one probe per item concurrently; when probes end badly, throws one error
- * listing them all, of the gravest kind among them (a violation outranks a probe
- * that could not be carried out, which outranks an inconclusive one).
- */
-export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>): Promise<void> {
+/** Throws one error listing the probes that ended badly, of the gravest kind among them. */
+export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>) {
   const settled = await Promise.allSettled(items.map(probe));
   const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason);
   if (rejected.length === 0) return;
@@ -70,37 +55,26 @@ export async function eachProbe<T>(items: T[], probe: (item: T) => Promise<void>
   if (crash || rejected.length === 1) throw crash ?? rejected[0];
   const Kind = [Violation, CheckError, Inconclusive].find((K) => rejected.some((e) => e instanceof K))!;
   const message = `${rejected.length} of ${items.length} probes: ${rejected.map((e) => e.message).join(' | ')}`;
-  throw new Kind(
-    message,
-    rejected.flatMap((e) => e.evidence),
-  );
+  const evidence = rejected.flatMap((e) => e.evidence);
+  throw new Kind(message, evidence);
 }
 
 interface NoDataProbe {
   label: string;
   send: () => Promise<Exchange>;
-  /** The documented request it stands for, without a key: if that gets data too, nothing is bypassed. */
+  /** The documented request it stands for, without a key. */
   canonical: () => Promise<Exchange>;
 }
 
-/**
- * A 2xx answer that hands something out: a list (an empty one is the empty store's), an
- * object with an id (an animal, a message), or something the run sent echoed back (every
- * value it sends carries its prefix). A usage text or an empty body hands out nothing.
- */
-export function handsOutData(ex: Exchange, runPrefix: string): boolean {
+/** A list, an object with an id, or something the run sent echoed back. */
+export function handsOutData(ex: Exchange, runPrefix: string) {
   if (!ex.succeeded) return false;
   const body = ex.json as Record<string, unknown> | unknown[] | undefined;
   return Array.isArray(body) || (body !== null && typeof body === 'object' && 'id' in body) || ex.text.includes(runPrefix);
 }
 
-/**
- * Requests without a valid credential that must get no data (handsOutData). Where one does,
- * the documented request it stands for is asked once more with no key at all: an
- * operation that needs no key anywhere is `missingKeyCheck`'s failure, not a way around
- * the key (inconclusive), so that one missing check is not reported twice.
- */
-export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string): Promise<void> {
+/** Where a request without a valid credential gets data, the documented one is asked with no key: needing none is `missingKeyCheck`'s failure. */
+export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], missingKeyCheck: string) {
   const answers = await Promise.all(probes.map(async (b) => ({ ...b, ex: await b.send() })));
   const through = answers.filter(({ ex }) => handsOutData(ex, ctx.runPrefix));
   if (through.length === 0) return ctx.note(`${plural(probes.length, 'request')} without a valid credential, none handed out data`);
@@ -109,30 +83,19 @@ export async function expectNoData(ctx: CheckContext, probes: NoDataProbe[], mis
   const plainOf = (canonical: NoDataProbe['canonical']) => asked.get(canonical) ?? asked.set(canonical, canonical()).get(canonical)!;
   const open = await Promise.all(through.map(async (b) => ({ ...b, plain: await plainOf(b.canonical) })));
   const bypasses = open.filter(({ plain }) => !handsOutData(plain, ctx.runPrefix));
-  if (bypasses.length === 0) {
+  if (bypasses.length === 0)
     throw new Inconclusive(`${open[0].plain.summary} answers without any key: ${missingKeyCheck} fails; nothing is bypassed`, [open[0].plain]);
-  }
   fail(
     `${bypasses.length} of ${probes.length} got data without a valid credential: ${bypasses.map(({ label, ex }) => `${label}: ${ex.summary}`).join(' | ')}`,
     ...bypasses.map(({ ex }) => ex),
   );
 }
 
-/**
- * An answer whose body the API's rules on bodies (the Error body, the media type) hold:
- * not one to HEAD or OPTIONS (why: ERR-BODY-SHAPE's accepts). A 5xx to either is still
- * a server error.
- */
+/** An answer the API's rules on bodies hold (why not HEAD and OPTIONS: ERR-BODY-SHAPE's accepts). */
 export const carriesApiBody = (ex: Exchange) => ex.request.method !== 'HEAD' && ex.request.method !== 'OPTIONS';
 
-/**
- * No 5xx among a service's answers (QS-NO-5XX, STORE-NO-5XX), but those STORE-NO-5XX's
- * accepts excuses, and says why: a 503 with Retry-After (waited out and sent again by
- * the client, as 429s are), a 5xx a retry recovered from (--retries; noted), and a 501 to
- * a request of no documented operation (the PATCH probe) or to an operation whose success
- * response is "not shown" (GET /store/orders).
- */
-export function expectNoServerErrors(ctx: CheckContext, service: Service): void {
+/** No 5xx among a service's answers, but those STORE-NO-5XX's accepts excuses. */
+export function expectNoServerErrors(ctx: CheckContext, service: Service) {
   const label = service === 'store' ? 'animal-store' : 'quickstart';
   const observed = ctx.observed(service);
   const recovered = ctx.recovered(service).length;
@@ -141,14 +104,7 @@ export function expectNoServerErrors(ctx: CheckContext, service: Service): void 
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   const unimplemented = (ex: Exchange) => ex.status === 501 && (!ex.request.operation || !spec.operation(ex.request.operation).successShown);
   const errors = observed.filter((ex) => isServerError(ex) || (ex.status === 501 && !unimplemented(ex)));
-  if (errors.length) {
-    fail(
-      `${errors.length} of ${observed.length} ${label} responses were server errors: ${errors
-        .slice(0, 3)
-        .map((e) => e.summary)
-        .join(' | ')}`,
-      ...errors,
-    );
-  }
+  const shown = errors.slice(0, 3).map((e) => e.summary);
+  if (errors.length) fail(`${errors.length} of ${observed.length} ${label} responses were server errors: ${shown.join(' | ')}`, ...errors);
   ctx.note(`${plural(observed.length, `${label} response`)} judged`);
 }

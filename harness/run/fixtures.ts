@@ -1,5 +1,4 @@
-// The data the checks share, one part per job, each made once per run and reused: the
-// runner builds one Fixtures per run and every check's context exposes its parts.
+// The data the checks share, one part per job, each made once per run.
 import type { Session } from './session.js';
 import { Seeding } from './seeding.js';
 import { Lists } from './list-pages.js';
@@ -8,20 +7,17 @@ import { Visible } from './visible.js';
 import { RoundTrips } from './round-trips.js';
 import { QuickstartMessage } from './quickstart-message.js';
 
-export class Fixtures {
-  readonly seeding: Seeding;
-  readonly lists: Lists;
-  readonly probes: Probes;
-  readonly visible: Visible;
-  readonly roundTrips: RoundTrips;
-  readonly quickstart: QuickstartMessage;
+export type Fixtures = ReturnType<typeof fixturesFor>;
 
-  constructor(session: Session) {
-    this.seeding = new Seeding(session);
-    this.lists = new Lists(session, this.seeding);
-    this.probes = new Probes(session, this.lists);
-    this.visible = new Visible(session, this.seeding);
-    this.roundTrips = new RoundTrips(session, this.seeding, this.lists);
-    this.quickstart = new QuickstartMessage(session);
-  }
+export function fixturesFor(session: Session) {
+  const seeding = new Seeding(session);
+  const lists = new Lists(session, seeding);
+  return {
+    seeding,
+    lists,
+    probes: new Probes(session, lists),
+    visible: new Visible(session, seeding),
+    roundTrips: new RoundTrips(session, seeding, lists),
+    quickstart: new QuickstartMessage(session),
+  };
 }

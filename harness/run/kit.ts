@@ -1,20 +1,7 @@
-// What a check may use besides its context (context.ts): how it is declared and how
-// it ends, the expectations, the classes of every dimension of a request, and the
-// helpers that read answers. Checks import this module and the context, nothing else.
+// What a check may use besides its context (context.ts): checks import these two, nothing else.
 export { check, type Check } from './check.js';
 export { fail, Inconclusive, Skip, Violation } from '../model/outcome.js';
-export {
-  carriesApiBody,
-  eachProbe,
-  expectNoData,
-  expectNoServerErrors,
-  expectRefusal,
-  expectSchema,
-  expectStatus,
-  handsOutData,
-  isRefusal,
-  unjudgedOnServerError,
-} from './expect.js';
+export * from './expect.js';
 export {
   READ_HEADER_SPELLINGS,
   bodySpellingsOf,

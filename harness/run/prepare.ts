@@ -1,32 +1,17 @@
-// Everything a run needs before it starts, resolved the same way for the CLI and
-// for the Vitest suites: configuration, the selected requirements, the known
-// deviations, the baseline, a writable report folder. Any bad input is a ConfigError
-// here, before the run creates data.
-import type { KeyObject } from 'node:crypto';
+// Everything a run needs before it starts: any bad input is a ConfigError here, before the run creates data.
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { loadCatalogue } from '../api/catalogue.js';
-import type { RunConfig } from '../config/settings.js';
 import { resolveConfig, type ParsedArgs } from '../config/resolve.js';
 import { ConfigError } from '../config/values.js';
 import { readExpectedFailures, selectRequirements } from '../config/selection.js';
 import { readSigningKey } from '../config/signing-key.js';
-import type { Requirement } from '../model/types.js';
-import { readBaseline, type Baseline } from '../verdict/baseline.js';
+import { readBaseline } from '../verdict/baseline.js';
 
-export interface PreparedRun {
-  config: RunConfig;
-  catalogue: Requirement[];
-  selected: Set<string>;
-  expectedFailures: Map<string, string>;
-  /** --baseline, read now: REPORT_DIR/compliance.json may be it, and the run overwrites it. */
-  baseline: Baseline | undefined;
-  /** SIGN_KEY, read and checked now. */
-  signKey: KeyObject | undefined;
-}
+export type PreparedRun = Awaited<ReturnType<typeof prepareRun>>;
 
-/** Finds an unusable REPORT_DIR before the run, not after it has created data. */
-export async function ensureWritableDir(dir: string): Promise<void> {
+/** Finds an unusable REPORT_DIR before the run. */
+export async function ensureWritableDir(dir: string) {
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new ConfigError(`REPORT_DIR ${dir} is a file, not a folder`);
   try {
@@ -34,14 +19,12 @@ export async function ensureWritableDir(dir: string): Promise<void> {
     await access(dir, constants.W_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // a file where a folder above it should be
     const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : (code ?? (err as Error).message);
     throw new ConfigError(`cannot write reports to ${dir}: ${why}`);
   }
 }
 
-/** Throws ConfigError (one line, exit code 2) for any bad input. */
-export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}): Promise<PreparedRun> {
+export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, options: { record?: boolean } = {}) {
   const config = resolveConfig(args, env, undefined, options);
   await ensureWritableDir(config.reportDir);
   const catalogue = loadCatalogue();
@@ -49,7 +32,8 @@ export async function prepareRun(args: ParsedArgs, env: NodeJS.ProcessEnv, optio
     config,
     catalogue,
     selected: selectRequirements(catalogue, config.only, config.skip),
-    expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map(),
+    expectedFailures: config.expectedFailuresFile ? readExpectedFailures(config.expectedFailuresFile, catalogue) : new Map<string, string>(),
+    // read now: REPORT_DIR/compliance.json may be it, and the run overwrites it
     baseline: config.baselineFile ? await readBaseline(config.baselineFile) : undefined,
     signKey: config.signKeyFile ? readSigningKey(config.signKeyFile) : undefined,
   };

@@ -1,15 +1,12 @@
-// Requests the store must refuse, shared by the checks: the error probes the error-body
-// checks judge, one call per operation with the key, an id no animal has, and the
-// negative NewPet bodies. Each is made once per run.
+// Requests the store must refuse, and an id no animal has, shared by the checks.
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import { negativeNewPets, type NegativeBody, type NegativeFamily } from '../api/bodies.js';
 import { INT64_MAX } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from '../api/spec.js';
 import type { Lists } from './list-pages.js';
 
-/** A random int64 in [2^62, 2^63): far from the ids a store hands out, unless it draws them at random. */
+/** A random int64 in [2^62, 2^63), at least 2^32 from every known id. */
 export function unlikelyId(known: bigint[]): bigint {
   for (;;) {
     const id = 2n ** 62n + (randomBytes(8).readBigUInt64BE() >> 2n);
@@ -27,74 +24,46 @@ export class Probes {
     private readonly lists: Lists,
   ) {}
 
-  private get store() {
-    return this.session.specs.store;
-  }
-
-  /** A valid int64 far above every id the run has seen: no animal should have it. */
-  async absentId(): Promise<string> {
+  /** Far above every id the run has seen. */
+  async absentId() {
     const known = [...(await this.lists.knownPets()).keys()].map(BigInt);
     const candidate = known.reduce((a, b) => (b > a ? b : a), 0n) + 1_000_000_000n;
     // a store whose ids reach the top of int64 (drawn at random, or from the top down)
     return (candidate > INT64_MAX ? unlikelyId(known) : candidate).toString();
   }
 
-  /**
-   * The error responses the error-body checks judge, provoked once per run (the checks
-   * also judge every other error the run saw):
-   * - one of each documented error status of the animal store (401, 400, 404) the run has
-   *   not seen yet, as when the observers run alone. An operation past its removal date
-   *   is never sent (getPet, the only documented source of a 404, after 2030-12-05).
-   * - two off the documented surface, always, with the key ("All error responses in the
-   *   animal store use the Error body", also those a web framework answers for the API):
-   *   GET on a path under the base address that no API has, named by the run, and PATCH
-   *   with no body on /pets/{an id no animal has} and (certify) on /pets, a method the
-   *   description does not give those paths (why PATCH: ERR-BODY-SHAPE's accepts; not
-   *   TRACE, which proxies often stop). Neither writes, so health sends both too. Their status codes
-   *   are not judged, only their bodies.
-   */
-  errorResponses(): Promise<void> {
+  /** Each documented error status not seen yet, and requests off the documented surface (PATCH: ERR-BODY-SHAPE's accepts). */
+  errorResponses() {
     return (this.errors ??= this.provokeErrors());
   }
 
-  private async provokeErrors(): Promise<void> {
-    const probes: Array<{ status: number; operationId: string; send: () => Promise<Exchange> }> = [
+  private async provokeErrors() {
+    const probes = [
       { status: 401, operationId: 'listPets', send: () => this.session.call('store', 'listPets', { auth: 'none' }) },
       { status: 400, operationId: 'createPet', send: () => this.session.call('store', 'createPet', { json: {} }) },
       { status: 404, operationId: 'getPet', send: async () => this.session.call('store', 'getPet', { params: { petId: await this.absentId() } }) },
     ];
     const seen = new Set(this.session.answered('store').map((ex) => ex.status));
-    const itemPathLive = !isRemoved(this.store.operation('getPet'), this.session.options.now);
+    const itemPathLive = !this.session.removed('getPet');
     const offSurface = [
       () => this.session.request('store', 'GET', `/${this.session.runPrefix}-no-such-route`),
-      // the item path has its own route, often its own framework page for a method it
-      // lacks; after getPet's removal date the path is no longer the API's to judge
+      // the item path often has its own framework page; after getPet's removal date it is not the API's
       ...(itemPathLive ? [async () => this.session.request('store', 'PATCH', `/pets/${await this.absentId()}`)] : []),
       // health keeps its requests few: the item path stands for both, while it lives
       ...(this.session.options.profile === 'certify' || !itemPathLive ? [() => this.session.request('store', 'PATCH', '/pets')] : []),
     ];
     await Promise.all([
-      // a probe no answer could be had for (timeout, reset, a route that never answers)
-      // leaves nothing to judge here: the check of that operation reports it
-      ...probes
-        .filter((p) => !seen.has(p.status) && !isRemoved(this.store.operation(p.operationId), this.session.options.now))
-        .map((p) => p.send().catch(() => undefined)),
+      // a probe that got no answer leaves nothing to judge: the check of that operation reports it
+      ...probes.filter((p) => !seen.has(p.status) && !this.session.removed(p.operationId)).map((p) => p.send().catch(() => undefined)),
       ...offSurface.map((send) => send().catch(() => undefined)),
     ]);
   }
 
-  /**
-   * One call of an operation with the key and nothing else: ORDERS-EXISTS judges it, and
-   * the auth checks probe an operation whose response is not shown only where it exists.
-   */
-  withKey(operationId: string): Promise<Exchange> {
-    let ex = this.keyed.get(operationId);
-    if (!ex) this.keyed.set(operationId, (ex = this.session.call('store', operationId)));
-    return ex;
+  withKey(operationId: string) {
+    return this.keyed.get(operationId) ?? this.keyed.set(operationId, this.session.call('store', operationId)).get(operationId)!;
   }
 
-  /** The negative NewPet bodies, by requirement id (generated and checked once). */
-  negativeBodies(): Promise<Record<NegativeFamily, NegativeBody[]>> {
-    return (this.negatives ??= (async () => negativeNewPets(this.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
+  negativeBodies() {
+    return (this.negatives ??= (async () => negativeNewPets(this.session.specs.store, this.session.petValues(`${this.session.runPrefix}-invalid`)))());
   }
 }

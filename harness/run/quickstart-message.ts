@@ -1,23 +1,14 @@
-// The quickstart messages the checks share: the preflight and one valid message, each
-// sent once per run.
+// The quickstart messages the checks share: the preflight and one valid message.
 import type { Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 
-interface SentMessage {
-  sent: { message: string };
-  exchange: Exchange;
-  /** The suite's clock (ms since the epoch) just before sending and once the answer was in. */
-  sentAt: number;
-  answeredAt: number;
-}
-
 export class QuickstartMessage {
-  private sending?: Promise<SentMessage>;
+  private sending?: Promise<{ sent: { message: string }; exchange: Exchange; sentAt: number; answeredAt: number }>;
 
   constructor(private readonly session: Session) {}
 
-  /** certify: one valid message sent to the quickstart service. */
-  message(): Promise<SentMessage> {
+  /** sentAt and answeredAt: the suite's clock. */
+  message() {
     return (this.sending ??= (async () => {
       const sent = { message: `${this.session.runPrefix} hello` };
       const sentAt = Date.now();
@@ -26,8 +17,8 @@ export class QuickstartMessage {
     })());
   }
 
-  /** The quickstart preflight, and QS-MISSING-MESSAGE's probe: {} with the key. */
-  messagePreflight(): Promise<Exchange> {
+  /** Also QS-MISSING-MESSAGE's probe: {} with the key. */
+  messagePreflight() {
     return this.session.preflightMessage();
   }
 }

@@ -1,43 +1,30 @@
-// A record of traffic the suite did not send (a HAR file: this tool's exchanges.har, a
-// browser's export, Playwright's recordHar, mitmproxy's), read into the exchanges a
-// run's transcript holds, and a session over them that never sends: the checks a
-// record can speak to judge it as they judge a run's own answers (the runner's judge).
+// A HAR file read into a run's exchanges and judged through a session that never sends.
 import { Exchange, isRateLimit, type HttpRequest } from '../http/exchange.js';
 import { loadCatalogue } from '../api/catalogue.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import { ConfigError } from '../config/values.js';
-import type { Requirement, RequirementResult, RunReport, Service, Target } from '../model/types.js';
+import type { RequirementResult, RunReport, Service } from '../model/types.js';
 import { plural } from '../model/words.js';
-import type { Check } from './check.js';
-import { Fixtures } from './fixtures.js';
+import { fixturesFor } from './fixtures.js';
 import { buildReport, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
-import { judge, NOT_SELECTED } from './runner.js';
-import { Session, type SessionOptions } from './session.js';
+import { judge, NOT_SELECTED, type RunOptions } from './runner.js';
+import { Session } from './session.js';
 
-/** The reason of every requirement only a run's own probes can judge. */
-export const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
-
-/** The reason of a requirement a record could judge, where none of its entries does. */
+const NOT_RECORDABLE = 'not tested: a record of traffic cannot show it';
 export const NO_ENTRY = 'not tested: no entry of the record speaks to it';
 
-/** How this tool's exchanges.har shows the key: `Bearer $API_KEY`. */
 const SHOWN_KEY = '$API_KEY';
+const SHOWS_KEY = /(^|\s)\$API_KEY$/;
 
-/** An Authorization value a recording tool blanked out ([REDACTED], Bearer ***): some credential, but which is not known. */
+/** An Authorization value a recording tool blanked out. */
 const REDACTED = /\[redacted\]|<redacted>|\*\*\*|^redacted$|\bbearer redacted\b/i;
 
-/**
- * What a request's credential is: none at all, the valid key, another bearer token, a
- * blanked-out one, one under another scheme, or one elsewhere (a query parameter or a
- * header a server may also take a key from: RFC 6750 allows access_token).
- */
 export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
 
-/** Where else a request may carry a key: query parameters and headers named for one. */
 const KEY_ELSEWHERE = /^(access[_-]?token|api[_-]?key|apikey|key|token|x-api-key|x-auth-token)$/i;
 
-/** The credential of a request, given the valid key ('' when it is not known: every bearer token is then unknown). */
+/** validKey '' when it is not known. */
 export function credentialOf(request: HttpRequest, validKey: string): Credential {
   const value = request.headers?.authorization?.trim();
   if (!value) {
@@ -51,15 +38,10 @@ export function credentialOf(request: HttpRequest, validKey: string): Credential
   return (bearer[1] ?? '').trim() === validKey ? 'valid' : 'other';
 }
 
-interface HarHeader {
-  name?: unknown;
-  value?: unknown;
-}
-
-/** Header pairs as the client keeps them: names in lower case, repeated ones joined; HTTP/2 pseudo-headers left out. */
+/** Header pairs as the client keeps them, HTTP/2 pseudo-headers left out. */
 function headersOf(pairs: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const h of Array.isArray(pairs) ? (pairs as HarHeader[]) : []) {
+  for (const h of Array.isArray(pairs) ? pairs : []) {
     if (typeof h?.name !== 'string' || typeof h.value !== 'string' || h.name.startsWith(':')) continue;
     const name = h.name.toLowerCase();
     headers[name] = name in headers ? `${headers[name]}, ${h.value}` : h.value;
@@ -67,7 +49,6 @@ function headersOf(pairs: unknown): Record<string, string> {
   return headers;
 }
 
-/** A body as the record holds it, and whether that is all of it: cut short (size above the text held) or missing, it is not. */
 function bodyOf(content: any, stated: unknown): { text: string; whole: boolean } {
   const raw = content?.text;
   const size = typeof content?.size === 'number' && content.size >= 0 ? content.size : typeof stated === 'number' && stated >= 0 ? stated : undefined;
@@ -76,7 +57,6 @@ function bodyOf(content: any, stated: unknown): { text: string; whole: boolean }
   return { text, whole: size === undefined || size <= Buffer.byteLength(text) };
 }
 
-/** The service an address belongs to, and the path under its base address; undefined for another host or path. */
 function serviceOf(url: string, bases: Array<[Service, string]>): { service: Service; path: string } | undefined {
   for (const [service, base] of bases) {
     if (!url.startsWith(base)) continue;
@@ -86,20 +66,11 @@ function serviceOf(url: string, bases: Array<[Service, string]>): { service: Ser
   return undefined;
 }
 
-/** Each documented operation of a description as its method and a pattern of its path template (each {param} one segment). */
 const routesOf = (spec: Specs['store'] | Specs['quickstart']) =>
   spec.operations.map((op) => ({ id: op.id, method: op.method, path: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
 
-/** A HAR's entries and what its header says, or ConfigError (one line, exit code 2) when the text is not a HAR. */
-export interface Har {
-  entries: any[];
-  /** The name this tool's exchanges.har says its data was given, when it says one. */
-  runPrefix?: string;
-  /** Some entry shows the key as this tool's exchanges.har does, $API_KEY: that is the valid key. */
-  showsKey: boolean;
-}
-
-export function parseHar(text: string, file: string): Har {
+/** showsKey: an entry shows the key as this tool's exchanges.har does; that is the valid key. */
+function parseHar(text: string, file: string) {
   let har: any;
   try {
     har = JSON.parse(text);
@@ -111,29 +82,13 @@ export function parseHar(text: string, file: string): Har {
   const comment = typeof har.log.comment === 'string' ? har.log.comment : '';
   const runPrefix = /data named (\S+?),? /.exec(comment)?.[1];
   const showsKey = entries.some(
-    (e) => Array.isArray(e?.request?.headers) && e.request.headers.some((h: HarHeader) => typeof h?.value === 'string' && SHOWS_KEY.test(h.value)),
+    (e) => Array.isArray(e?.request?.headers) && e.request.headers.some((h: any) => typeof h?.value === 'string' && SHOWS_KEY.test(h.value)),
   );
-  return { entries, showsKey, ...(runPrefix && { runPrefix }) };
+  return { entries, showsKey, runPrefix };
 }
 
-/** An Authorization value whose credential is this tool's $API_KEY (after a scheme, or alone). */
-const SHOWS_KEY = /(^|\s)\$API_KEY$/;
-
-/**
- * Every entry of the two services as an Exchange (the operation found by method and
- * path under the base address), in the order recorded; entries of other addresses are
- * counted. A body cut short or missing is marked truncated: no body rule judges it. A
- * key this tool's HAR shows as $API_KEY is the valid key. An attempt the tool sent again
- * (_attempt) supersedes the one before, and a redirect whose target the record asks
- * later was followed, as in a run.
- */
-/**
- * Every credential a record's requests carry (an Authorization token under any scheme, a
- * key in a query parameter or a header named for one): none is written to any report,
- * whether or not API_KEY says which is valid. The valid key is shown as $API_KEY
- * (redactorFor), the others as $RECORDED_CREDENTIAL.
- */
-function credentialsIn(entries: any[]): string[] {
+/** Every credential the requests carry, so that none is written to any report. */
+function credentialsIn(entries: any[]) {
   const found = new Set<string>();
   for (const entry of entries) {
     const headers = headersOf(entry?.request?.headers);
@@ -143,24 +98,21 @@ function credentialsIn(entries: any[]): string[] {
     try {
       for (const [name, value] of new URL(String(entry?.request?.url)).searchParams) if (KEY_ELSEWHERE.test(name) && value) found.add(value);
     } catch {
-      // no URL: no entry of either service
+      // no URL, no entry of either service
     }
   }
   return [...found].filter((value) => !/^bearer$/i.test(value));
 }
 
-export function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
+/** Every entry of the two services as an Exchange; entries of other addresses are counted. */
+function readEntries(entries: any[], session: Session): { exchanges: Exchange[]; others: number } {
   const { target } = session.options;
   session.redactor.add(credentialsIn(entries).map((value) => ({ value, label: '$RECORDED_CREDENTIAL' })));
   const routes = { store: routesOf(session.specs.store), quickstart: routesOf(session.specs.quickstart) };
-  const bases = (
-    [
-      ['store', target.baseUrl],
-      ['quickstart', target.quickstartBaseUrl ?? ''],
-    ] as Array<[Service, string]>
-  )
-    .filter(([, base]) => base)
-    .sort((a, b) => b[1].length - a[1].length);
+  const bases: Array<[Service, string]> = [['store', target.baseUrl]];
+  if (target.quickstartBaseUrl) bases.push(['quickstart', target.quickstartBaseUrl]);
+  // the longer first: one service may live under the other's address
+  bases.sort((a, b) => b[1].length - a[1].length);
   const exchanges: Exchange[] = [];
   let others = 0;
   for (const entry of entries) {
@@ -172,9 +124,8 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
     }
     const method = String(entry.request.method ?? 'GET').toUpperCase();
     const headers = headersOf(entry.request.headers);
-    if (target.apiKey && headers.authorization !== undefined && SHOWS_KEY.test(headers.authorization)) {
+    if (target.apiKey && headers.authorization !== undefined && SHOWS_KEY.test(headers.authorization))
       headers.authorization = headers.authorization.replace(/\$API_KEY$/, target.apiKey);
-    }
     const sent = bodyOf(entry.request.postData, entry.request.bodySize);
     const operation = routes[where.service].find((r) => r.method === method && r.path.test(where.path))?.id;
     const request: HttpRequest = {
@@ -199,17 +150,9 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
     ex.durationMs = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
     ex.attempt = Number.isInteger(entry._attempt) && entry._attempt > 1 ? entry._attempt : 1;
     if (ex.attempt > 1) {
-      // the same request's attempt before, one answered so that it was sent again (a rate
-      // limit, a 5xx, none): a run sends many identical POST /pets at once
-      const before = exchanges.findLast(
-        (e) =>
-          e.attempt === ex.attempt - 1 &&
-          !e.next &&
-          (isRateLimit(e) || e.status >= 500 || e.status === 0) &&
-          e.request.method === method &&
-          e.request.url === url &&
-          e.request.body === ex.request.body,
-      );
+      // the attempt before, answered so that it was sent again: a run sends many identical POST /pets at once
+      const same = (e: Exchange) => e.request.method === method && e.request.url === url && e.request.body === ex.request.body;
+      const before = exchanges.findLast((e) => e.attempt === ex.attempt - 1 && !e.next && (isRateLimit(e) || e.status >= 500 || e.status === 0) && same(e));
       if (before) before.next = ex;
     }
     exchanges.push(ex);
@@ -219,16 +162,14 @@ export function readEntries(entries: any[], session: Session): { exchanges: Exch
   for (let i = exchanges.length - 1; i >= 0; i--) {
     const ex = exchanges[i];
     const location = ex.headers.location;
-    if (ex.status >= 300 && ex.status < 400 && location && URL.canParse(location, ex.request.url)) {
+    if (ex.status >= 300 && ex.status < 400 && location && URL.canParse(location, ex.request.url))
       ex.followed = asked.has(new URL(location, ex.request.url).href);
-    }
     asked.add(ex.request.url);
   }
   return { exchanges, others };
 }
 
-/** A session over a record: it holds the record's exchanges as the ones the run sent, and sends nothing. */
-export class RecordSession extends Session {
+class RecordSession extends Session {
   override async request(): Promise<Exchange> {
     throw new Error('a record of traffic is judged as it is: nothing is sent');
   }
@@ -238,30 +179,15 @@ export class RecordSession extends Session {
   }
 }
 
-export interface RecordOptions extends Omit<SessionOptions, 'runPrefix'> {
-  /** The checks a record can speak to, one per catalogue id (checks/record.ts); the others are not tested. */
-  checks: readonly Check[];
-  /** The HAR text, and its file name for messages. */
-  har: string;
-  file: string;
-  specs?: Specs;
-  catalogue?: Requirement[];
-  selected?: Set<string>;
-  expectedFailures?: Map<string, string>;
-}
+type RecordOptions = Omit<RunOptions, 'runPrefix' | 'onResult'> & { har: string; file: string };
 
-/**
- * Judges a record: the requirements whose checks are given, on its entries; every other
- * one not tested. The target's key, when not given, is the one this tool's HAR shows as
- * $API_KEY, if it does; otherwise which bearer token is valid is not known. Throws
- * ConfigError for a file that is not a HAR or holds no entry of the store.
- */
+/** Without a key given, which bearer token is valid is known only from this tool's HAR ($API_KEY). */
 export async function judgeRecord(options: RecordOptions): Promise<{ report: RunReport; summary: string }> {
   const specs = options.specs ?? loadSpecs();
   const catalogue = options.catalogue ?? loadCatalogue();
   const har = parseHar(options.har, options.file);
   const apiKey = options.target.apiKey || (har.showsKey ? SHOWN_KEY : '');
-  const target: Target = { ...options.target, apiKey, quickstartApiKey: options.target.quickstartApiKey || apiKey };
+  const target = { ...options.target, apiKey, quickstartApiKey: options.target.quickstartApiKey || apiKey };
   const session = new RecordSession({ ...options, target, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, specs);
   try {
     const { exchanges, others } = readEntries(har.entries, session);
@@ -272,7 +198,7 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
     const quickstart = target.quickstartBaseUrl ? `, ${exchanges.length - store} of the quickstart service` : '';
     const summary = `judged from ${options.file}: ${plural(store, 'entry', 'entries')} of the store${quickstart}${others ? `; ${others} of other addresses ignored` : ''}`;
     const checks = new Map(options.checks.map((c) => [c.id, c]));
-    const fixtures = new Fixtures(session);
+    const fixtures = fixturesFor(session);
     const results: RequirementResult[] = [];
     for (const r of catalogue) {
       const check = checks.get(r.id);
@@ -283,9 +209,9 @@ export async function judgeRecord(options: RecordOptions): Promise<{ report: Run
       if (reason !== undefined) result.expectedFailure = reason;
       results.push(result);
     }
-    // nothing was drawn, sent or created: no seed, no prefix of this run's, no animals of its own
-    const { runPrefix: _drawn, seed: _seed, animalsCreated: _created, writesAccepted: _writes, ...base } = reportBaseOf(session, undefined);
-    // the report names the data's prefix only where the record does: a foreign record's data is not the suite's
+    // nothing was drawn, sent or created
+    const { runPrefix, seed, animalsCreated, writesAccepted, ...base } = reportBaseOf(session, undefined);
+    // a foreign record's data is not the suite's
     return { report: buildReport({ ...base, ...(har.runPrefix && { runPrefix: har.runPrefix }) }, results), summary };
   } finally {
     await session.close();

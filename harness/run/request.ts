@@ -1,44 +1,37 @@
-// How a check's call becomes an HTTP request: the one place a request is assembled.
-// Pure (no I/O), so that what is sent can be read and tested apart from sending it.
+// How a call becomes an HTTP request: the one place a request is assembled, with no I/O.
 import { stringifyJson } from '../model/json.js';
 import type { Service, Target } from '../model/types.js';
 import type { HttpRequest } from '../http/exchange.js';
 
-/** valid: Bearer <the configured key>; none: no Authorization header; any other string: that header value. */
+/** valid: Bearer <the configured key>; none: no Authorization header. */
 export type Auth = 'valid' | 'none' | { header: string };
 
 export interface CallOptions {
   params?: Record<string, string | number | bigint>;
-  /** Query parameters; an array repeats the parameter (limit=2&limit=7). */
+  /** An array repeats the parameter (limit=2&limit=7). */
   query?: Record<string, string | number | Array<string | number>>;
   auth?: Auth;
-  /** A JSON value to send (serialised), or raw text to send as is. */
   json?: unknown;
   raw?: string;
-  /** Send the body chunked, as a client streaming it does (no Content-Length). */
+  /** No Content-Length. */
   chunked?: boolean;
-  /** Content-Type of a body: application/json unless given; null sends none. */
+  /** application/json unless given; null sends none. */
   contentType?: string | null;
-  /** Further request headers (a probe that carries the key somewhere else); null leaves a header out (no Accept at all). */
+  /** null leaves a header out (no Accept at all). */
   headers?: Record<string, string | null>;
 }
 
 export type { Service } from '../model/types.js';
 
-/** The quickstart service's key: its own, or the animal store's. */
 export const quickstartKey = (target: Target) => target.quickstartApiKey ?? target.apiKey;
 
-/**
- * The request for a method and a path relative to a service's base address. Path
- * parameters are already in `path`; `operation` names it for latency and evidence.
- */
+/** `path` is relative to the service's base address, its parameters filled in. */
 export function buildRequest(target: Target, service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): HttpRequest {
   const base = service === 'store' ? target.baseUrl : target.quickstartBaseUrl!;
   const key = service === 'store' ? target.apiKey : quickstartKey(target);
   const pairs = Object.entries(options.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one): [string, string] => [k, String(one)]));
   const query = pairs.length > 0 ? new URLSearchParams(pairs).toString() : '';
-  // identity: without Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3),
-  // and a server may then gzip every body
+  // without Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3)
   const given = { accept: 'application/json', 'accept-encoding': 'identity', ...options.headers };
   const headers = Object.fromEntries(Object.entries(given).filter((e): e is [string, string] => e[1] !== null));
   const auth = options.auth ?? 'valid';
@@ -53,8 +46,7 @@ export function buildRequest(target: Target, service: Service, method: string, p
   return { service, ...(operation && { operation }), method, url, headers, ...(body !== undefined && { body }), ...(options.chunked && { chunked: true }) };
 }
 
-/** An operation's path with its parameters filled in, each percent-encoded. */
-export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}): string {
+export function fillPath(template: string, operationId: string, params: CallOptions['params'] = {}) {
   return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`);

@@ -1,14 +1,9 @@
-// The one runner: the CLI, the Vitest suites and the self-tests all run checks
-// through it. Preflight, then every selected check at once (requests are bounded by
-// the client's pool), the observers (catalogue: observer) after every other selected
-// check, the quiet ones (catalogue: quiet) last, one at a time, one result per
-// requirement, then the report. Whoever runs it hands it the
-// checks (checks/index.ts); the runner knows none of them by name.
+// The one runner: preflight, every selected check at once, the observers after them, the quiet ones last, alone.
 import { loadCatalogue } from '../api/catalogue.js';
-import { buildReport, notCarriedOut, notRun, skippedResult } from '../verdict/report.js';
+import { buildReport, describing, notCarriedOut, notRun, skippedResult } from '../verdict/report.js';
 import { reportBaseOf } from './report-base.js';
 import { RunAborted, Session, type SessionOptions } from './session.js';
-import { Fixtures } from './fixtures.js';
+import { fixturesFor, type Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
 import { CheckContext } from './context.js';
@@ -17,39 +12,29 @@ import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport
 import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
-  /** The checks to run requirements with, one per catalogue id (checks/index.ts). */
   checks: readonly Check[];
   specs?: Specs;
   catalogue?: Requirement[];
-  /** The ids to run (--only, --skip, Vitest's -t); the rest are reported as skipped. Default: all. */
+  /** Default: all. */
   selected?: Set<string>;
-  /** Accepted deviations by id, with their reasons (--expected-failures). */
   expectedFailures?: Map<string, string>;
-  /** Called as each requirement's result is known (progress). */
   onResult?: (result: RequirementResult) => void;
 }
 
-/** A run under way: each requirement's result as it is known, and the report at the end. */
 export interface ConformanceRun {
-  /** The result of one requirement of the catalogue, once known. */
   result(id: string): Promise<RequirementResult>;
-  /** The report, once every result is known and the connections are closed. */
+  /** Once every result is known and the connections are closed. */
   readonly report: Promise<RunReport>;
-  /** Every attempt the run sent, recorded for exchanges.har, once the report is made (made on demand: it costs a record per exchange). */
+  /** On demand: it costs a record per exchange. */
   exchanges(): Promise<TranscriptEntry[]>;
 }
 
-/** The message of a requirement the selection leaves out, the same from the CLI and under Vitest. */
 export const NOT_SELECTED = 'not selected (ONLY, SKIP: --only, --skip; under Vitest also -t)';
 
-/** Why options.signal stopped the run: its reason when that is a sentence. */
-const interruption = (signal: AbortSignal) => (typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted');
-
-/** Rejects with RunAborted when the signal aborts (never settles without one). */
 function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   return new Promise((_, reject) => {
     if (!signal) return;
-    const abort = () => reject(new RunAborted(interruption(signal)));
+    const abort = () => reject(new RunAborted(typeof signal.reason === 'string' ? signal.reason : 'the run was interrupted'));
     if (signal.aborted) abort();
     else signal.addEventListener('abort', abort, { once: true });
   });
@@ -58,21 +43,15 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 /** The most exchanges a result cites: those the check named first, then those it made. */
 const MAX_EVIDENCE = 8;
 
-/** Why a requirement is not run against this target, if it is not: its profile, or a service not configured. */
-function skipReason(options: SessionOptions, requirement: Requirement): string | undefined {
-  if (!requirement.profiles.includes(options.profile)) {
-    return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
-  }
-  if (requirement.area === 'quickstart' && !options.target.quickstartBaseUrl) {
+function skipReason(options: SessionOptions, requirement: Requirement) {
+  if (!requirement.profiles.includes(options.profile)) return `not run in the ${options.profile} profile (runs in: ${requirement.profiles.join(', ')})`;
+  if (requirement.area === 'quickstart' && !options.target.quickstartBaseUrl)
     return 'QUICKSTART_BASE_URL is not set: the quickstart message service is not certified';
-  }
   return undefined;
 }
 
-/** The service a requirement judges: the quickstart's area, else the animal store. */
 const serviceOf = (requirement: Requirement): Service => (requirement.area === 'quickstart' ? 'quickstart' : 'store');
 
-/** Runs one requirement's check and turns how it ended into the requirement's result. */
 export async function judge(session: Session, fixtures: Fixtures, requirement: Requirement, check: Check | undefined): Promise<RequirementResult> {
   const started = performance.now();
   const ctx = new CheckContext(session, fixtures, requirement);
@@ -100,20 +79,14 @@ export async function judge(session: Session, fixtures: Fixtures, requirement: R
   const evidence = [...cited, ...ctx.evidence.filter((e) => !cited.includes(e))].slice(0, MAX_EVIDENCE);
   const { redactor } = session;
   const result = {
-    id: requirement.id,
-    level: requirement.level,
-    area: requirement.area,
-    operation: requirement.operation,
-    title: requirement.title,
-    source: requirement.source,
+    ...describing(requirement),
     outcome,
     ...(message !== undefined && { message: redactor.redact(message) }),
     ...(cause !== undefined && { cause: redactor.redact(cause) }),
     notes: ctx.notes.map((n) => redactor.redact(n)),
     durationMs: Math.round(performance.now() - started),
   } as RequirementResult;
-  // The evidence (a redacted copy of each request and answer, its curl line) is built when
-  // a report first reads it, not on the run's path between one answer and the next request
+  // built when a report first reads it, not between one answer and the next request
   let records: ExchangeRecord[] | undefined;
   Object.defineProperty(result, 'evidence', {
     enumerable: true,
@@ -130,7 +103,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   const catalogue = options.catalogue ?? loadCatalogue();
   const checks = new Map(options.checks.map((c) => [c.id, c]));
   const session = new Session(options, specs);
-  const fixtures = new Fixtures(session);
+  const fixtures = fixturesFor(session);
   const settle = new Map<string, (r: RequirementResult) => void>();
   const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
   const known: RequirementResult[] = [];
@@ -144,9 +117,8 @@ export function startRun(options: RunOptions): ConformanceRun {
     known.push(r);
     if (!crashed) options.onResult?.(r);
   };
-  // the run was interrupted, or the target stopped answering: every check still running was cut short
   const cutShort = () => Boolean(options.signal?.aborted || session.stopped.aborted);
-  // a check cut short has not judged its requirement: its result (and its progress line) is dropped
+  // a check cut short has not judged its requirement
   const recordUnlessStopped = (r: RequirementResult) => {
     if (!cutShort()) record(r);
   };
@@ -164,15 +136,14 @@ export function startRun(options: RunOptions): ConformanceRun {
       for (const r of selected.filter((r) => r.quiet)) await runEach([r]);
     })();
     const stopped = [whenAborted(options.signal), whenAborted(session.stopped)];
-    // any may settle when nobody waits for it any more (the run over, or cut short)
+    // any may settle when nobody waits for it any more
     for (const p of [work, ...stopped]) p.catch(() => undefined);
     let abortReason: string | undefined;
     try {
       await Promise.race([work, ...stopped]);
     } catch (err) {
       if (!(err instanceof RunAborted)) {
-        // a crash of the runner itself (or of onResult): every result still waiting fails
-        // with it, before the connections close under the checks still in flight
+        // a crash of the runner itself (or of onResult): every result still waiting fails with it
         crashed = true;
         for (const r of catalogue) record({ ...skippedResult(r, `the run crashed: ${(err as Error).message}`), outcome: 'error' });
         throw err;
@@ -184,11 +155,11 @@ export function startRun(options: RunOptions): ConformanceRun {
     } finally {
       await session.close();
     }
-    // in catalogue order, not the order the checks happened to finish in
     const order = new Map(catalogue.map((r, i) => [r.id, i]));
+    // a run the server rate-limited past its deadline could not be made
+    const base = reportBaseOf(session, abortReason ?? session.rateLimitAbort()?.message);
     return buildReport(
-      // a run the server rate-limited past its deadline could not be made
-      reportBaseOf(session, abortReason ?? session.rateLimitAbort()?.message),
+      base,
       known.sort((a, b) => order.get(a.id)! - order.get(b.id)!),
     );
   })();
@@ -201,7 +172,6 @@ export function startRun(options: RunOptions): ConformanceRun {
   };
 }
 
-/** Runs the whole catalogue against one target and returns the report. */
 export function runConformance(options: RunOptions): Promise<RunReport> {
   return startRun(options).report;
 }

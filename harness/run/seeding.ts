@@ -1,6 +1,4 @@
-// The animals the run creates (certify) so that the other checks have data to judge:
-// the samples, the early page asked while the store is still small, then the bulk.
-// Made once per run: concurrent checks wait for the same requests.
+// The animals the run creates (certify) so that the checks have data to judge.
 import type { Exchange } from '../http/exchange.js';
 import { pollWithinWindow, type Polled } from './window.js';
 import { validNewPet } from '../api/bodies.js';
@@ -8,60 +6,43 @@ import { integerText, isInteger } from '../model/json.js';
 import type { Session } from './session.js';
 import { createForTrip, type RoundTrip } from './round-trip.js';
 import { mixedClassesName } from '../api/edge-values.js';
-import { absentFrom, animalsMadeBy, pageItems, type RunAnimal } from './animals.js';
+import { absentFrom, animalsMadeBy, pageItems } from './animals.js';
 
 export interface CreatedPet {
   sent: Record<string, unknown>;
   exchange: Exchange;
-  /** The body of a 2xx answer, when it is an object. */
   pet?: Record<string, any>;
 }
 
-/** The status the run gives most of its animals (created()), and asks once more without limit (list-pages.ts). */
+/** The status the run gives most of its animals, and asks once more without limit (list-pages.ts). */
 export const favouredStatus = (spec: { statuses: string[] }) => spec.statuses[spec.statuses.length - 1];
-
-/** The unfiltered page asked between the run's first animals and the bulk, and the animals known to exist then. */
-interface EarlyPage {
-  polled: Polled<Exchange>;
-  known: Map<string, Record<string, any>>;
-}
 
 export class Seeding {
   private made?: Promise<CreatedPet[]>;
 
   constructor(private readonly session: Session) {}
 
-  /** performance.now() when the run's animals had all been answered. */
   private writtenAt?: number;
 
-  /** The round trip created with the run's first animals, before the bulk (round-trips.ts follows it back). */
+  /** Created with the first animals; round-trips.ts follows it back. */
   firstTrip?: RoundTrip;
 
-  /** The unfiltered page asked between the first animals and the bulk, when the store was smaller than a page. */
-  private early?: Promise<EarlyPage>;
+  private early?: Promise<{ polled: Polled<Exchange>; known: Map<string, Record<string, any>> }>;
 
   private get store() {
     return this.session.specs.store;
   }
 
-  private list(query: Record<string, string | number> = {}): Promise<Exchange> {
+  private list(query: Record<string, string | number> = {}) {
     return this.session.call('store', 'listPets', { query });
   }
 
-  /** The authenticated list with no parameters that opens every run (the session's preflight). */
-  preflight(): Promise<Exchange> {
+  preflight() {
     return this.session.preflightList();
   }
 
-  /**
-   * certify: creates the run's first animals, one per PetStatus, one without status (the
-   * CREATE checks judge these) and one whose name holds many character classes (a round
-   * trip); asks for the unfiltered page of the largest limit once they show (earlyPage);
-   * then adds enough more that the store holds more animals than the largest page, so
-   * that page bounds are really tested, one NewPet among them sent twice. health:
-   * creates nothing.
-   */
-  created(): Promise<CreatedPet[]> {
+  /** certify: more animals than the largest page holds, so that page bounds are really tested. */
+  created() {
     return (this.made ??= this.create());
   }
 
@@ -69,13 +50,9 @@ export class Seeding {
     if (this.session.options.profile !== 'certify') return [];
     const { max, default: pageDefault } = this.store.limit;
     const prefix = this.session.runPrefix;
-    const samples = [
-      ...this.store.statuses.map((status) => validNewPet(this.store, this.session.petValues(`${prefix}-${status}`), { status })),
-      validNewPet(this.store, this.session.petValues(`${prefix}-no-status`)),
-    ];
-    // the seeding starts the longest chain of the run (pages, status pages, round trips):
-    // with the preflight answered it is queued at once, not after the probes that wait on
-    // nothing, which fill the pool meanwhile
+    const newPet = (label: string, extra?: Record<string, unknown>) => validNewPet(this.store, this.session.petValues(`${prefix}-${label}`), extra);
+    const samples = [...this.store.statuses.map((status) => newPet(status, { status })), newPet('no-status')];
+    // the longest chain of the run: queued at once, not behind the probes that fill the pool meanwhile
     const preflight = this.session.preflightAnswer ?? (await this.preflight());
     const shortDefault = (pageItems(preflight)?.length ?? pageDefault) < pageDefault;
     // a short default page is the whole store
@@ -90,15 +67,12 @@ export class Seeding {
     if (beforeCount + samples.length + 1 < max) this.early = this.earlyPage(before, first, mixedTrip);
     await this.early;
     const fill = Math.max(0, max + 1 - beforeCount - samples.length - 1);
-    // two thirds of the filling animals take the last status, the rest share the others:
-    // its filtered page then must show some 65 known animals, so a filtered list capped
-    // below that is seen (LIST-STATUS-COMPLETE), an unfiltered list that leaves it out
-    // falls far short of a full page (LIST-PAGE-FULL), and every status has animals. The
-    // first body is sent twice: "add an animal" adds one each time (CREATE-ID-UNIQUE)
+    // two thirds take the last status: a filtered list capped below its size is seen (LIST-STATUS-COMPLETE),
+    // one that leaves it out falls far short of a full page (LIST-PAGE-FULL). One body is sent twice (CREATE-ID-UNIQUE)
     const favoured = favouredStatus(this.store);
     const others = this.store.statuses.slice(0, -1);
     const statusOf = (i: number) => (i % 3 !== 0 || others.length === 0 ? favoured : others[Math.floor(i / 3) % others.length]);
-    const bodies = Array.from({ length: fill }, (_, i) => validNewPet(this.store, this.session.petValues(`${prefix}-seed-${i + 1}`), { status: statusOf(i) }));
+    const bodies = Array.from({ length: fill }, (_, i) => newPet(`seed-${i + 1}`, { status: statusOf(i) }));
     if (bodies.length > 1) bodies[1] = bodies[0];
     const rest = await Promise.all(bodies.map((sent) => this.createPet(sent)));
     this.writtenAt = performance.now();
@@ -112,17 +86,10 @@ export class Seeding {
     return { sent, exchange, pet };
   }
 
-  /**
-   * The unfiltered page of the largest limit, once it shows the run's first animals (read
-   * again within the consistency window while it lacks any), with the animals known to
-   * exist then: those the page asked before them showed, and the first ones the store
-   * accepted. Asked before the bulk, while the store is smaller than the page, so that
-   * the page is the whole list and must hold each of them, whatever its order.
-   */
-  private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip): Promise<EarlyPage> {
+  /** Asked while the store is smaller than the page, so that it must hold every known animal. */
+  private async earlyPage(before: Exchange, first: CreatedPet[], trip: RoundTrip) {
     const known = new Map<string, Record<string, any>>();
-    for (const pet of pageItems(before) ?? []) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
-    for (const c of first) if (c.pet && isInteger(c.pet.id)) known.set(integerText(c.pet.id), c.pet);
+    for (const pet of [...(pageItems(before) ?? []), ...first.map((c) => c.pet)]) if (pet && isInteger(pet.id)) known.set(integerText(pet.id), pet);
     if (trip.id !== undefined) known.set(trip.id, { id: trip.id, ...trip.sent });
     const since = performance.now();
     const read = () => this.list({ limit: this.store.limit.max });
@@ -134,25 +101,22 @@ export class Seeding {
     return { polled, known };
   }
 
-  /** The early unfiltered page (see earlyPage), when the run asked for one. */
-  async earlyListing(): Promise<EarlyPage | undefined> {
+  async earlyListing() {
     await this.created();
     return this.early;
   }
 
-  /** When the run's animals had all been written (performance.now()), for the consistency window; undefined: nothing written. */
-  async writesEnded(): Promise<number | undefined> {
+  /** performance.now() once the run's animals had all been written; undefined: nothing written. */
+  async writesEnded() {
     await this.created();
     return this.writtenAt;
   }
 
-  /** The sample animals (one per status, one without) the run created. */
-  async samples(): Promise<CreatedPet[]> {
+  async samples() {
     return (await this.created()).slice(0, this.store.statuses.length + 1);
   }
 
-  /** Every animal the run has made so far (animals.ts), in the order sent. */
-  runAnimals(): RunAnimal[] {
+  runAnimals() {
     return animalsMadeBy(this.session.answered('store'));
   }
 }

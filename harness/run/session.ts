@@ -1,12 +1,8 @@
-// One conformance run's transport: the HTTP client, redaction of the keys and of every
-// credential made from them, the preflight that decides whether the run can be made,
-// the liveness of each service, and the run's clock (deadline, consistency window). The
-// runner builds the fixtures and the check contexts over it.
+// One run's transport: the HTTP client, redaction, the preflight, each service's liveness, the run's clock.
 import { randomBytes, randomInt } from 'node:crypto';
 import { HttpClient } from '../http/client.js';
 import { ExchangeFailed, isRateLimit, isServerError, type Exchange, type HttpRequest } from '../http/exchange.js';
 import { buildRequest, fillPath, quickstartKey, type CallOptions, type Service } from './request.js';
-import type { PetValues } from '../api/bodies.js';
 import { Redactor } from '../http/redact.js';
 import { isRemoved, type Specs } from '../api/spec.js';
 import type { Target } from '../model/types.js';
@@ -18,73 +14,60 @@ import { plural } from '../model/words.js';
 import { credentialClasses, randomKeyLike, secretsOf, type CredentialClass } from '../api/credentials.js';
 import type { ConsistencyWindow } from './window.js';
 
-/** A run's settings, every one with its value (resolveConfig), and the target it certifies. */
 export type SessionOptions = RunSettings & {
   target: Target;
-  /** Stops the run from outside (the CLI on SIGINT or SIGTERM): no request is sent after it, as after the deadline. */
+  /** SIGINT, SIGTERM: nothing is sent after it, as after the deadline. */
   signal?: AbortSignal;
-  /** The name the data was given (a judged record's: this tool's exchanges.har says it); a run draws its own. */
+  /** A judged record's data name; a run draws its own. */
   runPrefix?: string;
 };
 
-/** The session options a configuration gives, for one target: the one place a run's options are built. */
 export function sessionOptionsFor(config: RunConfig, target: Target): SessionOptions {
-  const {
-    environment: _environment,
-    baseUrl: _baseUrl,
-    apiKey: _apiKey,
-    quickstartBaseUrl: _quickstartBaseUrl,
-    quickstartApiKey: _quickstartApiKey,
-    reportDir: _reportDir,
-    only: _only,
-    skip: _skip,
-    expectedFailuresFile: _expectedFailuresFile,
-    baselineFile: _baselineFile,
-    exchangeLog: _exchangeLog,
-    signKeyFile: _signKeyFile,
-    ...settings
-  } = config;
+  const { environment, baseUrl, apiKey, quickstartBaseUrl, quickstartApiKey, ...rest } = config;
+  const { reportDir, only, skip, expectedFailuresFile, baselineFile, exchangeLog, signKeyFile, ...settings } = rest;
   return { ...settings, target };
 }
 
-/** Hides the target's keys in every output, as $API_KEY and $QUICKSTART_API_KEY; the credentials a run makes from them are added as they are made (Session.credentials). */
+/** Shows the target's keys as $API_KEY and $QUICKSTART_API_KEY. */
 export function redactorFor(target: Target): Redactor {
   return new Redactor(keysOf(target));
 }
 
-/** The target's keys with the shell variable each is shown as. */
-function keysOf(target: Target): Array<{ value: string; label: string }> {
+function keysOf(target: Target) {
   return [
     { value: target.apiKey, label: '$API_KEY' },
     ...(target.quickstartApiKey && target.quickstartApiKey !== target.apiKey ? [{ value: target.quickstartApiKey, label: '$QUICKSTART_API_KEY' }] : []),
   ];
 }
 
-/** The run cannot be made (target unreachable or too slow, key rejected, rate limited past the deadline): exit code 2. */
+/** The run cannot be made (exit code 2). */
 export class RunAborted extends Error {}
 
-/**
- * Answers to the preflight's list, with the key, that say the address is not the API's
- * (its documented answers are 200, and 401 for a rejected key): 404 no such route, 405
- * the path without the method, 410 an API that is gone, 501 a server that does not
- * implement the method there, 403 a firewall or another service refusing everything.
- * Judging the checks against it would report dozens of failures that only say that.
- */
+/** Answers to the keyed preflight list that say the address is not the API's. */
 const NOT_THE_API = [403, 404, 405, 410, 501];
 
-/** An HTML page, not JSON: what a web front end answers. */
+/** The hint is for the usual mistake. */
+const PREFLIGHT = {
+  store: { what: 'target', keySettings: 'API_KEY and TARGET', key: 'API_KEY', name: 'the Animal Store API', hint: '' },
+  quickstart: {
+    what: 'quickstart service',
+    keySettings: 'QUICKSTART_API_KEY',
+    key: 'QUICKSTART_API_KEY',
+    name: 'the quickstart message service',
+    hint: " (it is the service's base address, without /v1; POST /messages is appended)",
+  },
+};
+
 const isWebPage = (ex: Exchange) => ex.json === undefined && ['text/html', 'application/xhtml+xml'].includes(ex.mediaType);
 
 export class Session implements ConsistencyWindow {
   readonly client: HttpClient;
   readonly redactor: Redactor;
-  /** Names everything the run creates, so its data is recognisable in the store. */
+  /** Names everything the run creates. */
   readonly runPrefix: string;
   readonly startedAt = new Date();
   private readonly deadline = new AbortController();
-  /** Aborted, with the reason, when the animal store stopped answering (client.ts): the run stops. */
   private readonly halt = new AbortController();
-  /** The services the run could not reach (down from the start, or stopped answering), with why. */
   private readonly outages = new Map<Service, string>();
   private readonly timer: NodeJS.Timeout;
 
@@ -95,19 +78,15 @@ export class Session implements ConsistencyWindow {
     this.runPrefix = options.runPrefix ?? `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.redactor = redactorFor(options.target);
     this.client = new HttpClient({
-      timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes,
-      concurrency: options.concurrency,
-      retries: options.retries,
+      ...options,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,
-      rate: options.rate,
       probeFor: (silent) => this.livenessProbe(silent),
       onStop: (service, reason) => {
         this.down(service, reason);
         if (service !== 'store') return;
-        // the store stopping ends the run, as it always has: what was judged stands, and nothing more is sent
+        // what was judged stands, and nothing more is sent
         this.client.stop('quickstart', reason);
         this.halt.abort(this.unreachable.join('; '));
       },
@@ -118,71 +97,57 @@ export class Session implements ConsistencyWindow {
     options.signal?.addEventListener('abort', () => this.deadline.abort(), { once: true });
   }
 
-  /** Seed of every value the run draws at random (--seed; drawn by resolveConfig when not given, so that the run can be replayed). */
-  get seed(): number {
+  removed(operationId: string) {
+    return isRemoved(this.specs.store.operation(operationId), this.options.now);
+  }
+
+  get seed() {
     return this.options.seed;
   }
 
-  /** How many animals the run generates from the schema: none but in certify. */
-  get examples(): number {
-    return this.options.profile === 'certify' ? this.options.examples : 0;
-  }
-
-  /** The values the run gives a NewPet's required fields. */
-  petValues(name: string): PetValues {
+  petValues(name: string) {
     return { name, categoryId: this.options.categoryId };
   }
 
-  /** The consistency window (--consistency-window), for pollWithinWindow. */
-  get windowMs(): number {
+  get windowMs() {
     return this.options.consistencyWindowMs;
   }
 
-  /** Waits, cut short by the deadline. */
-  wait(ms: number): Promise<void> {
+  wait(ms: number) {
     return this.client.wait(ms);
   }
 
-  get deadlinePassed(): boolean {
+  get deadlinePassed() {
     return this.deadline.signal.aborted;
   }
 
-  /** Aborted, with the reason as a sentence, when the animal store stopped answering. */
-  get stopped(): AbortSignal {
+  /** Aborted, with the reason, when the animal store stopped answering. */
+  get stopped() {
     return this.halt.signal;
   }
 
-  /** The setting that holds a service's base address. */
-  private addressSetting(service: Service): string {
+  private addressSetting(service: Service) {
     if (service === 'quickstart') return 'QUICKSTART_BASE_URL';
     return this.options.target.environment === 'staging' ? 'STAGING_BASE_URL' : 'BASE_URL';
   }
 
-  /** The service cannot be reached: nothing more is sent to it, and its requirements cannot be judged (outage). */
-  private down(service: Service, reason: string): void {
+  private down(service: Service, reason: string) {
     if (this.outages.has(service)) return;
     this.outages.set(service, `${reason} (address: ${this.addressSetting(service)})`);
     this.client.stop(service, reason);
   }
 
-  /** Why the service could not be reached, if it could not: the cause of every requirement of it left unjudged. */
-  outage(service: Service): string | undefined {
+  outage(service: Service) {
     return this.outages.get(service);
   }
 
-  /** Every service the run could not reach, the store first, each in one sentence naming its address setting. */
-  get unreachable(): string[] {
+  /** Every service the run could not reach, the store first. */
+  get unreachable() {
     return (['store', 'quickstart'] as const).flatMap((s) => this.outages.get(s) ?? []);
   }
 
-  /**
-   * The request that tells a service that stopped answering from one that leaves one
-   * kind of request unanswered, sent to the service the silent request went to: its
-   * preflight's (listPets with the key, no query; a message without its field), or, when
-   * that very request went unanswered, another as harmless (the smallest limit; a
-   * message that is not a string).
-   */
-  private livenessProbe(silent: HttpRequest): HttpRequest {
+  /** Tells a service that stopped answering from one that leaves one request unanswered. */
+  private livenessProbe(silent: HttpRequest) {
     const service = silent.service ?? 'store';
     const [op, first, second] =
       service === 'quickstart'
@@ -194,17 +159,10 @@ export class Session implements ConsistencyWindow {
 
   private readonly credentialsMade = new Map<Service, CredentialClass[]>();
 
-  /**
-   * Every class of Authorization header for one service's key (credentials.ts): the
-   * near-misses where the key may travel in other spellings (--key-variants), else a
-   * random key of its format and length. Each credential made from the key is added to
-   * the redactor here, as it is made, so no output shows it.
-   */
-  credentials(service: Service): CredentialClass[] {
+  /** Each credential made from the key is redacted as it is made. */
+  credentials(service: Service) {
     if (!this.credentialsMade.has(service)) {
-      const store = service === 'store';
-      const key = store ? this.options.target.apiKey : this.quickstartApiKey;
-      // the shell variable the key is shown as (keysOf: one key used for both services is $API_KEY)
+      const key = service === 'store' ? this.options.target.apiKey : this.quickstartApiKey;
       const variable = keysOf(this.options.target).find((k) => k.value === key)!.label;
       const classes = credentialClasses(key, variable, this.options.keyVariants, randomKeyLike(key, randomInt));
       this.redactor.add(secretsOf(classes));
@@ -213,35 +171,23 @@ export class Session implements ConsistencyWindow {
     return this.credentialsMade.get(service)!;
   }
 
-  /** The quickstart service's key: its own, or the animal store's. */
-  get quickstartApiKey(): string {
+  get quickstartApiKey() {
     return quickstartKey(this.options.target);
   }
 
-  /**
-   * Every answer of one service that counts, in the order sent: a same-origin redirect
-   * the client followed is not one (the hop after it is), nor an answer another attempt
-   * was sent in place of (a rate limit, a retry). By the service each request was built
-   * for, never by URL: a quickstart service at the store's origin root, or under a
-   * sibling path (/v1-quickstart), shares the store's URL prefix.
-   */
-  answered(service: Service): Exchange[] {
+  /** By the service, never by URL: the quickstart service may share the store's URL prefix. */
+  answered(service: Service) {
     return this.client.exchanges.filter((ex) => ex.request.service === service && ex.status > 0 && !ex.followed && !ex.superseded);
   }
 
-  /** 5xx answers of one service that a later attempt of the same request recovered from (--retries): not judged, but said. */
-  recovered(service: Service): Exchange[] {
-    return this.client.exchanges.filter((ex) => {
-      const final = ex.final;
-      return ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && final.status > 0 && final.status < 500;
-    });
+  recovered(service: Service) {
+    return this.client.exchanges.filter(
+      (ex) => ex.request.service === service && ex.superseded && ex.status >= 500 && !isRateLimit(ex) && ex.final.status > 0 && ex.final.status < 500,
+    );
   }
 
-  /**
-   * Why a check could not judge its requirement, in one line with the setting that
-   * helps: the cause of an error result (incompleteReason is built from these).
-   */
-  causeOf(err: unknown, service: Service): string {
+  /** Why a check could not judge its requirement, with the setting that helps. */
+  causeOf(err: unknown, service: Service) {
     const { deadlineMs, timeoutMs, concurrency } = this.options;
     if (this.deadlinePassed) return `the run deadline (${formatSeconds(deadlineMs)}) passed first; try a longer --deadline`;
     if (!(err instanceof CheckError)) return 'a check crashed (a bug of the suite: please report it)';
@@ -262,100 +208,62 @@ export class Session implements ConsistencyWindow {
     }
   }
 
-  /** Calls an operation of either service by its operationId, built from the spec. */
-  async call(service: Service, operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(service: Service, operationId: string, options: CallOptions = {}) {
     const op = (service === 'store' ? this.specs.store : this.specs.quickstart).operation(operationId);
-    // a removed operation need not exist any more: a check that sends it is a bug of the suite
     if (isRemoved(op, this.options.now)) throw new Error(`${operationId} is past its removal date (${op.removalDate}): no check may send it`);
     return this.request(service, op.method, fillPath(op.path, operationId, options.params), options, op.id);
   }
 
-  /**
-   * Sends a method and a path (relative to the service's base address): the one place
-   * a request is built. call() sends the documented operations through it; the error
-   * probes send a route and a method the description does not have (no operationId,
-   * so they count in no operation's latency). A server error is sent once more: it is
-   * one finding (STORE-NO-5XX's, which judges the first answer), and the request that
-   * met it is judged on the answer it gets then, if that is not one too. A write sent
-   * again may add one more animal: the model of the run's animals allows it.
-   */
-  async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string): Promise<Exchange> {
+  /** A server error is sent once more: STORE-NO-5XX judges the first (the model allows the animal a resent write may add). */
+  async request(service: Service, method: string, path: string, options: CallOptions = {}, operation?: string) {
     const request = buildRequest(this.options.target, service, method, path, options, operation);
     const ex = await this.client.send(request);
     return isServerError(ex) ? this.client.send(request) : ex;
   }
 
-  /** The quiet sample's exchanges: their latency is reported apart from the run's under load. */
+  /** Their latency is reported apart from the run's under load. */
   readonly quiet = new Set<Exchange>();
 
-  private readonly memo = new Map<string, Promise<Exchange>>();
+  private listing?: Promise<Exchange>;
+  private message?: Promise<Exchange>;
 
-  /** The authenticated list with no parameters that opens every run (the preflight's, shared with the checks). */
-  preflightList(): Promise<Exchange> {
-    if (!this.memo.has('list')) {
-      const list = this.call('store', 'listPets');
-      list.then((ex) => (this.preflightAnswer = ex)).catch(() => undefined);
-      this.memo.set('list', list);
+  preflightList() {
+    if (!this.listing) {
+      this.listing = this.call('store', 'listPets');
+      this.listing.then((ex) => (this.preflightAnswer = ex)).catch(() => undefined);
     }
-    return this.memo.get('list')!;
+    return this.listing;
   }
 
-  /** The preflight list's answer once it is in: read without waiting a turn, so that the run's first writes go out at once. */
+  /** Read without waiting a turn, so that the run's first writes go out at once. */
   preflightAnswer?: Exchange;
 
-  /** The quickstart preflight's message without its required field (a conforming service refuses it with 400: nothing is queued). */
-  preflightMessage(): Promise<Exchange> {
-    if (!this.memo.has('message')) this.memo.set('message', this.call('quickstart', 'sendMessage', { json: {} }));
-    return this.memo.get('message')!;
+  /** A message without its required field: a conforming service refuses it, so nothing is queued. */
+  preflightMessage() {
+    return (this.message ??= this.call('quickstart', 'sendMessage', { json: {} }));
   }
 
-  /** Sends a request of the run again, as part of the quiet sample (a quiet requirement's check, which runs alone). */
-  async resendQuiet(request: HttpRequest): Promise<Exchange> {
+  async resendQuiet(request: HttpRequest) {
     const ex = await this.client.send(request);
     this.quiet.add(ex);
     return ex;
   }
 
-  /**
-   * Checks that each service answers and accepts its key, before anything is judged:
-   * an authenticated list of the animal store; for the quickstart service, a message
-   * without its required field (which a conforming server refuses with 400, so nothing
-   * is queued). A service that does not answer is down: its requirements cannot be
-   * judged, the other's are. Throws RunAborted when no service answers, a configured
-   * key itself is rejected, or an address is not the service's (NOT_THE_API, a web
-   * site), instead of reporting dozens of failures that only say that. A 200 that
-   * breaks the rules is judged.
-   */
-  async preflight(): Promise<void> {
-    const { quickstartBaseUrl } = this.options.target;
+  /** Throws RunAborted when no service answers, a key is rejected or an address is not the service's. */
+  async preflight() {
     const checked = await Promise.allSettled([
-      this.expectAnswer('store', this.preflightList(), 'target', 'API_KEY and TARGET', { key: 'API_KEY', service: 'the Animal Store API' }),
-      ...(quickstartBaseUrl
-        ? [
-            this.expectAnswer('quickstart', this.preflightMessage(), 'quickstart service', 'QUICKSTART_API_KEY', {
-              key: 'QUICKSTART_API_KEY',
-              service: 'the quickstart message service',
-              // the usual mistake: the address ends in /v1, or is the animal store's
-              hint: "it is the service's base address, without /v1; POST /messages is appended",
-            }),
-          ]
-        : []),
+      this.expectAnswer('store', this.preflightList()),
+      ...(this.options.target.quickstartBaseUrl ? [this.expectAnswer('quickstart', this.preflightMessage())] : []),
     ]);
-    // a wrong address or key is the configuration's: it ends the run, whatever the other service does
+    // a wrong address or key ends the run, whatever the other service does
     for (const c of checked) if (c.status === 'rejected') throw c.reason;
     const down = checked.flatMap((c) => (c.status === 'fulfilled' && c.value ? [c.value] : []));
     for (const [service, reason] of down) this.down(service, reason);
     if (down.length === checked.length) throw new RunAborted(this.unreachable.join('; '));
   }
 
-  /** Resolves with the service and why when it could not be reached; throws RunAborted when the run cannot be made. */
-  private async expectAnswer(
-    service: Service,
-    exchange: Promise<Exchange>,
-    what: string,
-    keySettings: string,
-    address: { key: string; service: string; hint?: string },
-  ): Promise<[Service, string] | undefined> {
+  private async expectAnswer(service: Service, exchange: Promise<Exchange>): Promise<[Service, string] | undefined> {
+    const { what, keySettings, key, name, hint } = PREFLIGHT[service];
     let ex: Exchange;
     try {
       ex = await exchange;
@@ -363,32 +271,25 @@ export class Session implements ConsistencyWindow {
       const limited = this.rateLimitAbort();
       if (limited) throw limited;
       const failed = err instanceof ExchangeFailed ? err.exchange : undefined;
-      if (failed?.failure === 'timeout') {
-        const { timeoutMs } = this.options;
-        return [service, `the ${what} did not answer within ${timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`];
-      }
-      // a status line arrived but the body was cut at the cap: the service answers,
-      // and the checks will say what is wrong with it
+      if (failed?.failure === 'timeout')
+        return [service, `the ${what} did not answer within ${this.options.timeoutMs / 1000} s (REQUEST_TIMEOUT_MS): ${failed.summary}`];
+      // a status line arrived, the body cut at the cap: the checks will say what is wrong
       if (failed && failed.status > 0) return undefined;
       return [service, `${what} unreachable: ${(err as Error).message}`];
     }
     const setting = this.addressSetting(service);
-    const hint = address.hint ? ` (${address.hint})` : '';
     if (ex.status === 401) throw new RunAborted(`the configured key was rejected by the ${what}: ${ex.summary} (check ${keySettings})`);
     if (NOT_THE_API.includes(ex.status)) {
       const answer = `${ex.status} ${ex.mediaType || '(no Content-Type)'}`;
-      // a 403 may also be a key without access to the API, not only another address
-      const forbidden = ex.status === 403 ? `, or ${address.key} has no access to it` : '';
-      throw new RunAborted(
-        `${setting} does not look like ${address.service}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`,
-      );
+      const forbidden = ex.status === 403 ? `, or ${key} has no access to it` : '';
+      throw new RunAborted(`${setting} does not look like ${name}${forbidden}: ${ex.request.method} ${ex.request.url} with the key -> ${answer}${hint}`);
     }
     if (ex.succeeded && isWebPage(ex)) {
       // a web front end answers every path with a page; an API has none at a path no API has
       const elsewhere = await this.request(service, 'GET', `/${this.runPrefix}-no-such-path`, { auth: 'none' }).catch(() => undefined);
       if (elsewhere?.succeeded && isWebPage(elsewhere)) {
         throw new RunAborted(
-          `${setting} serves a web site, not ${address.service}: ${ex.request.method} ${ex.request.url} with the key -> ${ex.status}, ${ex.bodyExcerpt}; ` +
+          `${setting} serves a web site, not ${name}: ${ex.request.method} ${ex.request.url} with the key -> ${ex.status}, ${ex.bodyExcerpt}; ` +
             `GET ${elsewhere.request.url}, a path no API has, -> ${elsewhere.status} ${elsewhere.mediaType} too (check ${setting}${hint})`,
         );
       }
@@ -396,16 +297,12 @@ export class Session implements ConsistencyWindow {
     return undefined;
   }
 
-  /**
-   * Set when the run could not finish because the server kept answering 429 until
-   * the deadline passed: the run is then one that could not be made (exit code 2),
-   * with a remedy. The one place that decides it.
-   */
-  rateLimitAbort(): RunAborted | undefined {
+  /** The server kept answering 429 until the deadline: the run could not be made. */
+  rateLimitAbort() {
     if (!this.client.rateLimitedAtDeadline) return undefined;
     const limited = this.client.rateLimitedCount;
     const others = this.client.exchanges.filter((ex) => ex.status > 0 && !isRateLimit(ex)).length;
-    // the pace the server did accept, as the rate to try
+    // the pace the server did accept
     const seconds = (Date.now() - this.startedAt.getTime()) / 1000;
     const rate = Math.max(1, Math.floor(others / Math.max(seconds, 1)));
     const with503 = this.client.exchanges.some((ex) => isRateLimit(ex) && ex.status === 503);
@@ -413,7 +310,7 @@ export class Session implements ConsistencyWindow {
     return new RunAborted(`the server rate-limited the run (${answers}) until the deadline passed; try --rate ${rate} or a longer --deadline`);
   }
 
-  async close(): Promise<void> {
+  async close() {
     clearTimeout(this.timer);
     await this.client.close();
   }

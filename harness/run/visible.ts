@@ -1,9 +1,7 @@
-// An animal getPet shows, for the probes of getPet that must not fail for want of one.
-// Found once per run.
+// An animal getPet shows, so that its probes do not fail for want of one.
 import { pollWithinWindow } from './window.js';
 import { integerText, isInteger } from '../model/json.js';
 import type { Session } from './session.js';
-import { isRemoved } from '../api/spec.js';
 import { pageItems } from './animals.js';
 import type { Seeding } from './seeding.js';
 
@@ -15,22 +13,12 @@ export class Visible {
     private readonly seeding: Seeding,
   ) {}
 
-  private get store() {
-    return this.session.specs.store;
+  async liveId() {
+    return this.session.removed('getPet') ? undefined : (await this.animal()).id;
   }
 
-  /** The id of the animal the probes of getPet use (animal()), while getPet lives; undefined after its removal date. */
-  async liveId(): Promise<string | undefined> {
-    return isRemoved(this.store.operation('getPet'), this.session.options.now) ? undefined : (await this.animal()).id;
-  }
-
-  /**
-   * An animal that getPet shows: in certify a sample the run created, read with the key
-   * until getPet shows it within the consistency window (a store may show a write late);
-   * in health one the list showed. `unseen`: getPet still did not show it when the
-   * window passed.
-   */
-  animal(): Promise<{ id: string; unseen: boolean }> {
+  /** `unseen`: getPet still did not show it when the consistency window passed. */
+  animal() {
     return (this.found ??= this.find());
   }
 
@@ -42,7 +30,7 @@ export class Visible {
       return listed ? { id: integerText(listed.id), unseen: false } : { id: '1', unseen: true };
     }
     const id = integerText(created.pet!.id);
-    if (isRemoved(this.store.operation('getPet'), this.session.options.now)) return { id, unseen: false };
+    if (this.session.removed('getPet')) return { id, unseen: false };
     const read = () => this.session.call('store', 'getPet', { params: { petId: id } });
     const since = await this.seeding.writesEnded();
     // no answer here is the getPet checks' to report; the probes go on with the id

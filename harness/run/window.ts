@@ -1,30 +1,22 @@
-// Reading again within the consistency window (why a store may show a write late:
-// LIST-PAGE-FULL's accepts). Depends on a clock, the window and the run's deadline only.
+// Reading again within the consistency window (why a store may show a write late: LIST-PAGE-FULL's accepts).
 import { CheckError } from '../model/outcome.js';
 
-/** What polling needs of a run: the window (--consistency-window), whether the deadline passed, and a wait the deadline cuts short. */
 export interface ConsistencyWindow {
   readonly windowMs: number;
   readonly deadlinePassed: boolean;
   wait(ms: number): Promise<void>;
 }
 
-/** A value read again until it showed what was written, or the consistency window passed. */
 export interface Polled<T> {
   value: T;
   /** ms from the write (or the first read) to the read that gave `value`. */
   lagMs: number;
-  /** How many times it was read. */
   asked: number;
-  /** The last read still lacked what was written: the window passed, or the deadline. */
+  /** The last read still lacked what was written. */
   pending: boolean;
 }
 
-/**
- * Reads again, 250 ms later and then twice as long each time, while `pending(value)`
- * holds and the window (counted from `since`: the write) lasts. Window 0: the first
- * read stands.
- */
+/** Reads again, backing off from 250 ms, while `pending(value)` and the window from `since` (the write) last. */
 export async function pollWithinWindow<T>(
   window: ConsistencyWindow,
   first: T,
@@ -46,8 +38,7 @@ export async function pollWithinWindow<T>(
   return { value, lagMs: performance.now() - since, asked, pending: pending(value) };
 }
 
-/** "(asked 5 times over 5.0 s: --consistency-window)", for a message on what never showed. */
-export function waitedFor(polled: Polled<unknown>): string {
+export function waitedFor(polled: Polled<unknown>) {
   return polled.asked > 1
     ? ` (asked ${polled.asked} times over ${(polled.lagMs / 1000).toFixed(1)} s after the write: --consistency-window)`
     : ' (asked once: --consistency-window 0)';

@@ -1,32 +1,23 @@
-// --baseline: a previous compliance.json, and what changed since it. The comparison
-// is made here once; the reporters render report.sinceBaseline. Requirements are
-// matched by id, so a baseline from another spec or tool version is compared where
-// the ids match, and the notes say so. A requirement this run could not judge (the
-// whole run, when it was aborted or judged nothing) keeps the failing state it had
-// in the baseline (sinceBaseline.unjudged), so that a scheduled check handed "the last
-// report, whatever it was" keeps its history across an outage.
+// --baseline: what changed since a previous compliance.json. A requirement this run could not judge keeps the
+// failing state it had, so that a scheduled check handed "the last report, whatever it was" keeps its history.
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../config/values.js';
 import { countedViolations } from './report.js';
 import type { BaselineChange, Outcome, RequirementResult, RunReport, SinceBaseline } from '../model/types.js';
 
-/** What a baseline must hold: the parts of a compliance report of any version that are compared. */
 export type Baseline = Pick<RunReport, 'tool' | 'spec' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'verdict' | 'requirements' | 'abortReason'> & {
   sinceBaseline?: Pick<SinceBaseline, 'newlyFailing' | 'stillFailing'> & Partial<Pick<SinceBaseline, 'unjudged'>>;
 };
 
 const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'error', 'skipped', 'inconclusive'];
 
-/** What is missing for the parsed JSON to be a compliance report, or undefined. */
-function notAReport(value: any): string | undefined {
+function notAReport(value: any) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const str = (v: unknown) => typeof v === 'string';
   if (!str(value.tool?.name) || !str(value.tool?.version)) return 'no tool name and version';
   if (!str(value.spec?.title) || !str(value.spec?.version)) return 'no spec title and version';
   if (!str(value.target?.baseUrl) || !str(value.profile)) return 'no target and profile';
-  for (const key of ['startedAt', 'finishedAt']) {
-    if (!str(value[key]) || Number.isNaN(Date.parse(value[key]))) return `no ${key} time`;
-  }
+  for (const key of ['startedAt', 'finishedAt']) if (!str(value[key]) || Number.isNaN(Date.parse(value[key]))) return `no ${key} time`;
   if (!str(value.verdict)) return 'no verdict';
   if (!Array.isArray(value.requirements)) return 'no requirements';
   const bad = value.requirements.findIndex((r: any) => !str(r?.id) || !str(r?.level) || !OUTCOMES.includes(r?.outcome));
@@ -34,14 +25,10 @@ function notAReport(value: any): string | undefined {
   return undefined;
 }
 
-/** Reads and checks a baseline; any problem is a ConfigError (exit code 2) before the run. */
 export async function readBaseline(file: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`cannot read the baseline ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new ConfigError(`cannot read the baseline ${file}: ${err.code ?? err.message}`);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -53,8 +40,7 @@ export async function readBaseline(file: string): Promise<Baseline> {
   return value as Baseline;
 }
 
-/** What differs between the two runs besides the results. */
-function notesOn(report: RunReport, baseline: Baseline, compared: number): string[] {
+function notesOn(report: RunReport, baseline: Baseline, compared: number) {
   const notes: string[] = [];
   if (baseline.tool.version !== report.tool.version || baseline.spec.version !== report.spec.version) {
     notes.push(
@@ -84,17 +70,10 @@ function notesOn(report: RunReport, baseline: Baseline, compared: number): strin
 
 export function compareWithBaseline(report: RunReport, baseline: Baseline): SinceBaseline {
   const before = new Map(baseline.requirements.map((r) => [r.id, r]));
-  // what the baseline knew of each requirement failing: since when, and, for one it could
-  // not judge itself, the failing state it carried from the run before it
-  const since = new Map<string, string>();
-  const carried = new Map<string, BaselineChange>();
-  for (const c of [...(baseline.sinceBaseline?.newlyFailing ?? []), ...(baseline.sinceBaseline?.stillFailing ?? [])]) {
-    if (c.failingSince) since.set(c.id, c.failingSince);
-  }
-  for (const c of baseline.sinceBaseline?.unjudged ?? []) {
-    carried.set(c.id, c);
-    if (c.failingSince) since.set(c.id, c.failingSince);
-  }
+  // since when the baseline knew each failing, and the state it carried for those it could not judge
+  const { newlyFailing = [], stillFailing = [], unjudged = [] } = baseline.sinceBaseline ?? {};
+  const since = new Map([...newlyFailing, ...stillFailing, ...unjudged].filter((c) => c.failingSince).map((c) => [c.id, c.failingSince!]));
+  const carried = new Map(unjudged.map((c) => [c.id, c]));
   const change = (now: RequirementResult, baselineOutcome: Outcome, failingSince?: string): BaselineChange => ({
     id: now.id,
     level: now.level,
@@ -120,9 +99,7 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
     stillFailing: [],
     unjudged: [],
   };
-  // failing: a counted violation (failed, not a listed deviation, not in an aborted run),
-  // or carried as failing by a baseline that could not judge it; judged: passed or failed
-  // in a run that was not aborted
+  // failing: a counted violation, or carried as failing by a baseline that could not judge it
   const failingNow = new Set(countedViolations(report));
   const failingThen = new Set(countedViolations(baseline));
   const aborted = report.abortReason !== undefined;
@@ -149,19 +126,14 @@ export function compareWithBaseline(report: RunReport, baseline: Baseline): Sinc
   return result;
 }
 
-/** An ISO time as "2025-01-02 03:04:05 UTC"; anything else as given. */
-function utcTime(iso: string): string {
+/** "2025-01-02 03:04:05 UTC"; anything else as given. */
+function utcTime(iso: string) {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime())
-    ? iso
-    : d
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace(/T(\S+)\.\d+Z$/, ' $1 UTC');
 }
 
-/** The section's three groups, each change with what every output says of it. */
-export function changeGroups(s: SinceBaseline): Array<{ key: string; label: string; changes: Array<BaselineChange & { detail: string }> }> {
+/** Each change with what every output says of it. */
+export function changeGroups(s: SinceBaseline) {
   const since = (c: BaselineChange) => utcTime(c.failingSince ?? s.baseline.startedAt);
   const group = (key: string, label: string, changes: BaselineChange[], detail: (c: BaselineChange) => string) => ({
     key,
@@ -179,6 +151,5 @@ export function changeGroups(s: SinceBaseline): Array<{ key: string; label: stri
   ];
 }
 
-/** The section's heading line. */
 export const baselineHeading = (s: SinceBaseline) =>
   `Since the baseline (run finished ${utcTime(s.baseline.finishedAt)}, ${s.baseline.verdict}; ${s.compared} requirements compared)`;

@@ -1,69 +1,44 @@
-// Turns requirement results into the run report: counts, coverage, per-area
-// verdicts, the run's verdict and exit code. A requirement fails only on an answer
-// that shows the server breaking the description; what the run could not observe
-// (an error: no answer, a body cut at the size cap, the deadline) is never a
-// violation. So, first match wins:
+// The run report over the results. What the run could not observe is never a violation. First match wins:
 //   aborted        the run could not be made, or stopped (abortReason)
-//   non-compliant  a MUST failed (with --strict, a SHOULD too), unless the known-deviations file lists it
-//   incomplete     a MUST could not be judged (with --strict, a SHOULD too): incompleteReason says why
+//   non-compliant  a MUST failed (with --strict, a SHOULD too), unless listed as a known deviation
+//   incomplete     a MUST could not be judged (with --strict, a SHOULD too)
 //   not-tested     nothing was judged
 //   compliant      otherwise
-// Exit codes: compliant 0, non-compliant 1, the others 2: they say nothing final
-// about the server (1 would blame it, 0 would let CI go green on what was not seen).
+// Exit codes: compliant 0, non-compliant 1, the others 2: they say nothing final about the server.
 import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunReport, Verdict } from '../model/types.js';
 import { AREAS } from '../api/catalogue.js';
 import { TOOL } from '../model/tool.js';
 
-/** What a report says of a run apart from its results: the figures of the session. */
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
-/** Failed (an answer showed the server breaking it), and not listed as an expected failure. */
 export const isViolation = (r: RequirementResult) => r.outcome === 'failed' && r.expectedFailure === undefined;
-
-/** Could not be judged (outcome error), and not listed as an expected failure. */
 export const isUnjudged = (r: RequirementResult) => r.outcome === 'error' && r.expectedFailure === undefined;
-
-/** Listed as an expected failure, and failed or could not be judged as expected: not counted. */
 export const failedAsExpected = (r: RequirementResult) => r.expectedFailure !== undefined && (r.outcome === 'failed' || r.outcome === 'error');
 
-/** Listed as an expected failure, yet passed: its line in the file can go. */
+/** Its line in the expected-failures file can go. */
 export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
 
-/** Whether a result of this level decides the verdict: a MUST, or with --strict any. */
 const decides = (r: RequirementResult, strict: boolean) => r.level === 'MUST' || strict;
-
-/** Whether this result makes the run non-compliant: a violated MUST, or with --strict any violation. */
 export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && decides(r, strict);
 
-/** Whether this result keeps the run from being compliant without blaming the server: an unjudged MUST (--strict: any). */
+/** Keeps the run from being compliant without blaming the server. */
 export const leavesIncomplete = (r: RequirementResult, strict: boolean) => isUnjudged(r) && decides(r, strict);
 
-/**
- * The violations a report counts: none in an aborted run. What failed before an abort
- * stays in the results with its outcome and message, but the run that judged it was
- * not carried out to the end, so no output counts it against the server.
- */
+/** None in an aborted run: it was not carried out to the end. */
 export const countedViolations = (report: Pick<RunReport, 'abortReason' | 'requirements'>) =>
   report.abortReason !== undefined ? [] : report.requirements.filter(isViolation);
 
-/** The tally of results; an aborted run counts no violation (countedViolations). */
 export function countResults(results: RequirementResult[], aborted = false): Counts {
-  const count = (outcome: RequirementResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
-  const violated = (level: RequirementResult['level']) => (aborted ? 0 : results.filter((r) => r.level === level && isViolation(r)).length);
-  return {
-    total: results.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    error: count('error'),
-    skipped: count('skipped'),
-    inconclusive: count('inconclusive'),
-    mustViolations: violated('MUST'),
-    shouldViolations: violated('SHOULD'),
-  };
+  const counts = { total: results.length, passed: 0, failed: 0, error: 0, skipped: 0, inconclusive: 0, mustViolations: 0, shouldViolations: 0 };
+  for (const r of results) {
+    counts[r.outcome]++;
+    if (!aborted && isViolation(r)) counts[r.level === 'MUST' ? 'mustViolations' : 'shouldViolations']++;
+  }
+  return counts;
 }
 
-/** A duration for people: 12 ms, 1.5 s, 3 min 4 s, 1 h 2 min (a value that is no number reads 0 ms). */
-export function formatDuration(ms: number): string {
+/** 12 ms, 1.5 s, 3 min 4 s, 1 h 2 min. */
+export function formatDuration(ms: number) {
   const v = Number.isFinite(ms) ? Math.max(0, ms) : 0;
   if (v < 1000) return `${Math.round(v)} ms`;
   if (v < 60_000) return `${(v / 1000).toFixed(1)} s`;
@@ -71,68 +46,51 @@ export function formatDuration(ms: number): string {
   return minutes < 60 ? `${minutes} min ${Math.round((v % 60_000) / 1000)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** A verdict as words: "not tested" rather than its id. */
 export const verdictText = (v: Verdict) => (v === 'not-tested' ? 'not tested' : v);
 
-/** Judged: passed or failed (see Coverage); errors, skipped and inconclusive ones apart. */
 function coverageOf(c: Counts): Coverage {
   return { judged: c.passed + c.failed, total: c.total, error: c.error, skipped: c.skipped, inconclusive: c.inconclusive };
 }
 
-/** "40 of 55 requirements judged; 3 could not be judged, 12 skipped": the wording every output gives the coverage. */
-export function coverageText(c: Coverage): string {
-  const rest = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`].filter(
-    Boolean,
-  );
+/** "40 of 55 requirements judged; 3 could not be judged, 12 skipped". */
+export function coverageText(c: Coverage) {
+  const parts = [c.error && `${c.error} could not be judged`, c.skipped && `${c.skipped} skipped`, c.inconclusive && `${c.inconclusive} inconclusive`];
+  const rest = parts.filter(Boolean);
   return `${c.judged} of ${c.total} requirements judged${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
 
-/** What the outputs warn about when the verdict rests on little or nothing (an aborted run says why instead). */
+/** An aborted run says why instead. */
 export function coverageWarning(report: Pick<RunReport, 'verdict' | 'coverage' | 'configError'>): string | undefined {
   const c = report.coverage;
   if (report.verdict === 'aborted') return undefined;
   if (report.configError !== undefined) return `the run could not start: ${report.configError}`;
-  if (report.verdict === 'not-tested') {
+  if (report.verdict === 'not-tested')
     return `no requirement was judged (${coverageText(c)}): this run says nothing about the server; see why they were skipped (ONLY, SKIP, PROFILE, QUICKSTART_BASE_URL)`;
-  }
   if (c.judged * 2 < c.total) return `only ${c.judged} of ${c.total} requirements were judged: this verdict covers those only`;
   return undefined;
 }
 
-/** How many writes the servers accepted from the run (report.writesAccepted). */
 export const writesAcceptedCount = (report: Pick<RunReport, 'writesAccepted'>) => Object.values(report.writesAccepted ?? {}).reduce((a, b) => a + b, 0);
 
-/**
- * What every output warns about when a health run, which only sends what a conforming
- * server refuses or reads, changed the server: the writes it accepted, by operation.
- */
+/** A health run sends only what a conforming server refuses or reads. */
 export function dataWarning(report: Pick<RunReport, 'profile' | 'writesAccepted' | 'runPrefix'>): string | undefined {
   const n = writesAcceptedCount(report);
   if (report.profile !== 'health' || n === 0) return undefined;
-  const which = Object.entries(report.writesAccepted!)
-    .map(([what, count]) => `${what} ×${count}`)
-    .join(', ');
+  const which = Object.entries(report.writesAccepted!).map(([what, count]) => `${what} ×${count}`);
   return (
-    `this read-only health run changed the server: ${n} write${n === 1 ? ' was' : 's were'} accepted (${which}), ` +
+    `this read-only health run changed the server: ${n} write${n === 1 ? ' was' : 's were'} accepted (${which.join(', ')}), ` +
     `where a conforming server refuses every write health sends${report.runPrefix ? ` (the names the run sends start with ${report.runPrefix})` : ''}`
   );
 }
 
-/** The verdict over results of a run that was not aborted (the order is the file's header). */
-function verdictOf(results: RequirementResult[], strict: boolean): Verdict {
+function verdictOf(results: RequirementResult[], strict: boolean) {
   if (results.some((r) => countsAgainstVerdict(r, strict))) return 'non-compliant';
   if (results.some((r) => leavesIncomplete(r, strict))) return 'incomplete';
   return results.some((r) => r.outcome === 'passed' || r.outcome === 'failed') ? 'compliant' : 'not-tested';
 }
 
-/**
- * The one line of an incomplete run: how many requirements could not be judged and
- * the most common cause with the setting that helps, e.g. "3 MUST requirements could
- * not be judged: a response body was cut off at 16 MiB; try --max-body 64MiB"; or
- * every service the run could not reach, when one was not (each is the cause of its
- * requirements).
- */
-function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []): string {
+/** The most common cause, or every service the run could not reach. */
+function incompleteReasonOf(results: RequirementResult[], strict: boolean, unreachable: string[] = []) {
   const unjudged = results.filter((r) => leavesIncomplete(r, strict));
   const must = unjudged.filter((r) => r.level === 'MUST').length;
   const should = unjudged.length - must;
@@ -147,70 +105,30 @@ function incompleteReasonOf(results: RequirementResult[], strict: boolean, unrea
   return `${who} could not be judged: ${causes.join('; ')}${others ? ` (${others} for other causes: see the report)` : ''}`;
 }
 
-/** The message of a requirement that an interruption (the run stopped) left unjudged. */
 export const notCarriedOut = (reason: string) => `not carried out: ${reason}`;
-
-/** The message of every requirement of a run aborted before it ran anything (an unreachable target, a rejected key). */
 export const notRun = (reason: string) => `not run: ${reason}`;
-
-/** The run, aborted for `reason`, stopped before it judged this requirement. */
 export const cutShortBy = (r: { message?: string }, reason: string) => r.message === notCarriedOut(reason);
-
-/** The run, aborted for `reason`, judged nothing of this requirement (cut short, or never run). */
 export const leftUnjudgedBy = (r: { message?: string }, reason: string) => cutShortBy(r, reason) || r.message === notRun(reason);
 
-/** The result of a requirement the run does not carry out. */
+export const describing = ({ id, level, area, operation, title, source }: Requirement) => ({ id, level, area, operation, title, source });
+
 export function skippedResult(r: Requirement, message: string): RequirementResult {
-  return {
-    id: r.id,
-    level: r.level,
-    area: r.area,
-    operation: r.operation,
-    title: r.title,
-    source: r.source,
-    outcome: 'skipped',
-    message,
-    notes: [],
-    durationMs: 0,
-    evidence: [],
-  };
+  return { ...describing(r), outcome: 'skipped', message, notes: [], durationMs: 0, evidence: [] };
 }
 
-/** The report of a run whose configuration was refused: not tested (exit code 2), no requirement run, the reason as configError. */
 export function refusedRunReport(reason: string, settings: Pick<ReportBase, 'profile' | 'strict' | 'target' | 'spec'>, catalogue: Requirement[]): RunReport {
   const now = new Date().toISOString();
   const { spec, target, profile, strict } = settings;
-  const base: ReportBase = {
-    tool: TOOL,
-    spec,
-    target,
-    profile,
-    strict,
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 0,
-    configError: reason,
-    requestCount: 0,
-    retries: 0,
-    rateLimited: 0,
-    latency: {},
-  };
-  return buildReport(
-    base,
-    catalogue.map((r) => skippedResult(r, notRun(reason))),
-  );
+  const run = { tool: TOOL, spec, target, profile, strict, startedAt: now, finishedAt: now, durationMs: 0, configError: reason };
+  const results = catalogue.map((r) => skippedResult(r, notRun(reason)));
+  return buildReport({ ...run, requestCount: 0, retries: 0, rateLimited: 0, latency: {} }, results);
 }
 
-/** The ids of the animals an answer's body shows (as JSON text: an id may be no int64, or a string). */
+/** Read from the text: an id may be no int64, or a string. */
 const idsIn = (body: string | undefined) => new Set([...(body ?? '').matchAll(/"id"\s*:\s*("?)(-?\d+)\1/g)].map((m) => m[2]));
 
-/**
- * A failure that follows from another: an answer it failed on is no valid Pets or Pet
- * because it shows animals whose creation was answered with no valid Pet (a stored value
- * that breaks the shape, such as an id beyond int64). Marked with the cause's id, and
- * listed after it, so that the reports show the cause first.
- */
-function rootCauses(results: RequirementResult[]): RequirementResult[] {
+/** Listed after its cause: a failure on animals whose creation got no valid Pet. */
+function rootCauses(results: RequirementResult[]) {
   const failed = results.filter((r) => r.outcome === 'failed');
   const causes = failed
     .filter((r) => r.area === 'create' && /not a valid Pet\b/.test(r.message ?? ''))
@@ -226,9 +144,9 @@ function rootCauses(results: RequirementResult[]): RequirementResult[] {
   return [...results].sort((a, b) => at(a) - at(b));
 }
 
-/** The report over a run's figures and results; what base may hold of a report (the Vitest view passes one) is computed anew. */
+/** What base holds of a report (the Vitest view passes one) is computed anew. */
 export function buildReport(base: ReportBase, results: RequirementResult[]): RunReport {
-  const { incompleteReason: _computedBelow, ...figures } = base as ReportBase & Partial<RunReport>;
+  const { incompleteReason, ...figures } = base as ReportBase & Partial<RunReport>;
   const order = (r: RequirementResult) => (AREAS as readonly string[]).indexOf(r.area);
   const requirements = rootCauses([...results].sort((a, b) => order(a) - order(b)));
   const aborted = figures.abortReason !== undefined;
