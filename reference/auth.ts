@@ -1,7 +1,5 @@
-// Authentication: "The API key is sent as a bearer token in the Authorization header:
-// Authorization: Bearer <API_KEY>"; "A missing or invalid key yields 401 with an Error
-// body". The quickstart service reads its key the same way: "401 means the key is
-// absent or invalid or the header is not of the form Bearer <API_KEY>".
+// Authentication: "Authorization: Bearer <API_KEY>"; "A missing or invalid key yields 401
+// with an Error body". The quickstart service reads its key the same way.
 import type { IncomingMessage } from 'node:http';
 import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { seam, type Switches } from './seams.js';
@@ -9,19 +7,6 @@ import type { Problem } from './wire.js';
 
 /** What an Authorization header amounts to. */
 type Kind = 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid';
-
-/** A request's credential, as the deviations at the key seams look at it. */
-interface Presented {
-  kind: Kind;
-  req: IncomingMessage;
-  /** The Authorization header ('' when there is none). */
-  header: string;
-  /** All that follows "Bearer" and whitespace, if the header starts so. */
-  afterBearer?: string;
-  key: string;
-  operation: string;
-  query: URLSearchParams;
-}
 
 /** RFC 9110: the scheme is case-insensitive and is separated from the token by one or more spaces. */
 function credential(sw: Switches, header: string | undefined, key: string): Kind {
@@ -34,16 +19,20 @@ function credential(sw: Switches, header: string | undefined, key: string): Kind
   return isKey(token) ? 'ok' : 'wrong-key';
 }
 
-function present(sw: Switches, req: IncomingMessage, key: string, operation: string): Presented {
+/** A request's credential, as the deviations look at it. */
+type Presented = ReturnType<typeof present>;
+
+function present(sw: Switches, req: IncomingMessage, key: string, operation: string) {
   const header = req.headers.authorization ?? '';
   return {
     kind: credential(sw, header, key),
     req,
     header,
+    /** All that follows "Bearer" and whitespace, if the header starts so. */
     afterBearer: /^bearer\s+(.*)$/i.exec(header)?.[1],
     key,
     operation,
-    // parsed only for the deviations that read it: every request of the server passes here
+    // parsed only for the deviations that read it: every request passes here
     get query() {
       return new URL(req.url ?? '/', 'http://localhost').searchParams;
     },
@@ -68,30 +57,30 @@ export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string):
 
 // ---------------------------------------------------------------- seams
 
-/** The header's grammar: the scheme, whitespace, the token. */
 const GRAMMAR = seam<RegExp>('the Authorization grammar', {
   'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/,
 });
 
-/** Whether a token is the key: the same text, or in a key format the same value as the server reads it. */
+/** Whether a token is the key in a key format, as the server reads it. */
 const KEY_FORMAT = seam<(token: string, key: string) => boolean>('the key format', {
   'jwt-key': (token) => verifiesAsJwt(token),
   'uuid-key': sameUuid,
   'base64-key': sameBase64,
 });
 
-/** Near-miss comparisons: a token that merely resembles the key, each a bug of real servers. */
+/** A token that merely resembles the key, each a bug of real servers. */
 const nearMiss = (accepts: (token: string, key: string) => boolean) => (p: Presented) =>
   p.kind !== 'missing' && p.afterBearer !== undefined && accepts(p.afterBearer, p.key);
 const caseInsensitive = nearMiss((token, key) => token.toLowerCase() === key.toLowerCase());
 const firstWordOnly = nearMiss((token, key) => token.trim().split(/\s+/)[0] === key);
 const sameKind = (kind: Kind) => (p: Presented) => p.kind === kind;
-/** What a server that checks only a key's form looks at: its length and its prefix. */
+const keyless = sameKind('missing');
+/** A server that checks only a key's form looks at its length and its prefix. */
 const sameForm = (token: string, key: string) => token.length === key.length && token.slice(0, 8) === key.slice(0, 8);
-const keyless = (p: Presented) => p.kind === 'missing';
+const bearerStripped = (p: Presented) => p.header.replace(/^(Bearer )+/, '') === p.key;
+const gluedBearer = (p: Presented) => p.header.replace(/^Bearer/, '') === p.key;
 
 const KEY_REFUSED = seam<(p: Presented) => boolean>('the valid key refused', {
-  // only "Bearer " as written passes, though RFC 9110 makes the scheme case-insensitive
   'scheme-case-sensitive': (p) => !p.header.startsWith('Bearer '),
 });
 
@@ -99,7 +88,6 @@ const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the k
   'orders-unauthenticated': (p) => p.operation === 'listOrders',
   'no-auth-on-list': (p) => keyless(p) && p.operation === 'listPets',
   'no-auth-with-query': (p) => keyless(p) && p.operation === 'listPets' && (p.req.url ?? '').includes('?'),
-  // RFC 6750 2.3: a resource server may take the bearer token from the query
   'access-token-query': (p) => keyless(p) && p.query.get('access_token') === p.key,
   'key-elsewhere-accepted': (p) => keyless(p) && (p.req.headers['x-api-key'] === p.key || p.query.get('api_key') === p.key),
   'key-query-param': (p) => keyless(p) && p.query.get('key') === p.key,
@@ -113,9 +101,8 @@ const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the k
   'any-scheme-accepted': sameKind('wrong-scheme'),
   'raw-key-accepted': sameKind('raw-key'),
   'empty-bearer-accepted': sameKind('bare-bearer'),
-  // every "Bearer " prefix stripped (none too: the raw key passes)
-  'bearer-stripped-repeatedly': (p) => p.header.replace(/^(Bearer )+/, '') === p.key,
-  'glued-bearer-accepted': (p) => p.header.replace(/^Bearer/, '') === p.key,
+  'bearer-stripped-repeatedly': bearerStripped,
+  'glued-bearer-accepted': gluedBearer,
 });
 
 const REFUSAL = seam<(p: Presented) => Problem | undefined>('the refusal of a credential', {
@@ -130,6 +117,6 @@ const QS_LETS_IN = seam<(p: Presented) => boolean>('the quickstart service lets 
   'qs-raw-key-accepted': sameKind('raw-key'),
   'qs-any-scheme-accepted': sameKind('wrong-scheme'),
   'qs-bare-bearer-accepted': sameKind('bare-bearer'),
-  'qs-glued-bearer-accepted': (p) => p.header.replace(/^Bearer/, '') === p.key,
-  'qs-bearer-stripped-repeatedly': (p) => p.header.replace(/^(Bearer )+/, '') === p.key,
+  'qs-glued-bearer-accepted': gluedBearer,
+  'qs-bearer-stripped-repeatedly': bearerStripped,
 });

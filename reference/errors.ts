@@ -1,6 +1,5 @@
 // Errors: "All error responses in the animal store use the Error body (code, message,
-// status)", whose status "equals the HTTP status code". The problems both services
-// answer, how an answer is written, and the store's answer to a route it does not have.
+// status)", whose status "equals the HTTP status code".
 import type { ServerResponse } from 'node:http';
 import { methodsOf, type Routed } from './routing.js';
 import { seam, type Switches } from './seams.js';
@@ -14,7 +13,7 @@ export const tooLarge = (): Problem => ({ status: 413, code: 'payload_too_large'
 export const notImplemented = (message: string): Problem => ({ status: 501, code: 'not_implemented', message });
 export const unprocessable = (message: string): Problem => ({ status: 422, code: 'unprocessable_entity', message });
 
-/** A query or path value the server cannot use: the description names no status for it. */
+/** A query or path value the server cannot use. */
 export const badParameter = (sw: Switches, message: string): Problem => sw.fold(BAD_PARAMETER, invalid(message));
 
 export function sendError(sw: Switches, res: ServerResponse, written: Problem): void {
@@ -24,7 +23,6 @@ export function sendError(sw: Switches, res: ServerResponse, written: Problem): 
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };
-  // the API code never ran: the framework's own page
   if (problem.frameworkPage) {
     return page(
       'text/html; charset=utf-8',
@@ -35,7 +33,7 @@ export function sendError(sw: Switches, res: ServerResponse, written: Problem): 
   sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: problem.code, message, status }), headers);
 }
 
-/** An Error 404 for a path the API does not have, 405 with Allow for a documented path and another method. */
+/** 404 for a path the API does not have, 405 with Allow for a documented path and another method. */
 export function noRoute(sw: Switches, { method, path, petId }: Routed): Problem {
   const methods = methodsOf(path, sw);
   const problem = methods
@@ -76,7 +74,6 @@ const OTHER_METHOD = seam<(method: string, path: string) => Problem | undefined>
   'method-501': (method) => (method === 'PATCH' ? notImplemented('PATCH is not implemented') : undefined),
 });
 
-/** How the framework writes the answer to a route it does not have. */
 const NO_ROUTE = seam<(p: Problem, petId: string | undefined) => Problem>('no route', {
   'framework-404-html': (p) => (p.status === 404 ? frameworkPage(p) : p),
   'method-not-allowed-plain': (p) => (p.status === 405 ? { ...p, plainText: true } : p),

@@ -1,40 +1,31 @@
-// Deliberate violations the reference server can be started with. Each breaks
-// exactly one documented behaviour, is implemented as an entry at the seams (seams.ts)
-// of the steps it changes, and `expect` names exactly the requirement ids that fail in
-// the certify profile against a server that is otherwise correct and starts empty (the
-// run then creates 101 animals: about a third per status, and one without). What a
-// fault breaks fails wherever the run looks at it: a 500 also fails STORE-NO-5XX, a
-// value stored otherwise also CREATE-VIEWS-AGREE (every view is compared with what was
-// sent), a getPet that does not show an animal also CREATE-ROUND-TRIP (it fetches each).
-//
-// Faults that accept an invalid body normalise it before storing (1.5 -> 1,
-// 42 -> "42", an unknown status dropped, ...) so that the animal they store is a
-// valid Pet: otherwise it could land in a list page and fail the list checks too,
-// depending on how requests interleave.
-//
-// `prefill`: the number of animals the store must hold from the start for the
-// fault to show at all (the run's own animals may arrive after the probe); `seed`,
-// the --seed whose generated animals show it; `variants`, allowed variants it needs.
-
+// Deliberate violations the reference server can be started with. Each breaks one
+// documented behaviour through entries at the seams (seams.ts) of the steps it changes;
+// `expect` names exactly the requirements that fail in the certify profile against a
+// server that starts empty (the run then creates 101 animals). A fault fails wherever the
+// run looks: a 500 also fails STORE-NO-5XX, a value stored otherwise CREATE-VIEWS-AGREE,
+// a getPet that misses an animal CREATE-ROUND-TRIP (it fetches each).
+// Faults that accept an invalid body store it normalised to a valid Pet (1.5 -> 1, ...):
+// else it could land in a list page and fail the list checks too, depending on timing.
 import type { VariantName } from './variants.js';
 
 interface FaultSpec {
   breaks: string;
   expect: readonly string[];
+  /** Animals the store must hold from the start (the run's own may arrive after the probe). */
   prefill?: number;
-  /** The latency budget (--max-latency-ms) the run needs for the fault to show. */
+  /** The --max-latency-ms the fault needs to show. */
   maxLatencyMs?: number;
-  /** The seed (--seed) whose generated animals show the fault, for one only they can find. */
+  /** The --seed whose generated animals show it. */
   seed?: number;
-  /** Allowed variants the server needs for the fault to show. */
+  /** Allowed variants it needs to show. */
   variants?: readonly VariantName[];
-  /** Requirements that fail in some runs only (timing), each with a comment why: kept to a minimum. */
+  /** Requirements that fail in some runs only (timing): kept to a minimum. */
   mayAlso?: readonly string[];
-  /** Requirements the run cannot judge against the fault (outcome error). */
+  /** Requirements the run cannot judge against it (outcome error). */
   errors?: readonly string[];
 }
 
-/** The list checks that validate every page they read: a page that is no valid Pets fails each. */
+/** The list checks that validate every page they read. */
 const INVALID_PAGE = [
   'LIST-OK',
   'LIST-LIMIT-DEFAULT',
@@ -45,15 +36,16 @@ const INVALID_PAGE = [
   'LIST-STATUS-COMPLETE',
   'LIST-UNFILTERED-COMPLETE',
 ] as const;
+const LIMITS = ['LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-LIMIT-ANY'] as const;
 
 export const FAULTS = {
-  // ------------------------------------------------------------ authentication
+  // authentication
   'no-auth-on-list': { breaks: 'GET /pets answers without a key', expect: ['AUTH-MISSING-HEADER'] },
   'key-elsewhere-accepted': { breaks: 'the key is also taken from the query (api_key) or an X-API-Key header', expect: ['AUTH-NO-BYPASS'] },
   'trailing-slash-unauthenticated': { breaks: 'GET /pets/ serves the list without a key (a route added beside /pets)', expect: ['AUTH-NO-BYPASS'] },
+  // a key sent in the query (api_key, access_token) is a query too
   'no-auth-with-query': {
     breaks: 'GET /pets with a status filter or a limit answers without a key (another code path)',
-    // the key sent in the query (api_key, access_token) is a query too: those probes get data
     expect: ['AUTH-MISSING-HEADER', 'AUTH-NO-BYPASS', 'AUTH-NO-QUERY-TOKEN'],
   },
   'key-query-param': { breaks: 'the key is also taken from the query parameter key (?key=)', expect: ['AUTH-NO-BYPASS'] },
@@ -65,10 +57,7 @@ export const FAULTS = {
     breaks: 'a createPet refused with 401 (no key, a wrong key) stores the animal all the same (the write runs before the answer)',
     expect: ['CREATE-WRITES-ACCOUNTED'],
   },
-  'invalid-write-stored': {
-    breaks: 'a createPet refused with 400 (an invalid value) stores the animal its body names all the same',
-    expect: ['CREATE-WRITES-ACCOUNTED'],
-  },
+  'invalid-write-stored': { breaks: 'a createPet refused with 400 (an invalid value) stores the animal all the same', expect: ['CREATE-WRITES-ACCOUNTED'] },
   'orders-unauthenticated': {
     breaks: 'GET /store/orders answers whatever the credential',
     expect: ['AUTH-MISSING-HEADER', 'AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
@@ -76,24 +65,15 @@ export const FAULTS = {
   'invalid-key-accepted': { breaks: 'any bearer token is accepted as a key', expect: ['AUTH-INVALID-KEY'] },
   'key-form-only': { breaks: "a bearer token of the key's length and prefix is accepted (the form is checked, not the key)", expect: ['AUTH-INVALID-KEY'] },
   'key-prefix-accepted': { breaks: 'a bearer token that starts with the key is accepted (startsWith)', expect: ['AUTH-INVALID-KEY'] },
-  'key-truncation-accepted': {
-    breaks: "a bearer token that is the key cut short is accepted (compared over the token's length, as strncmp)",
-    expect: ['AUTH-INVALID-KEY'],
-  },
+  'key-truncation-accepted': { breaks: "a bearer token that is the key cut short is accepted (strncmp over the token's length)", expect: ['AUTH-INVALID-KEY'] },
   'key-case-insensitive': { breaks: 'the key is compared ignoring case', expect: ['AUTH-INVALID-KEY'] },
-  'key-substring-accepted': {
-    breaks: 'a bearer token that contains the key anywhere is accepted (includes, an unanchored pattern)',
-    expect: ['AUTH-INVALID-KEY'],
-  },
-  'key-trimmed-split': {
-    breaks: 'the bearer token is split on whitespace and only its first word is compared (Bearer <key> <more> passes)',
-    expect: ['AUTH-INVALID-KEY'],
-  },
+  'key-substring-accepted': { breaks: 'a bearer token containing the key is accepted (includes, an unanchored pattern)', expect: ['AUTH-INVALID-KEY'] },
+  'key-trimmed-split': { breaks: 'only the first word of the bearer token is compared (Bearer <key> <more> passes)', expect: ['AUTH-INVALID-KEY'] },
   'any-scheme-accepted': { breaks: 'the key is accepted under any scheme (Basic, Token)', expect: ['AUTH-WRONG-SCHEME'] },
   'raw-key-accepted': { breaks: 'the raw key, with no scheme, is accepted', expect: ['AUTH-NO-SCHEME'] },
+  // stripping no prefix leaves the raw key, which passes too
   'bearer-stripped-repeatedly': {
     breaks: 'every "Bearer " prefix is stripped, so Bearer Bearer <key> is accepted',
-    // stripping no prefix leaves the raw key, which passes too
     expect: ['AUTH-INVALID-KEY', 'AUTH-NO-SCHEME'],
   },
   'glued-bearer-accepted': { breaks: 'the key glued to Bearer (BearerKEY) is accepted: the prefix is stripped without its space', expect: ['AUTH-NO-SCHEME'] },
@@ -116,19 +96,13 @@ export const FAULTS = {
     breaks: 'only the exact prefix "Bearer " is accepted: bearer <key> gets 401 (RFC 9110: the scheme is case-insensitive)',
     expect: ['AUTH-SCHEME-CASE'],
   },
-  'auth-403': {
-    breaks: 'a credential that is present but wrong gets 403 instead of 401',
-    expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'],
-  },
-  // ------------------------------------------------------------ errors and media
+  'auth-403': { breaks: 'a credential that is present but wrong gets 403 instead of 401', expect: ['AUTH-INVALID-KEY', 'AUTH-WRONG-SCHEME', 'AUTH-NO-SCHEME'] },
+  // errors and media
   'plain-text-errors': { breaks: 'error bodies are plain text (text/plain)', expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'error-without-code': { breaks: 'the Error body has no code', expect: ['ERR-BODY-SHAPE'] },
   'error-status-as-string': { breaks: 'the Error status field is a string ("401")', expect: ['ERR-BODY-SHAPE'] },
   'error-status-mismatch': { breaks: 'the Error status field is always 400, whatever the HTTP status', expect: ['ERR-STATUS-MATCHES'] },
-  'framework-404-html': {
-    breaks: "a path the API does not have gets the web framework's HTML 404 page, not an Error body",
-    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
-  },
+  'framework-404-html': { breaks: "an unknown path gets the web framework's HTML 404 page, not an Error body", expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'method-not-allowed-plain': {
     breaks: "a documented path with a method it does not have gets the web framework's text/plain 405, not an Error body",
     expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
@@ -138,10 +112,7 @@ export const FAULTS = {
     breaks: 'POST /pets refuses with 400 a Content-Type that is not exactly application/json (application/json; charset=utf-8, Application/JSON)',
     expect: ['HTTP-VALID-SPELLINGS'],
   },
-  'accept-exact': {
-    breaks: 'every request whose Accept is not exactly application/json (*/*, none at all) gets 406, once the key has passed',
-    expect: ['HTTP-VALID-SPELLINGS'],
-  },
+  'accept-exact': { breaks: 'an Accept other than exactly application/json (*/*, none) gets 406 once the key has passed', expect: ['HTTP-VALID-SPELLINGS'] },
   'defaults-disagree': {
     breaks:
       'an animal stored without a status shows as "available" in the list and its filter (a COALESCE in their queries) but as "pending" in getPet (its serialiser fills in another default)',
@@ -171,25 +142,13 @@ export const FAULTS = {
     breaks: 'GET /pets/ with the key is a legacy route that answers 200 with the page wrapped as {"data": [...]}',
     expect: ['HTTP-PATH-SPELLINGS'],
   },
-  // ------------------------------------------------------------ list
-  'list-envelope': {
-    breaks: 'the list is wrapped in an envelope {items: [...]}',
-    expect: [...INVALID_PAGE, 'LIST-PAGE-FULL'],
-  },
-  'limit-ignored': {
-    breaks: 'limit is ignored: every animal is returned',
-    expect: ['LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-LIMIT-ANY'],
-  },
-  'limit-off-by-one': {
-    breaks: 'a page holds limit+1 animals',
-    expect: ['LIST-LIMIT-DEFAULT', 'LIST-LIMIT-MIN', 'LIST-LIMIT-MAX', 'LIST-LIMIT-ANY'],
-  },
-  // a status page short of its limit must hold every animal of its status
+  // list
+  'list-envelope': { breaks: 'the list is wrapped in an envelope {items: [...]}', expect: [...INVALID_PAGE, 'LIST-PAGE-FULL'] },
+  'limit-ignored': { breaks: 'limit is ignored: every animal is returned', expect: LIMITS },
+  'limit-off-by-one': { breaks: 'a page holds limit+1 animals', expect: LIMITS },
   'page-short': { breaks: 'a page holds limit-1 animals though more exist', expect: ['LIST-PAGE-FULL', 'LIST-LIMIT-ANY', 'LIST-STATUS-COMPLETE'] },
   'wrong-default': { breaks: 'the default page size is 30 instead of 20', expect: ['LIST-LIMIT-DEFAULT'] },
-  // a status page short of the documented default (20) must hold every animal of its status
   'default-page-10': { breaks: 'the default page size is 10 instead of 20', expect: ['LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'] },
-  // a status page short of its limit (100) must hold every animal of its status
   'max-page-50': { breaks: 'a page holds at most 50 animals, whatever the limit (the cap is 50, not 100)', expect: ['LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE'] },
   'unfiltered-hides-last-status': {
     breaks: 'without the status filter, animals of the last status (sold) are left out',
@@ -197,18 +156,11 @@ export const FAULTS = {
   },
   'first-status-filter-empty': { breaks: 'the filter on the first status (available) always answers []', expect: ['LIST-STATUS-COMPLETE'] },
   'default-limit-unfiltered-only': { breaks: 'with the status filter and no limit, every matching animal is returned', expect: ['LIST-LIMIT-DEFAULT'] },
-  'no-maximum': {
-    breaks: 'limit above the maximum is honoured (limit=101 returns 101 animals)',
-    expect: ['LIST-LIMIT-ABOVE-MAX'],
-    prefill: 101,
-  },
+  'no-maximum': { breaks: 'limit above the maximum is honoured (limit=101 returns 101 animals)', expect: ['LIST-LIMIT-ABOVE-MAX'], prefill: 101 },
   'limit-above-max-500': { breaks: 'limit above the maximum gives 500', expect: ['STORE-NO-5XX'] },
   'limit-zero-500': { breaks: 'limit=0 gives 500', expect: ['STORE-NO-5XX'] },
   'limit-zero-unbounded': { breaks: 'limit=0 is read as "no limit": every animal, more than the maximum', expect: ['LIST-LIMIT-BELOW-MIN'] },
-  'param-errors-html': {
-    breaks: "a bad query or path value gets the web framework's HTML 400 page, not an Error body",
-    expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'],
-  },
+  'param-errors-html': { breaks: "a bad query or path value gets the framework's HTML 400 page, not an Error body", expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'limit-not-integer-500': { breaks: 'a limit that is not an integer (abc, 1.5) gives 500', expect: ['STORE-NO-5XX'] },
   'limit-exponent-unclamped': {
     breaks: 'a limit in exponent form (1e3) is read as a number, and the maximum is not applied to it: every animal',
@@ -222,20 +174,15 @@ export const FAULTS = {
     prefill: 303,
   },
   'filtered-min-ignored': { breaks: 'with the status filter, limit=1 gives the default page', expect: ['LIST-LIMIT-MIN'] },
-  // the animal displaced from a short status page is missing from it
+  // mayAlso: the early unfiltered page lacks its last animal too, asked before the store holds a full page
   'list-duplicates': {
     breaks: 'a page lists its first animal twice (in place of the last)',
     expect: ['LIST-IDS-UNIQUE', 'LIST-STATUS-COMPLETE'],
-    // the early unfiltered page lacks its last animal too, when it is asked before the store holds a full page
     mayAlso: ['LIST-UNFILTERED-COMPLETE'],
   },
-  'limit-rounded-up': {
-    breaks: 'a limit from 2 to 99 that is not a multiple of 10 is rounded up to the next one (2 -> 10, 99 -> 100)',
-    expect: ['LIST-LIMIT-ANY'],
-  },
+  'limit-rounded-up': { breaks: 'a limit from 2 to 99 not a multiple of 10 is rounded up to the next one (2 -> 10, 99 -> 100)', expect: ['LIST-LIMIT-ANY'] },
   'unfiltered-inner-join': {
     breaks: 'the unfiltered list leaves out animals stored without a status (an inner join on a status table); filtered lists and getPet are right',
-    // on the run's store the unfiltered list then falls short of a full page too
     expect: ['LIST-UNFILTERED-COMPLETE', 'LIST-PAGE-FULL'],
   },
   'list-default-status': {
@@ -247,33 +194,24 @@ export const FAULTS = {
   'status-filter-incomplete': { breaks: 'a filtered page lacks the most recent matching animal', expect: ['LIST-STATUS-COMPLETE'] },
   'unknown-status-500': { breaks: 'an unknown status value gives 500', expect: ['STORE-NO-5XX'] },
   'unknown-status-401': { breaks: 'an unknown status value gets 401, as if the key were wrong', expect: ['LIST-STATUS-UNKNOWN'] },
-  // ------------------------------------------------------------ create
+  // create
   'created-200': { breaks: 'POST /pets answers 200 instead of 201', expect: ['CREATE-OK'] },
-  'string-ids': {
-    breaks: 'ids are JSON strings',
-    // every Pet is invalid, so every check that validates a page fails; GET-OK and
-    // LIST-PAGE-FULL find no integer id to work with and are inconclusive
-    expect: ['CREATE-OK', ...INVALID_PAGE],
-  },
+  // GET-OK and LIST-PAGE-FULL find no integer id: inconclusive
+  'string-ids': { breaks: 'ids are JSON strings', expect: ['CREATE-OK', ...INVALID_PAGE] },
   'ids-beyond-int64': {
     breaks: 'ids start at 2^64 (18446744073709551616), outside the int64 range',
-    // every Pet is invalid, as with string-ids, but the ids are integers: GET-OK and
-    // LIST-PAGE-FULL find them and fail too
     expect: ['CREATE-OK', 'GET-OK', ...INVALID_PAGE, 'LIST-PAGE-FULL'],
   },
-  // getPet of any run animal's id shows the first one; every page repeats that id
   'duplicate-ids': { breaks: 'every animal gets the same id', expect: ['CREATE-ID-UNIQUE', 'GET-OK', 'CREATE-ROUND-TRIP', 'LIST-IDS-UNIQUE'] },
   'name-uppercased': { breaks: 'name is stored and returned upper-cased', expect: ['CREATE-ECHO', 'GET-OK', 'CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'status-dropped': { breaks: 'a supplied status is not stored', expect: ['CREATE-ECHO', 'GET-OK', 'CREATE-VIEWS-AGREE'] },
   'status-changed': { breaks: 'a supplied status is stored as the next status of the enumeration', expect: ['CREATE-ECHO'] },
   'not-persisted': {
     breaks: 'created animals are not stored (getPet 404, not listed)',
-    // CREATE-ROUND-TRIP fetches every animal it made with getPet
     expect: ['GET-OK', 'LIST-PAGE-FULL', 'LIST-STATUS-COMPLETE', 'CREATE-ROUND-TRIP', 'LIST-UNFILTERED-COMPLETE'],
   },
   'invalid-body-422': {
     breaks: 'a body that fails validation gets 422 instead of 400',
-    // an int64 out of range is an invalid body too
     expect: ['CREATE-MISSING-REQUIRED', 'CREATE-WRONG-TYPE', 'CREATE-STATUS-ENUM', 'CREATE-NON-INTEGER', 'CREATE-NOT-OBJECT', 'CREATE-OUT-OF-RANGE'],
   },
   'coerce-numeric-strings': { breaks: 'a numeric string categoryId ("7") is coerced and accepted', expect: ['CREATE-NON-INTEGER'] },
@@ -287,22 +225,21 @@ export const FAULTS = {
   'empty-body-defaults': { breaks: 'an empty body is taken for an animal of default values (201, name "", categoryId 0)', expect: ['CREATE-EMPTY-BODY'] },
   'malformed-json-500': { breaks: 'malformed JSON gives 500', expect: ['STORE-NO-5XX'] },
   'malformed-json-closed': { breaks: 'malformed JSON is read by a lenient parser that closes what is left open (201)', expect: ['CREATE-MALFORMED-JSON'] },
-  // ------------------------------------------------------------ valid values (edge values, generated examples, an id sent)
+  // valid values (edge values, generated examples, an id sent)
   'non-ascii-replaced': { breaks: 'characters outside ASCII in a name are stored as ?', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'name-truncated-255': { breaks: 'names are silently shortened to 255 characters', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'item-method-html': { breaks: "a method /pets/{petId} does not have (PATCH) gets the framework's HTML 405 page", expect: ['ERR-BODY-SHAPE', 'MEDIA-JSON'] },
   'filtered-page-50': { breaks: 'a page with a status filter holds at most 50 animals (a search index with its own cap)', expect: ['LIST-STATUS-COMPLETE'] },
   'int64-range-unchecked': { breaks: 'a categoryId outside int64 (2^63) is accepted (and clamped)', expect: ['CREATE-OUT-OF-RANGE'] },
-  // the largest int64 comes back as 2^63: no int64, so the 201 body is no valid Pet
   'int64-via-double': {
     breaks: 'categoryId passes through a double: 2^53 + 1 comes back as 2^53',
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE', 'CREATE-OK'],
   },
   'names-html-escaped': { breaks: 'names are HTML-escaped on input (< stored as &#60;)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
+  // the run's edge-valued animals are on the list only newest first
   'list-names-ascii': {
     breaks: 'the list writes characters outside ASCII in names as ? (the 201 body and getPet are right)',
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
-    // the list shows the run's last animals (the edge-valued ones) only when newest first
     variants: ['newest-first'],
   },
   'emoji-refused-422': { breaks: 'a name with astral-plane characters (emoji) is refused with 422', expect: ['CREATE-ROUND-TRIP'] },
@@ -313,9 +250,9 @@ export const FAULTS = {
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
     seed: 7,
   },
+  // NFKC composes decomposed marks as NFC does: only a SHOULD
   'nfkc-normalised': {
     breaks: 'names are normalised to NFKC (the ligature U+FB01 stored as "fi", fullwidth letters as ASCII)',
-    // NFKC composes decomposed marks too, as NFC does: that alone is only a SHOULD
     expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE', 'CREATE-STORED-AS-SENT'],
   },
   'names-cut-at-nul': { breaks: 'names are stored cut at their first U+0000 (a C string)', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
@@ -324,38 +261,29 @@ export const FAULTS = {
     expect: ['CREATE-VALID-ACCEPTED', 'QS-OK'],
   },
   'flaky-503': { breaks: 'one animal-store request in 40, whatever it is, is answered 503 without Retry-After', expect: ['STORE-NO-5XX'] },
-  'c1-controls-stripped': {
-    breaks: 'U+007F and the C1 controls U+0080 to U+009F are stripped from names',
-    expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'],
-  },
+  'c1-controls-stripped': { breaks: 'U+007F and the C1 controls U+0080-U+009F are stripped from names', expect: ['CREATE-ROUND-TRIP', 'CREATE-VIEWS-AGREE'] },
   'duplicate-body-deduplicated': {
     breaks: "a NewPet whose name, categoryId and status equal a stored animal's gets that animal (201, its id) instead of a new one",
     expect: ['CREATE-ID-UNIQUE'],
   },
   'id-honoured': { breaks: "an id sent in the body becomes the animal's id", expect: ['CREATE-ID-ASSIGNED'] },
   'id-honoured-double': { breaks: "an id sent in the body, read as a double, becomes the animal's id (rounded)", expect: ['CREATE-ID-ASSIGNED'] },
-  // ------------------------------------------------------------ get
-  // petId 0 gets animal 1
+  // get
   'get-wrong-animal': { breaks: 'getPet answers with the animal whose id is one higher', expect: ['GET-OK', 'CREATE-ROUND-TRIP', 'GET-EDGE-IDS'] },
-  // CREATE-ROUND-TRIP fetches every animal it made with getPet
   'get-gone-410': { breaks: 'getPet is already removed: 410 for every well-formed id', expect: ['GET-OK', 'GET-NOT-FOUND', 'CREATE-ROUND-TRIP'] },
-  // CREATE-ROUND-TRIP fetches every animal it made with getPet
   'get-always-404': { breaks: 'getPet is already removed: 404 for every well-formed id', expect: ['GET-OK', 'CREATE-ROUND-TRIP'] },
   'get-invalid-id-500': { breaks: 'a non-integer petId gives 500', expect: ['STORE-NO-5XX'] },
-  // -(2^63)-1, no int64, is negative too
   'get-negative-id-500': { breaks: 'a negative petId gives 500', expect: ['STORE-NO-5XX'] },
   'get-beyond-int64-500': { breaks: 'a petId no int64 can hold gives 500', expect: ['STORE-NO-5XX'] },
-  // another spelling of an id (+3, 3.json, 3;x=1) is no integer either: 200 with null
   'get-invalid-id-200': { breaks: 'a non-integer petId gives 200 (with null)', expect: ['GET-INVALID-ID', 'HTTP-PATH-SPELLINGS', 'GET-OK'] },
   'get-id-parseint': { breaks: 'petId is read with parseInt: 7abc and 7.5 fetch animal 7', expect: ['GET-INVALID-ID'] },
   'id-underscore-parsed': { breaks: "petId is read as Python's int() reads it: 1_0 fetches animal 10", expect: ['GET-INVALID-ID'] },
-  // the int64 edges and the ids beyond int64 name no animal either
   'get-nonexistent-200': { breaks: 'an unknown id gives 200 with the most recent animal', expect: ['GET-NOT-FOUND', 'GET-EDGE-IDS', 'GET-INVALID-ID'] },
-  // ------------------------------------------------------------ orders
+  // orders
   'orders-missing': { breaks: 'GET /store/orders does not exist (404)', expect: ['ORDERS-EXISTS'] },
-  // ------------------------------------------------------------ performance
+  // performance
   'slow-responses': { breaks: 'every animal-store answer takes 40 ms', expect: ['PERF-LATENCY-P95'], maxLatencyMs: 25 },
-  // ------------------------------------------------------------ quickstart
+  // quickstart
   'qs-local-offset': { breaks: 'createdAt carries a +02:00 offset instead of UTC', expect: ['QS-CREATED-AT-UTC'] },
   'qs-clock-ahead': { breaks: 'createdAt ends in Z but is three hours ahead (local time written as UTC)', expect: ['QS-CREATED-AT-CLOCK'] },
   'qs-local-no-zone': { breaks: 'createdAt is local time (UTC+2) without a zone designator', expect: ['QS-CREATED-AT-CLOCK', 'QS-CREATED-AT-ZONE'] },
@@ -400,7 +328,7 @@ export type FaultName = keyof typeof FAULTS;
 
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
-/** One fault's entry, typed so that the optional prefill can be read. */
+/** One fault's entry, typed so that its optional fields can be read. */
 export function faultSpec(name: FaultName): FaultSpec {
   return FAULTS[name];
 }

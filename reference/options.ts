@@ -1,6 +1,5 @@
 // The options a reference server is started with, and the context every part of it
-// reads: the options resolved to their defaults (the documented ones), the deviations
-// switched on, and the state of both services.
+// reads: the options with their defaults, the deviations switched on, the state.
 import type { ValidateFunction } from 'ajv';
 import { builtNewPetValidator } from './built-new-pet.js';
 import type { FaultName } from './faults.js';
@@ -10,13 +9,10 @@ import { Animals } from './store/animals.js';
 import type { Json } from './wire.js';
 
 export interface ReferenceOptions {
-  /** The valid bearer key. */
   apiKey: string;
-  /** Key of the quickstart service; defaults to apiKey. */
+  /** Default apiKey. */
   quickstartApiKey?: string;
-  /** Deliberate violations, see faults.ts. */
   faults?: FaultName[];
-  /** Allowed alternative readings, see variants.ts. */
   variants?: VariantName[];
   /** Page size bounds of GET /pets; default 1/100/20. */
   limits?: { min: number; max: number; default: number };
@@ -24,38 +20,33 @@ export interface ReferenceOptions {
   statuses?: string[];
   /** JSON Schema (2020-12) for NewPet; default the documented one. */
   newPetSchema?: object;
-  /** Animals already in the store at start, spread over every status (default 0). */
+  /** Animals in the store at start, spread over every status. */
   prefill?: number;
   /**
-   * A rate limit, as a gateway in front of a correct server applies it: a token
-   * bucket of this many animal-store requests a second (bursts up to as many),
-   * beyond which 429 with Retry-After: 1. Not a variant: every run against it takes
-   * seconds, so only the test of rate limiting starts one.
+   * A gateway's rate limit: a token bucket of this many animal-store requests a second
+   * (bursts as many), beyond which 429 with Retry-After: 1. Not a variant: every run
+   * against it takes seconds.
    */
   ratePerSecond?: number;
-  /**
-   * Load shedding, as a server under load answers: one animal-store request in `every`
-   * (any method) gets 503 with Retry-After: `retryAfterSeconds`. The load-shedding variant
-   * is this with Retry-After: 0; a longer one makes every run take seconds.
-   */
+  /** One animal-store request in `every` (any method) gets 503 with Retry-After: `retryAfterSeconds`. */
   loadShedding?: { every: number; retryAfterSeconds: number };
-  /** A single worker: the animal store serves one request at a time, each taking this many ms (abandoned ones too). */
+  /** A single worker: one animal-store request at a time, each taking this many ms (abandoned ones too). */
   oneAtATimeMs?: number;
-  /** Requests to this animal-store operation (any, valid or not) are never answered; the rest are. */
+  /** Requests to this animal-store operation are never answered. */
   neverAnswers?: string;
   /** After answering this many animal-store requests the server is gone, as a killed process: both ports closed, every connection dropped. */
   killedAfter?: number;
   /** After answering this many quickstart requests its port is gone (the animal store goes on); 0: down from the start. */
   quickstartKilledAfter?: number;
-  /** One animal-store GET in this many answers 500 (a flaky backend): a retry (--retries) gets a right answer. */
+  /** One animal-store GET in this many answers 500 (a flaky backend). */
   failsEvery?: number;
-  /** Where the services listen: ports 0 (the default) take free ones; host 127.0.0.1 by default. */
+  /** Ports 0 (the default) take free ones; host 127.0.0.1 by default. */
   listen?: { host?: string; port?: number; quickstartPort?: number };
   /** Told of every request once it is answered or its connection closes (`serve` logs them). */
   onRequest?: (request: RequestLog) => void;
 }
 
-/** One request a service got: what `serve` logs. The URL is as sent: the logger decides what of it to show. */
+/** One request a service got, its URL as sent. */
 export interface RequestLog {
   service: 'store' | 'quickstart';
   method: string;
@@ -73,7 +64,6 @@ export interface Context {
   quickstartApiKey: string;
   limits: { min: number; max: number; default: number };
   statuses: string[];
-  /** NewPet's properties and required fields, and its validator. */
   newPet: { properties: Record<string, any>; required: string[]; validate: ValidateFunction };
   animals: Animals;
   messages: Array<Record<string, Json>>;
@@ -81,10 +71,8 @@ export interface Context {
   received: Map<string, number>;
 }
 
-/** The documented PetStatus values. */
 const STATUSES = ['available', 'pending', 'sold'];
 
-/** NewPet as the description shows it, with these statuses. */
 export function newPetSchema(statuses = STATUSES): Record<string, any> {
   return {
     type: 'object',

@@ -1,12 +1,10 @@
-// How faults (faults.ts) and allowed variants (variants.ts) reach the server. Each step
-// of the correct behaviour that one of them changes is a seam: a named table of the
-// deviations that change that step, each with what it does there, in order of
-// precedence. The correct code asks its seam and never names a deviation, so it reads
-// as the API description does; the table beside it is where each deviation is written.
+// How faults and allowed variants reach the server. Each step of the correct behaviour
+// that one of them changes is a seam: a named table of what each deviation does there, in
+// order of precedence. The correct code asks its seam and never names a deviation, so it
+// reads as the API description does.
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 
-/** A deliberate fault or an allowed variant. */
 type Deviation = FaultName | VariantName;
 
 interface Seam<T> {
@@ -14,7 +12,7 @@ interface Seam<T> {
   entries: Partial<Record<Deviation, T>>;
 }
 
-/** Every seam by name: the self-tests find each deviation's entries here. */
+/** Every seam by name, for the self-tests. */
 export const SEAMS = new Map<string, Seam<unknown>>();
 
 export function seam<T>(name: string, entries: Partial<Record<Deviation, T>>): Seam<T> {

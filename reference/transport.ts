@@ -1,6 +1,4 @@
-// The wire under both services: reading a request's body, writing a JSON answer, and
-// the ports they listen on. What is written is JSON with exact int64 integers (wire.ts),
-// served as application/json and compressed only where a variant does so.
+// The wire under both services: reading a body, writing a JSON answer, the ports.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -65,15 +63,12 @@ const MEDIA_TYPE = seam<(status: number) => string | undefined>('the media type 
   charset: () => 'application/json; charset=utf-8',
 });
 
-/** An answer to a client that accepts gzip, labelled Content-Encoding: gzip. */
+/** An answer to a client that accepts gzip. */
 const GZIP = seam<(text: string) => Buffer>('gzip', {
-  // a proxy that labels every answer gzip but compresses only large ones
   'gzip-label-uncompressed': (text) => Buffer.from(text),
   gzip: (text) => gzipSync(text),
 });
 
-/** A body the server never reads: it takes the request for one without a body. */
 const BODY_UNREAD = seam<(req: IncomingMessage) => boolean>('a body left unread', {
-  // a server that reads only a body with a Content-Length takes a chunked one for empty
   'chunked-body-ignored': (req) => req.headers['content-length'] === undefined,
 });

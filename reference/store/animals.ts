@@ -1,5 +1,5 @@
-// The animal store's state: the animals, the ids the service assigns on creation, when
-// a read sees a write, and an animal as a Pet ("all fields of NewPet, plus: id").
+// The animal store's state: the animals, the ids the service assigns, when a read sees a
+// write, and an animal as a Pet ("all fields of NewPet, plus: id").
 import { randomUUID } from 'node:crypto';
 import { seam, type Switches } from '../seams.js';
 import type { Fields, Json } from '../wire.js';
@@ -8,12 +8,11 @@ export interface Pet {
   id: bigint;
   fields: Fields;
   createdAt: string;
-  /** performance.now() when it was stored. */
   storedAt: number;
 }
 
 /** Which read asks: the list (and its status filter) or getPet. */
-export type View = 'list' | 'get';
+type View = 'list' | 'get';
 
 export class Animals {
   readonly pets: Pet[] = [];
@@ -25,7 +24,6 @@ export class Animals {
     this.nextId = this.firstId;
   }
 
-  /** The id the service assigns next. */
   newId(): bigint {
     const id = this.nextId;
     this.nextId += 1n;
@@ -44,7 +42,7 @@ export class Animals {
     return pet;
   }
 
-  /** Whether a read of this kind sees the animal yet (every write is seen at once). */
+  /** Whether a read of this kind sees the animal yet. */
   readable(pet: Pet, view: View): boolean {
     return !this.sw.any(READ_LAG, view) || performance.now() - pet.storedAt >= LAG_MS;
   }
@@ -58,7 +56,7 @@ export class Animals {
   }
 }
 
-/** What filling the store at start reads of the server's context (options.ts). */
+/** What filling the store reads of the server's context. */
 interface Start {
   animals: Animals;
   sw: Switches;
@@ -66,7 +64,7 @@ interface Start {
   newPet: { properties: Record<string, any>; required: string[] };
 }
 
-/** The prefilled animals (options.prefill), then those a variant holds from the start. */
+/** The prefilled animals, then those a variant holds from the start. */
 export function fillAtStart(start: Start, prefill: number): void {
   const example = (i: number) => prefilledFields(i, start);
   for (let i = 0; i < prefill; i++) start.animals.add(example(i));
@@ -79,27 +77,16 @@ function prefilledFields(i: number, { newPet: { properties, required }, statuses
   for (const key of required) {
     if (key in fields) continue;
     const schema = properties[key] ?? {};
-    fields[key] = schema.enum
-      ? schema.enum[0]
-      : schema.type === 'string'
-        ? `${key}-${i + 1}`
-        : schema.type === 'integer' || schema.type === 'number'
-          ? (schema.minimum ?? 1)
-          : schema.type === 'boolean'
-            ? true
-            : schema.type === 'array'
-              ? []
-              : {};
+    const byType: Record<string, Json> = { string: `${key}-${i + 1}`, integer: schema.minimum ?? 1, number: schema.minimum ?? 1, boolean: true, array: [] };
+    fields[key] = schema.enum ? schema.enum[0] : (byType[schema.type] ?? {});
   }
   return fields;
 }
 
 // ---------------------------------------------------------------- seams
 
-/** How long a lagging read takes to see a write: a search index or a replica behind the store. */
+/** How long a lagging read takes to see a write. */
 const LAG_MS = 1500;
-/** The long-names variant: so many animals, each with a name this long (a page of 100 is 1.2 MB). */
-const LONG_NAMES = { count: 120, length: 12_000 };
 
 const FIRST_ID = seam<bigint>('the first id', {
   'ids-beyond-int64': 2n ** 64n,
@@ -119,19 +106,16 @@ const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, J
   'string-ids': (json) => ({ ...json, id: String(json.id) }),
   'null-status': ({ id, ...rest }) => ({ id, status: null, ...rest }), // a stored status overwrites it
   'extra-fields': (json, pet) => ({ ...json, createdAt: pet.createdAt, tags: [] }),
-  // a signed URL: a field that differs on every read
   'signed-photo-url': (json, pet) => ({ ...json, photoUrl: `https://cdn.example/pets/${pet.id}.jpg?signature=${randomUUID()}` }),
 });
 
-/** What happens to a stored animal later, by means the description does not show. */
+/** What happens to a stored animal later ("Transitions: not shown"). */
 const JOBS = seam<(pet: Pet) => void>('jobs on stored animals', {
-  // a moderation job makes a pending animal available a second after it was created
   moderation: (pet) => {
     if (pet.fields.status === 'pending') setTimeout(() => (pet.fields = { ...pet.fields, status: 'available' }), 1000).unref();
   },
 });
 
 const AT_START = seam<(example: (i: number) => Fields) => Fields[]>('the animals at start', {
-  'long-names': (example) =>
-    Array.from({ length: LONG_NAMES.count }, (_, i) => ({ ...example(i), name: `long-name-${i + 1}-`.padEnd(LONG_NAMES.length, 'abcdefghij') })),
+  'long-names': (example) => Array.from({ length: 120 }, (_, i) => ({ ...example(i), name: `long-name-${i + 1}-`.padEnd(12_000, 'abcdefghij') })),
 });

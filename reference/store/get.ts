@@ -1,8 +1,6 @@
-// GET /pets/{petId} (getPet, deprecated, to be removed on 5 December 2030): 200 with
-// "the requested animal", 404 when "the requested resource could not be found". petId
-// is an int64: other text is refused. GET /store/orders "exists": its response is not
-// shown, and no orders are kept. PUT, PATCH and DELETE are "not shown" (no route but
-// where a variant has them).
+// GET /pets/{petId} (getPet, deprecated): the animal, or 404; petId is an int64, other
+// text is refused. GET /store/orders "exists", its response not shown: no orders are
+// kept. PUT, PATCH and DELETE are "not shown": only a variant routes them.
 import type { IncomingMessage } from 'node:http';
 import { badParameter, crash, notFound } from '../errors.js';
 import type { Context } from '../options.js';
@@ -16,18 +14,16 @@ export function getPet({ sw, animals, statuses }: Context, petIdText: string): A
   const answer = sw.first(PET_ID, petId);
   if (answer) return answer;
   if (!INTEGER.test(petId)) return badParameter(sw, 'petId must be an integer');
-  // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
+  // BigInt: ids beyond 2^53 (and int64) are compared exactly, and not found
   const pet = sw.fold(FOUND, animals.find(sw.fold(ID_LOOKED_UP, BigInt(petId))), statuses);
   if (pet) return [200, animals.json(pet)];
   return sw.first(NOT_FOUND, animals) ?? notFound(`No animal with id ${petId}`);
 }
 
 export function listOrders({ sw }: Context): Answer {
-  // the order record is not shown: no orders are kept
   return sw.first(ORDERS) ?? [200, []];
 }
 
-/** The animal a petId names, or why there is none. */
 function storedPet({ sw, animals }: Context, petId: string): Pet | Problem {
   if (!INTEGER.test(petId)) return badParameter(sw, 'petId must be an integer');
   return animals.find(BigInt(petId)) ?? notFound(`No animal with id ${petId}`);
@@ -53,29 +49,24 @@ export function deletePet(ctx: Context, petId: string): Answer {
 // ---------------------------------------------------------------- seams
 
 const PET_ID_READ = seam<(petId: string) => string>('the petId read', {
-  // parseInt reads the leading integer and drops the rest (7abc, 7.5 -> 7)
   'get-id-parseint': (petId) => /^\s*([+-]?\d+)/.exec(petId)?.[1].replace('+', '') ?? petId,
-  // Python's int() takes underscores between digits (1_0 is 10)
   'id-underscore-parsed': (petId) => (/^\d+(_\d+)+$/.test(petId) ? petId.replace(/_/g, '') : petId),
 });
 
-const integer = (petId: string) => INTEGER.test(petId);
-
 /** A petId answered before any animal is looked up. */
 const PET_ID = seam<(petId: string) => Answer | undefined>('a petId', {
-  'get-negative-id-500': (petId) => (integer(petId) && petId.startsWith('-') ? crash(`no row for ${petId}`) : undefined),
-  'get-beyond-int64-500': (petId) => (integer(petId) && BigInt(petId) > INT64_MAX ? crash(`cannot parse ${petId} into a long`) : undefined),
-  'get-invalid-id-500': (petId) => (integer(petId) ? undefined : crash(`cannot convert ${petId} to int64`)),
-  'get-invalid-id-200': (petId) => (integer(petId) ? undefined : [200, null]),
-  'invalid-id-404': (petId) => (integer(petId) ? undefined : notFound()),
-  'get-gone-410': (petId) => (integer(petId) ? { status: 410, code: 'gone', message: 'getPet has been removed' } : undefined),
+  'get-negative-id-500': (petId) => (INTEGER.test(petId) && petId.startsWith('-') ? crash(`no row for ${petId}`) : undefined),
+  'get-beyond-int64-500': (petId) => (INTEGER.test(petId) && BigInt(petId) > INT64_MAX ? crash(`cannot parse ${petId} into a long`) : undefined),
+  'get-invalid-id-500': (petId) => (INTEGER.test(petId) ? undefined : crash(`cannot convert ${petId} to int64`)),
+  'get-invalid-id-200': (petId) => (INTEGER.test(petId) ? undefined : [200, null]),
+  'invalid-id-404': (petId) => (INTEGER.test(petId) ? undefined : notFound()),
+  'get-gone-410': (petId) => (INTEGER.test(petId) ? { status: 410, code: 'gone', message: 'getPet has been removed' } : undefined),
 });
 
 const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', {
   'get-wrong-animal': (id) => id + 1n,
 });
 
-/** The animal getPet shows. */
 const FOUND = seam<(pet: Pet | undefined, statuses: string[]) => Pet | undefined>('the animal found', {
   'get-always-404': () => undefined,
   // getPet's serialiser fills in another default than the list's queries
@@ -92,6 +83,5 @@ const ORDERS = seam<() => [number, Json] | Problem>('the orders', {
 });
 
 const NOTHING_DELETED = seam<(p: Problem) => Answer | undefined>('a delete of no animal', {
-  // a DELETE statement whose row count nobody reads: 204 for any id
   'delete-unauthenticated': (p) => (p.status === 404 ? [204, undefined] : undefined),
 });
