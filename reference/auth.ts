@@ -55,11 +55,9 @@ export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string):
   return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const GRAMMAR = seam<RegExp>('the Authorization grammar', {
-  'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/,
-});
+const GRAMMAR = seam<RegExp>('the Authorization grammar', { 'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/ });
 
 /** Whether a token is the key in a key format, as the server reads it. */
 const KEY_FORMAT = seam<(token: string, key: string) => boolean>('the key format', {
@@ -80,9 +78,7 @@ const sameForm = (token: string, key: string) => token.length === key.length && 
 const bearerStripped = (p: Presented) => p.header.replace(/^(Bearer )+/, '') === p.key;
 const gluedBearer = (p: Presented) => p.header.replace(/^Bearer/, '') === p.key;
 
-const KEY_REFUSED = seam<(p: Presented) => boolean>('the valid key refused', {
-  'scheme-case-sensitive': (p) => !p.header.startsWith('Bearer '),
-});
+const KEY_REFUSED = seam<(p: Presented) => boolean>('the valid key refused', { 'scheme-case-sensitive': (p) => !p.header.startsWith('Bearer ') });
 
 const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the key', {
   'orders-unauthenticated': (p) => p.operation === 'listOrders',

@@ -47,7 +47,7 @@ export function noRoute(sw: Switches, { method, path, petId }: Routed): Problem 
   return sw.fold(NO_ROUTE, problem, petId);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const frameworkPage = (p: Problem): Problem => ({ ...p, frameworkPage: true });
 

@@ -64,11 +64,9 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
 
 const tooMany = (retryAfter: string): Problem => ({ status: 429, code: 'rate_limited', message: 'Too many requests', headers: { 'retry-after': retryAfter } });
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const SHEDDING = seam<{ every: number; retryAfterSeconds: number }>('load shedding', {
-  'load-shedding': { every: 20, retryAfterSeconds: 0 },
-});
+const SHEDDING = seam<{ every: number; retryAfterSeconds: number }>('load shedding', { 'load-shedding': { every: 20, retryAfterSeconds: 0 } });
 
 /** Milliseconds every answer takes. */
 const DELAY = seam<number>('the time an answer takes', {
@@ -76,11 +74,7 @@ const DELAY = seam<number>('the time an answer takes', {
 });
 
 /** One request in so many is answered 503 without Retry-After: a server error, not a rate limit. */
-const UNAVAILABLE_EVERY = seam<number>('server errors', {
-  'flaky-503': 40,
-});
+const UNAVAILABLE_EVERY = seam<number>('server errors', { 'flaky-503': 40 });
 
 /** One request in so many is refused with 429 and Retry-After: 0. */
-const REFUSED_EVERY = seam<number>('rate limits', {
-  'rate-limited': 7,
-});
+const REFUSED_EVERY = seam<number>('rate limits', { 'rate-limited': 7 });

@@ -70,11 +70,9 @@ export function quickstartService(ctx: Context, kill: () => void): (req: Incomin
   };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Type', {
-  'qs-missing-content-type-accepted': () => true,
-});
+const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Type', { 'qs-missing-content-type-accepted': () => true });
 
 const INVALID_JSON = seam<(text: string) => Json | Problem>('a message of invalid JSON', {
   'qs-invalid-json-500': () => crash('unexpected end of JSON input'),
@@ -86,9 +84,7 @@ const NON_OBJECT_TAKEN = seam<(body: Json) => Json | undefined>('a JSON body tha
   'qs-string-body-as-message': (body) => (typeof body === 'string' ? { message: body } : undefined),
 });
 
-const NO_MESSAGE_TAKEN = seam<string>('a body without message', {
-  'qs-missing-message-accepted': '',
-});
+const NO_MESSAGE_TAKEN = seam<string>('a body without message', { 'qs-missing-message-accepted': '' });
 
 const NON_STRING_TAKEN = seam<(message: Json) => Json>('a message that is no string', {
   'qs-non-string-message-accepted': (message) => toJson(message),
@@ -119,15 +115,11 @@ const STORED = seam<(m: Record<string, Json>) => Record<string, Json>>('a messag
   'quickstart-sent': (m) => ({ ...m, status: 'sent' }),
 });
 
-const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', {
-  'qs-missing-id': ({ id: _id, ...rest }) => rest,
-});
+const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', { 'qs-missing-id': ({ id: _id, ...rest }) => rest });
 
 const SENT_STATUS = seam<number>('the status of a message sent', {
   'message-202': 202,
   'message-200': 200,
 });
 
-const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', {
-  'quickstart-sibling-path': (p) => ({ ...p, plainText: true }),
-});
+const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', { 'quickstart-sibling-path': (p) => ({ ...p, plainText: true }) });

@@ -106,7 +106,7 @@ export function routeQuickstart(req: IncomingMessage, url: URL, sw: Switches): R
   return { method, path, operation, unguarded, envelope: false, refusal: operation ? sw.first(QS_REFUSED_ONCE_IN, req) : undefined };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const PREFLIGHT: Early = {
   status: 204,

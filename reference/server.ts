@@ -82,7 +82,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 /** The quickstart service on the store's port: at the origin root (every path outside /v1), or under this path. */
 const QUICKSTART_MOUNT = seam<string>('the quickstart address', {

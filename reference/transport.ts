@@ -52,11 +52,9 @@ export function stop(server: Server): Promise<void> {
   });
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const JSON_TEXT = seam<(text: string) => string>('JSON text', {
-  'escaped-non-ascii': escapeNonAscii,
-});
+const JSON_TEXT = seam<(text: string) => string>('JSON text', { 'escaped-non-ascii': escapeNonAscii });
 
 const MEDIA_TYPE = seam<(status: number) => string | undefined>('the media type of a JSON answer', {
   'wrong-content-type': (status) => (status < 400 ? 'text/plain' : undefined),

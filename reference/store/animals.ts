@@ -16,22 +16,15 @@ type View = 'list' | 'get';
 
 export class Animals {
   readonly pets: Pet[] = [];
-  readonly firstId: bigint;
+  private readonly firstId: bigint;
   private nextId: bigint;
 
   constructor(private readonly sw: Switches) {
-    this.firstId = sw.at(FIRST_ID)[0] ?? 1n;
-    this.nextId = this.firstId;
-  }
-
-  newId(): bigint {
-    const id = this.nextId;
-    this.nextId += 1n;
-    return this.sw.fold(ID_ASSIGNED, id, this.firstId);
+    this.firstId = this.nextId = sw.at(FIRST_ID)[0] ?? 1n;
   }
 
   /** An animal with these fields, not (yet) stored. */
-  made(fields: Fields, id = this.newId()): Pet {
+  made(fields: Fields, id = this.sw.fold(ID_ASSIGNED, this.nextId++, this.firstId)): Pet {
     return { id, fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
   }
 
@@ -83,7 +76,7 @@ function prefilledFields(i: number, { newPet: { properties, required }, statuses
   return fields;
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 /** How long a lagging read takes to see a write. */
 const LAG_MS = 1500;
@@ -93,9 +86,7 @@ const FIRST_ID = seam<bigint>('the first id', {
   'large-ids': 2n ** 53n + 1n, // 9007199254740993: not representable as a double
 });
 
-const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', {
-  'duplicate-ids': (_id, first) => first,
-});
+const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', { 'duplicate-ids': (_id, first) => first });
 
 const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', {
   'lagging-reads': () => true,

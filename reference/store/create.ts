@@ -51,31 +51,28 @@ export function keepRefused(ctx: Context, why: 'invalid' | 'denied', text: strin
   return refusal;
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const REFUSED_KEPT = seam<(why: 'invalid' | 'denied') => boolean>('a refused write kept', {
   'refused-write-stored': (why) => why === 'denied',
   'invalid-write-stored': (why) => why === 'invalid',
 });
 
-const nameOf = (fields: Fields) => (typeof fields.name === 'string' ? fields.name : undefined);
+const nameOf = (fields: Fields) => (typeof fields.name === 'string' ? fields.name : '');
 
 const VALUE_REFUSED = seam<(fields: Fields, text: string) => Problem | undefined>('a valid value refused', {
   'id-rejected': (_fields, text) => (idSent(text) !== undefined ? invalid('id is assigned by the service') : undefined),
-  'name-limit-255': (fields) => ([...(nameOf(fields) ?? '')].length > 255 ? invalid('name is longer than 255 characters') : undefined),
+  'name-limit-255': (fields) => ([...nameOf(fields)].length > 255 ? invalid('name is longer than 255 characters') : undefined),
   'known-categories-only': ({ categoryId }) =>
     (categoryId as bigint) < 1n || (categoryId as bigint) > 1000n ? invalid(`No category with id ${categoryId}`) : undefined,
   // a presence check written as a truth test: 0 is "missing"
   'zero-category-refused': ({ categoryId }) => (categoryId === 0n ? invalid('categoryId is required') : undefined),
-  'long-name-500': (fields) => ((nameOf(fields) ?? '').length > 1000 ? crash('value too long for type character varying(1000)') : undefined),
+  'long-name-500': (fields) => (nameOf(fields).length > 1000 ? crash('value too long for type character varying(1000)') : undefined),
   'emoji-refused-422': (fields) =>
-    /[\u{10000}-\u{10FFFF}]/u.test(nameOf(fields) ?? '') ? unprocessable('name holds characters outside the Basic Multilingual Plane') : undefined,
+    /[\u{10000}-\u{10FFFF}]/u.test(nameOf(fields)) ? unprocessable('name holds characters outside the Basic Multilingual Plane') : undefined,
 });
 
-const name =
-  (change: (name: string) => string) =>
-  (fields: Fields): Fields =>
-    typeof fields.name === 'string' ? { ...fields, name: change(fields.name) } : fields;
+const name = (change: (name: string) => string) => (fields: Fields) => (typeof fields.name === 'string' ? { ...fields, name: change(fields.name) } : fields);
 
 const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored', {
   'non-ascii-replaced': name((s) => s.replace(/[^\u0000-\u007F]/gu, '?')),
@@ -113,10 +110,6 @@ const STORE = seam<(fields: Fields, text: string, animals: Animals) => Pet>('sto
 });
 
 /** The animal the 201 body shows; `sent`: its fields before any default was filled in. */
-const CREATED_VIEW = seam<(pet: Pet, sent: Fields) => Pet>('the created animal shown', {
-  'status-default-on-read': (pet, sent) => ({ ...pet, fields: sent }),
-});
+const CREATED_VIEW = seam<(pet: Pet, sent: Fields) => Pet>('the created animal shown', { 'status-default-on-read': (pet, sent) => ({ ...pet, fields: sent }) });
 
-const CREATED_STATUS = seam<number>('the status of a create', {
-  'created-200': 200,
-});
+const CREATED_STATUS = seam<number>('the status of a create', { 'created-200': 200 });

@@ -46,7 +46,7 @@ export function deletePet(ctx: Context, petId: string): Answer {
   return [204, undefined];
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const PET_ID_READ = seam<(petId: string) => string>('the petId read', {
   'get-id-parseint': (petId) => /^\s*([+-]?\d+)/.exec(petId)?.[1].replace('+', '') ?? petId,
@@ -63,9 +63,7 @@ const PET_ID = seam<(petId: string) => Answer | undefined>('a petId', {
   'get-gone-410': (petId) => (INTEGER.test(petId) ? { status: 410, code: 'gone', message: 'getPet has been removed' } : undefined),
 });
 
-const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', {
-  'get-wrong-animal': (id) => id + 1n,
-});
+const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', { 'get-wrong-animal': (id) => id + 1n });
 
 const FOUND = seam<(pet: Pet | undefined, statuses: string[]) => Pet | undefined>('the animal found', {
   'get-always-404': () => undefined,

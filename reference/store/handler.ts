@@ -51,7 +51,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   sendJson(sw, res, answer[0], route.envelope ? { data: answer[1] } : answer[1], headers);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 /** Answered to every caller alike, before any key is looked at. */
 const BEFORE_THE_KEY = seam<(operation: string, noRouteMessage: string, url: URL) => Problem | undefined>('answered before the key', {

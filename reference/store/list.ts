@@ -43,7 +43,7 @@ function pageSize({ sw, limits }: Context, raw: string | null, filtered: boolean
   return sw.first(PAGE_SIZE, n, { raw, filtered, min, max, fallback }) ?? (n < min || n > max ? outOfBounds() : n);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 /** The lists each server has answered. */
 const listsAsked = new WeakMap<Context, number>();
@@ -111,9 +111,7 @@ const FILTERED = seam<(matching: Pet[], others: Pet[], all: Pet[]) => Pet[]>('a 
   'status-filter-mixed': (matching, others) => (others.length ? [others[0], ...matching] : matching),
 });
 
-const ORDER = seam<(items: Pet[]) => Pet[]>('the order of the list', {
-  'newest-first': (items) => [...items].reverse(),
-});
+const ORDER = seam<(items: Pet[]) => Pet[]>('the order of the list', { 'newest-first': (items) => [...items].reverse() });
 
 const PAGE_COUNT = seam<(limit: number, q: { items: Pet[]; status: string | null; query: URLSearchParams }) => number | undefined>('the count of a page', {
   'limit-ignored': (_limit, q) => q.items.length,
@@ -143,10 +141,6 @@ const LIST_ITEM = seam<(pet: Record<string, Json>, statuses: string[]) => Record
   'defaults-disagree': firstStatusIfNone,
 });
 
-const PAGE = seam<(page: Json[]) => Json[]>('a page', {
-  'list-duplicates': (page) => (page.length > 1 ? [...page.slice(0, -1), page[0]] : page),
-});
+const PAGE = seam<(page: Json[]) => Json[]>('a page', { 'list-duplicates': (page) => (page.length > 1 ? [...page.slice(0, -1), page[0]] : page) });
 
-const LIST_BODY = seam<(body: Json) => Json>('the list body', {
-  'list-envelope': (body) => ({ items: body }),
-});
+const LIST_BODY = seam<(body: Json) => Json>('the list body', { 'list-envelope': (body) => ({ items: body }) });

@@ -42,7 +42,7 @@ export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: 
   return Object.fromEntries(Object.entries(body).filter(([k]) => known.size === 0 || known.has(k)));
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const TOKENIZER = seam<(text: string) => boolean>('a JSON text refused by its reader', {
   // a home-made tokenizer that takes a run of 16 digits for a number it cannot hold
@@ -67,9 +67,7 @@ const BODY_READ = seam<(value: Json) => Json>('the JSON body read', {
   'accept-array-body': (value) => (Array.isArray(value) && value.length === 1 ? value[0] : value),
 });
 
-const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', {
-  'invalid-body-422': (p) => unprocessable(p.message),
-});
+const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', { 'invalid-body-422': (p) => unprocessable(p.message) });
 
 /** Each integer property's value, changed by `change`. */
 const integers = (body: Fields, properties: Record<string, any>, change: (v: Json) => Json): Fields => {
