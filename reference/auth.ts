@@ -39,7 +39,7 @@ function present(sw: Switches, req: IncomingMessage, key: string, operation: str
   };
 }
 
-/** The animal store's credential check; undefined when the request may proceed. */
+/** undefined when the request may proceed. */
 export function storeAuth(sw: Switches, req: IncomingMessage, key: string, operation: string): Problem | undefined {
   const p = present(sw, req, key, operation);
   if (p.kind === 'ok' && !sw.any(KEY_REFUSED, p)) return undefined;
@@ -48,7 +48,6 @@ export function storeAuth(sw: Switches, req: IncomingMessage, key: string, opera
   return sw.first(REFUSAL, p) ?? { status: 401, code: 'unauthorized', message };
 }
 
-/** The quickstart service's credential check; undefined when the request may proceed. */
 export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string): Problem | undefined {
   const p = present(sw, req, key, 'sendMessage');
   if (p.kind === 'ok' || sw.any(QS_LETS_IN, p)) return undefined;
@@ -59,7 +58,6 @@ export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string):
 
 const GRAMMAR = seam<RegExp>('the Authorization grammar', { 'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/ });
 
-/** Whether a token is the key in a key format, as the server reads it. */
 const KEY_FORMAT = seam<(token: string, key: string) => boolean>('the key format', {
   'jwt-key': (token) => verifiesAsJwt(token),
   'uuid-key': sameUuid,

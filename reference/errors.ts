@@ -13,7 +13,6 @@ export const tooLarge = (): Problem => ({ status: 413, code: 'payload_too_large'
 export const notImplemented = (message: string): Problem => ({ status: 501, code: 'not_implemented', message });
 export const unprocessable = (message: string): Problem => ({ status: 422, code: 'unprocessable_entity', message });
 
-/** A query or path value the server cannot use. */
 export const badParameter = (sw: Switches, message: string): Problem => sw.fold(BAD_PARAMETER, invalid(message));
 
 export function sendError(sw: Switches, res: ServerResponse, written: Problem): void {

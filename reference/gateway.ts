@@ -1,7 +1,6 @@
-// What may stand between a client and the animal store, each an option of a run (or a
-// deviation, where the description leaves it open): a killed process, a single worker,
-// load shedding, a flaky backend, a slow server, rate limits ("not shown": a server may
-// ask a client to come back later).
+// What may stand between a client and the animal store, as options of a run or
+// deviations: a killed process, a single worker, load shedding, a flaky backend, a slow
+// server, rate limits ("not shown").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crash, sendError } from './errors.js';
 import type { Context } from './options.js';
@@ -18,7 +17,7 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
   const bucket = { tokens: opts.ratePerSecond ?? 0, at: performance.now() };
   const shedding = opts.loadShedding ?? sw.at(SHEDDING)[0];
 
-  /** A token from the bucket of ratePerSecond, refilled continuously; false when it is empty. */
+  /** Takes a token from the bucket, refilled continuously. */
   const withinRate = (rate: number) => {
     const now = performance.now();
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
@@ -29,7 +28,6 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
   };
 
   return {
-    /** Counts the answer to a request once it is sent. */
     watch: (res: ServerResponse) => void res.on('finish', () => answered++),
 
     /** Whether the request goes on to the store; if not, it has been answered (or dropped). */
@@ -68,13 +66,11 @@ const tooMany = (retryAfter: string): Problem => ({ status: 429, code: 'rate_lim
 
 const SHEDDING = seam<{ every: number; retryAfterSeconds: number }>('load shedding', { 'load-shedding': { every: 20, retryAfterSeconds: 0 } });
 
-/** Milliseconds every answer takes. */
 const DELAY = seam<number>('the time an answer takes', {
   'slow-responses': 40, // over the latency budget the fault's entry sets
 });
 
-/** One request in so many is answered 503 without Retry-After: a server error, not a rate limit. */
+/** One request in so many is answered 503 without Retry-After. */
 const UNAVAILABLE_EVERY = seam<number>('server errors', { 'flaky-503': 40 });
 
-/** One request in so many is refused with 429 and Retry-After: 0. */
 const REFUSED_EVERY = seam<number>('rate limits', { 'rate-limited': 7 });

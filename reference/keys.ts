@@ -1,13 +1,11 @@
-// Keys in the formats servers really use, compared as such servers do (a value read from
-// the token, not its text): the key-format variants prove the suite's invalid keys
-// invalid however a server reads them.
+// Keys in the formats servers use, compared as such servers do: the key-format variants
+// prove the suite's invalid keys invalid however a server reads them.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const JWT_SECRET = 'reference-server-hs256-secret';
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
 const sign = (unsigned: string) => createHmac('sha256', JWT_SECRET).update(unsigned).digest();
 
-/** An HS256 JWT signed with the server's secret, as an identity provider issues it. */
 export const JWT_KEY = (() => {
   const unsigned = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
   return `${unsigned}.${sign(unsigned).toString('base64url')}`;

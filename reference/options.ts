@@ -1,5 +1,3 @@
-// The options a reference server is started with, and the context every part of it
-// reads: the options with their defaults, the deviations switched on, the state.
 import type { ValidateFunction } from 'ajv';
 import { builtNewPetValidator } from './built-new-pet.js';
 import type { FaultName } from './faults.js';
@@ -22,11 +20,7 @@ export interface ReferenceOptions {
   newPetSchema?: object;
   /** Animals in the store at start, spread over every status. */
   prefill?: number;
-  /**
-   * A gateway's rate limit: a token bucket of this many animal-store requests a second
-   * (bursts as many), beyond which 429 with Retry-After: 1. Not a variant: every run
-   * against it takes seconds.
-   */
+  /** A gateway's token bucket of this many animal-store requests a second, beyond which 429 with Retry-After: 1. */
   ratePerSecond?: number;
   /** One animal-store request in `every` (any method) gets 503 with Retry-After: `retryAfterSeconds`. */
   loadShedding?: { every: number; retryAfterSeconds: number };
@@ -34,7 +28,7 @@ export interface ReferenceOptions {
   oneAtATimeMs?: number;
   /** Requests to this animal-store operation are never answered. */
   neverAnswers?: string;
-  /** After answering this many animal-store requests the server is gone, as a killed process: both ports closed, every connection dropped. */
+  /** After answering this many animal-store requests the server is gone, as a killed process. */
   killedAfter?: number;
   /** After answering this many quickstart requests its port is gone (the animal store goes on); 0: down from the start. */
   quickstartKilledAfter?: number;
@@ -46,7 +40,6 @@ export interface ReferenceOptions {
   onRequest?: (request: RequestLog) => void;
 }
 
-/** One request a service got, its URL as sent. */
 export interface RequestLog {
   service: 'store' | 'quickstart';
   method: string;
@@ -56,7 +49,6 @@ export interface RequestLog {
   ms: number;
 }
 
-/** What every part of a running reference server reads. */
 export interface Context {
   opts: ReferenceOptions;
   sw: Switches;

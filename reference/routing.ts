@@ -1,8 +1,5 @@
-// The router of both services: how a method and path reach an operation, and the
-// deviations of real routers and frameworks (other spellings of a path, HEAD and OPTIONS,
-// methods the description does not show, content negotiation, CORS). It runs before the
-// credential is looked at, and gives the request as the operations see it, or an answer
-// given before any of them runs (a redirect, a CORS preflight).
+// The router of both services, and the deviations of real routers and frameworks. It
+// runs before the credential is looked at: some answer there (a redirect, a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { seam, type Switches } from './seams.js';
 import type { Headers, Problem } from './wire.js';
@@ -12,22 +9,18 @@ export interface Routed {
   path: string;
   /** undefined: no route (404, or 405 on a documented path). */
   operation?: string;
-  /** The percent-decoded petId of /v1/pets/{petId}, whatever the method. */
+  /** Percent-decoded, whatever the method. */
   petId?: string;
   /** Reached past the credential check: a route mounted without it. */
   unguarded: boolean;
-  /** Refused once the credential has passed: a framework's strict content negotiation. */
+  /** Refused once the credential has passed. */
   refusal?: Problem;
   /** A legacy route that wraps the page as {"data": [...]}. */
   envelope: boolean;
 }
 
-/** An answer given before any operation, and any credential check, runs; `text`: a text/plain body. */
-export interface Early {
-  status: number;
-  headers: Headers;
-  text?: string;
-}
+/** An answer given before the credential check; `text`: a text/plain body. */
+export type Early = { status: number; headers: Headers; text?: string };
 
 export const isEarly = (route: Routed | Early): route is Early => 'status' in route;
 
@@ -43,12 +36,7 @@ const ITEM = '/v1/pets/{petId}';
 const patterns = new Map(DOCUMENTED.flatMap((t) => ['', 'i'].map((flags) => [t + flags, new RegExp(`^${t.replace('{petId}', '([^/]+)')}$`, flags)])));
 const matchOf = (template: string, path: string, anyCase = false) => patterns.get(template + (anyCase ? 'i' : ''))!.exec(path);
 
-interface Route {
-  method: string;
-  path: string;
-  operation: string;
-  unguarded?: boolean;
-}
+type Route = { method: string; path: string; operation: string; unguarded?: boolean };
 
 const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/pets', operation: 'listPets' },
@@ -59,13 +47,13 @@ const ROUTES: Route[] = [
 
 const routesOf = (path: string, sw: Switches) => [...ROUTES, ...sw.at(MORE_ROUTES).flat()].filter((r) => matchOf(r.path, path));
 
-/** The methods the server routes on a path; undefined for a path it does not have. */
+/** undefined for a path the server does not have. */
 export function methodsOf(path: string, sw: Switches): string[] | undefined {
   const methods = [...new Set(routesOf(path, sw).map((r) => r.method))];
   return methods.length ? methods : undefined;
 }
 
-/** The documented path another spelling stands for: any letter case, and with `slashes` doubled and trailing slashes dropped. */
+/** The documented path another spelling stands for: any letter case; with `slashes`, doubled and trailing ones dropped. */
 function documentedSpelling(path: string, slashes: boolean): string | undefined {
   const p = slashes ? path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1') : path;
   for (const template of DOCUMENTED) {
@@ -122,7 +110,7 @@ const redirect = (status: number, location: string): Early => ({ status, headers
 const early = (d: Draft, answer: Early | undefined): Draft => (answer ? { ...d, early: answer } : d);
 const headAsGet = (d: Draft, sw: Switches) => d.method === 'HEAD' && !!methodsOf(d.path, sw)?.includes('GET');
 
-/** The steps of routers and frameworks before the route is looked up, in the order they run. */
+/** Steps before the route is looked up, in the order they run. */
 const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
   // a browser sends no credential on a preflight: the CORS layer answers it first
   'cors-preflight': (d) => early(d, d.method === 'OPTIONS' ? PREFLIGHT : undefined),
@@ -158,7 +146,7 @@ const MORE_ROUTES = seam<Route[]>('routes the description does not show', {
 
 const contentTypeExact = (): Problem => ({ status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' });
 
-/** What a framework with exact media-type matching refuses, once the credential has passed. */
+/** What a framework with exact media-type matching refuses. */
 const REFUSED_ONCE_IN = seam<(req: IncomingMessage, operation: string | undefined) => Problem | undefined>('content negotiation', {
   'accept-exact': (req) =>
     req.headers.accept !== 'application/json' ? { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' } : undefined,

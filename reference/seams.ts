@@ -7,10 +7,7 @@ import type { VariantName } from './variants.js';
 
 type Deviation = FaultName | VariantName;
 
-interface Seam<T> {
-  name: string;
-  entries: Partial<Record<Deviation, T>>;
-}
+type Seam<T> = { name: string; entries: Partial<Record<Deviation, T>> };
 
 /** Every seam by name, for the self-tests. */
 export const SEAMS = new Map<string, Seam<unknown>>();
@@ -28,14 +25,14 @@ export class Switches {
 
   constructor(private readonly on: ReadonlySet<string>) {}
 
-  /** The entries of a seam that are switched on, in the table's order. */
+  /** The entries switched on, in the table's order. */
   at<T>(s: Seam<T>): T[] {
     let active = this.cache.get(s);
     if (!active) this.cache.set(s, (active = Object.entries(s.entries).flatMap(([name, entry]) => (this.on.has(name) ? [entry] : []))));
     return active as T[];
   }
 
-  /** The first answer an entry switched on gives; undefined: the correct behaviour stands. */
+  /** The first answer an entry gives; undefined: the correct behaviour stands. */
   first<A extends unknown[], R>(s: Seam<(...args: A) => R | undefined>, ...args: A): R | undefined {
     for (const entry of this.at(s)) {
       const answer = entry(...args);
@@ -44,12 +41,11 @@ export class Switches {
     return undefined;
   }
 
-  /** Whether an entry switched on holds. */
   any<A extends unknown[]>(s: Seam<(...args: A) => boolean>, ...args: A): boolean {
     return this.at(s).some((entry) => entry(...args));
   }
 
-  /** The value once each entry switched on has changed it, in turn. */
+  /** The value once each entry has changed it, in turn. */
   fold<V, A extends unknown[]>(s: Seam<(value: V, ...args: A) => V>, value: V, ...args: A): V {
     return this.at(s).reduce((v, entry) => entry(v, ...args), value);
   }

@@ -1,8 +1,5 @@
 // The embedded reference server: an in-memory Animal Store that follows the API
-// description, plus the quickstart message service on its own port. The correct
-// behaviour is written plainly, one part a file (store/ for the operations); each fault
-// (faults.ts) and variant (variants.ts) is an entry at a named seam (seams.ts), in the
-// tables at the end of the file whose step it changes.
+// description, and the quickstart message service on its own port.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { crash, sendError } from './errors.js';
 import { gateway } from './gateway.js';
@@ -21,7 +18,6 @@ export interface ReferenceServer {
   quickstartBaseUrl: string;
   petCount(): number;
   messageCount(): number;
-  /** How many requests reached an animal-store operation. */
   requestsFor(operationId: string): number;
   close(): Promise<void>;
 }

@@ -61,7 +61,6 @@ const MEDIA_TYPE = seam<(status: number) => string | undefined>('the media type 
   charset: () => 'application/json; charset=utf-8',
 });
 
-/** An answer to a client that accepts gzip. */
 const GZIP = seam<(text: string) => Buffer>('gzip', {
   'gzip-label-uncompressed': (text) => Buffer.from(text),
   gzip: (text) => gzipSync(text),

@@ -82,7 +82,7 @@ export const VARIANTS = {
 } as const;
 
 interface VariantSpec {
-  /** The key of a variant about the key's format, for the server and the run. */
+  /** The key of a variant about the key's format. */
   apiKey?: string;
   /** SHOULD requirements the variant fails. */
   shouldFail?: readonly string[];

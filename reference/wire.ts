@@ -1,5 +1,3 @@
-// The wire's forms: JSON with exact int64 integers, the media type of a request, and the
-// Problem every error answer is made from.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
 
@@ -28,7 +26,6 @@ export type Answer = [status: number, body: Json] | Problem;
 export const isProblem = (value: unknown): value is Problem =>
   typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
-/** The media type of the request's Content-Type, lower-cased, parameters dropped. */
 export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
@@ -55,7 +52,6 @@ export function forValidation(value: Json): Json {
   return value;
 }
 
-/** JSON text with bigints written as exact integers. */
 export function toJson(value: Json): string {
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
@@ -71,7 +67,6 @@ export function toJson(value: Json): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** JSON text with every character outside ASCII written as a \u escape. */
 export function escapeNonAscii(text: string): string {
   return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,17 +1,10 @@
-// The animal store's state: the animals, the ids the service assigns, when a read sees a
-// write, and an animal as a Pet ("all fields of NewPet, plus: id").
+// The animal store's state: the animals, their ids, when a read sees a write.
 import { randomUUID } from 'node:crypto';
 import { seam, type Switches } from '../seams.js';
 import type { Fields, Json } from '../wire.js';
 
-export interface Pet {
-  id: bigint;
-  fields: Fields;
-  createdAt: string;
-  storedAt: number;
-}
+export type Pet = { id: bigint; fields: Fields; createdAt: string; storedAt: number };
 
-/** Which read asks: the list (and its status filter) or getPet. */
 type View = 'list' | 'get';
 
 export class Animals {
@@ -49,22 +42,15 @@ export class Animals {
   }
 }
 
-/** What filling the store reads of the server's context. */
-interface Start {
-  animals: Animals;
-  sw: Switches;
-  statuses: string[];
-  newPet: { properties: Record<string, any>; required: string[] };
-}
+type Start = { animals: Animals; sw: Switches; statuses: string[]; newPet: { properties: Record<string, any>; required: string[] } };
 
-/** The prefilled animals, then those a variant holds from the start. */
 export function fillAtStart(start: Start, prefill: number): void {
   const example = (i: number) => prefilledFields(i, start);
   for (let i = 0; i < prefill; i++) start.animals.add(example(i));
   for (const fields of start.sw.at(AT_START).flatMap((animals) => animals(example))) start.animals.add(fields);
 }
 
-/** A valid NewPet for the i-th prefilled animal, extra required fields included. */
+/** A valid NewPet, extra required fields included. */
 function prefilledFields(i: number, { newPet: { properties, required }, statuses }: Start): Fields {
   const fields: Fields = { name: `prefill-${i + 1}`, categoryId: (i % 5) + 1, status: statuses[i % statuses.length] };
   for (const key of required) {
@@ -78,7 +64,6 @@ function prefilledFields(i: number, { newPet: { properties, required }, statuses
 
 // Seams
 
-/** How long a lagging read takes to see a write. */
 const LAG_MS = 1500;
 
 const FIRST_ID = seam<bigint>('the first id', {

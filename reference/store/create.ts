@@ -1,6 +1,5 @@
-// POST /pets (createPet): a valid NewPet is stored under an id "assigned by the service"
-// and answered 201 with the Pet, each value as it was sent. "The default [status] when
-// it is omitted is not stated": none is stored.
+// POST /pets: a valid NewPet is stored and answered 201 with the Pet, each value as it was
+// sent. The default status "is not stated": none is stored.
 import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
@@ -27,13 +26,12 @@ export function createPet(ctx: Context, req: IncomingMessage, text: string, deni
   return [sw.at(CREATED_STATUS)[0] ?? 201, animals.json(shown)];
 }
 
-/** The integer id a NewPet carries, if any. */
 function idSent(text: string): bigint | undefined {
   const id = (parseJson(text) as Fields).id;
   return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
 }
 
-/** A refused write; where a fault stores before it answers, the animal its body names (made valid) is stored all the same. */
+/** A refused write: a fault may store its animal (made valid) all the same. */
 export function keepRefused(ctx: Context, why: 'invalid' | 'denied', text: string, refusal: Problem): Problem {
   if (ctx.sw.any(REFUSED_KEPT, why)) {
     let body: Json = null;

@@ -1,6 +1,5 @@
-// GET /pets/{petId} (getPet, deprecated): the animal, or 404; petId is an int64, other
-// text is refused. GET /store/orders "exists", its response not shown: no orders are
-// kept. PUT, PATCH and DELETE are "not shown": only a variant routes them.
+// getPet, listOrders ("exists", its response not shown: no orders are kept), and the
+// PUT, PATCH and DELETE that only a variant routes ("not shown").
 import type { IncomingMessage } from 'node:http';
 import { badParameter, crash, notFound } from '../errors.js';
 import type { Context } from '../options.js';
@@ -53,7 +52,6 @@ const PET_ID_READ = seam<(petId: string) => string>('the petId read', {
   'id-underscore-parsed': (petId) => (/^\d+(_\d+)+$/.test(petId) ? petId.replace(/_/g, '') : petId),
 });
 
-/** A petId answered before any animal is looked up. */
 const PET_ID = seam<(petId: string) => Answer | undefined>('a petId', {
   'get-negative-id-500': (petId) => (INTEGER.test(petId) && petId.startsWith('-') ? crash(`no row for ${petId}`) : undefined),
   'get-beyond-int64-500': (petId) => (INTEGER.test(petId) && BigInt(petId) > INT64_MAX ? crash(`cannot parse ${petId} into a long`) : undefined),

@@ -1,6 +1,5 @@
-// The animal store's answer to a request: the router finds the operation; "every
-// operation requires authentication", so the credential is looked at first, on every
-// route; then the operation answers.
+// The animal store: the route, then the credential ("every operation requires
+// authentication"), then the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { storeAuth } from '../auth.js';
 import { invalid, noRoute, notFound, notImplemented, sendError, tooLarge } from '../errors.js';

@@ -1,6 +1,4 @@
-// GET /pets (listPets): a bare JSON array of Pets. `limit` bounds the page (default 20,
-// from 1 to 100); `status`, one of PetStatus, filters it. A value the server cannot use
-// is refused.
+// GET /pets: a bare JSON array of Pets, `limit` of them at most, filtered by `status`.
 import { badParameter, crash } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
@@ -45,7 +43,6 @@ function pageSize({ sw, limits }: Context, raw: string | null, filtered: boolean
 
 // Seams
 
-/** The lists each server has answered. */
 const listsAsked = new WeakMap<Context, number>();
 
 const OTHER_CLIENTS = seam<(ctx: Context) => void>('other clients', {
@@ -75,7 +72,6 @@ const NOT_AN_INTEGER = seam<(raw: string, fallback: number) => number | Problem 
 
 type Asked = { raw: string; filtered: boolean; min: number; max: number; fallback: number };
 
-/** An integer limit: the page size it gives, or the answer to it. */
 const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('the page size', {
   'limit-zero-500': (n) => (n === 0 ? crash('division by zero') : undefined),
   // the bounds are checked on integers only: a number read from an exponent passes as it is
@@ -89,7 +85,6 @@ const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('t
   'limit-zero-max': (n, q) => (n < q.min ? q.max : undefined),
   'limit-zero-unbounded': (n, q) => (n < q.min ? Infinity : undefined),
   'clamp-limit': (n, q) => (n < q.min || n > q.max ? Math.min(Math.max(n, q.min), q.max) : undefined),
-  // a page size rounded up to the store's page granularity
   'limit-rounded-up': (n, q) => (n >= q.min && n <= q.max && n > 1 && n % 10 !== 0 ? Math.ceil(n / 10) * 10 : undefined),
 });
 

@@ -1,6 +1,5 @@
-// The NewPet in a request: name and categoryId required, status one of PetStatus; "400 |
-// Body missing required fields or containing invalid values". categoryId is an int64, so
-// a value outside that range is invalid too, however JSON writes it.
+// The NewPet in a request, refused with 400 when invalid ("Body missing required fields
+// or containing invalid values"); an int64 out of range is invalid too.
 import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
@@ -49,7 +48,7 @@ const TOKENIZER = seam<(text: string) => boolean>('a JSON text refused by its re
   'digit-runs-refused': (text) => /\d{16}/.test(text),
 });
 
-/** Whether a body of either service is refused as invalid JSON by its reader. */
+/** Used by both services. */
 export const refusedByTokenizer = (sw: Context['sw'], text: string) => sw.any(TOKENIZER, text);
 
 const EMPTY_BODY = seam<() => Problem | Fields>('an empty body', {
@@ -69,14 +68,13 @@ const BODY_READ = seam<(value: Json) => Json>('the JSON body read', {
 
 const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', { 'invalid-body-422': (p) => unprocessable(p.message) });
 
-/** Each integer property's value, changed by `change`. */
 const integers = (body: Fields, properties: Record<string, any>, change: (v: Json) => Json): Fields => {
   const out = { ...body };
   for (const [key, schema] of Object.entries(properties)) if (schema?.type === 'integer' && key in out) out[key] = change(out[key]);
   return out;
 };
 
-/** Faults that accept an invalid body, normalised so that the stored animal is a valid Pet. */
+/** Faults that accept an invalid body, normalised to a valid Pet. */
 const LENIENCY = seam<(body: Fields, properties: Record<string, any>) => Fields>('an invalid NewPet let through', {
   'coerce-numeric-strings': (body, properties) => integers(body, properties, (v) => (typeof v === 'string' && INTEGER.test(v) ? Number(v) : v)),
   'accept-fractional-integer': (body, properties) => integers(body, properties, (v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.trunc(v) : v)),
