@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { seam, type Switches } from './seams.js';
-import type { Problem } from './wire.js';
+import { problem, type Problem } from './wire.js';
 
 /** What an Authorization header amounts to. */
 type Kind = 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid';
@@ -45,13 +45,13 @@ export function storeAuth(sw: Switches, req: IncomingMessage, key: string, opera
   if (p.kind === 'ok' && !sw.any(KEY_REFUSED, p)) return undefined;
   if (sw.any(LETS_IN, p)) return undefined;
   const message = p.kind === 'missing' ? 'Missing API key: send Authorization: Bearer <API_KEY>' : 'Invalid API key or Authorization header';
-  return sw.first(REFUSAL, p) ?? { status: 401, code: 'unauthorized', message };
+  return sw.first(REFUSAL, p) ?? problem(401, 'unauthorized', message);
 }
 
 export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string): Problem | undefined {
   const p = present(sw, req, key, 'sendMessage');
   if (p.kind === 'ok' || sw.any(QS_LETS_IN, p)) return undefined;
-  return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
+  return problem(401, 'unauthorized', 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>');
 }
 
 // Seams
@@ -100,7 +100,7 @@ const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the k
 });
 
 const REFUSAL = seam<(p: Presented) => Problem | undefined>('the refusal of a credential', {
-  'auth-403': (p) => (keyless(p) ? undefined : { status: 403, code: 'forbidden', message: 'The credential is not allowed' }),
+  'auth-403': (p) => (keyless(p) ? undefined : problem(403, 'forbidden', 'The credential is not allowed')),
 });
 
 const QS_LETS_IN = seam<(p: Presented) => boolean>('the quickstart service lets in without the key', {

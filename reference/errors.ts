@@ -4,46 +4,41 @@ import type { ServerResponse } from 'node:http';
 import { methodsOf, type Routed } from './routing.js';
 import { seam, type Switches } from './seams.js';
 import { MAX_BODY_BYTES, sendJson } from './transport.js';
-import type { Json, Problem } from './wire.js';
+import { problem, type Json, type Problem } from './wire.js';
 
-export const invalid = (message: string): Problem => ({ status: 400, code: 'invalid_request', message });
-export const notFound = (message = 'The requested resource could not be found'): Problem => ({ status: 404, code: 'not_found', message });
-export const crash = (message: string): Problem => ({ status: 500, code: 'internal_error', message });
-export const tooLarge = (): Problem => ({ status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
-export const notImplemented = (message: string): Problem => ({ status: 501, code: 'not_implemented', message });
-export const unprocessable = (message: string): Problem => ({ status: 422, code: 'unprocessable_entity', message });
+export const invalid = (message: string) => problem(400, 'invalid_request', message);
+export const notFound = (message = 'The requested resource could not be found') => problem(404, 'not_found', message);
+export const crash = (message: string) => problem(500, 'internal_error', message);
+export const tooLarge = () => problem(413, 'payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes`);
+export const notImplemented = (message: string) => problem(501, 'not_implemented', message);
+export const unprocessable = (message: string) => problem(422, 'unprocessable_entity', message);
 
 export const badParameter = (sw: Switches, message: string): Problem => sw.fold(BAD_PARAMETER, invalid(message));
 
 export function sendError(sw: Switches, res: ServerResponse, written: Problem): void {
-  const problem = sw.fold(ERROR_WRITTEN, written);
-  const { status, message, headers = {} } = problem;
+  const shown = sw.fold(ERROR_WRITTEN, written);
+  const { status, message, headers = {} } = shown;
   const page = (type: string, text: string) => {
     res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };
-  if (problem.frameworkPage) {
+  if (shown.frameworkPage) {
     return page(
       'text/html; charset=utf-8',
       `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`,
     );
   }
-  if (problem.plainText) return page('text/plain', `${status} ${message}`);
-  sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: problem.code, message, status }), headers);
+  if (shown.plainText) return page('text/plain', `${status} ${message}`);
+  sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: shown.code, message, status }), headers);
 }
 
 /** 404 for a path the API does not have, 405 with Allow for a documented path and another method. */
 export function noRoute(sw: Switches, { method, path, petId }: Routed): Problem {
   const methods = methodsOf(path, sw);
-  const problem = methods
-    ? (sw.first(OTHER_METHOD, method, path) ?? {
-        status: 405,
-        code: 'method_not_allowed',
-        message: `${method} is not allowed on ${path}`,
-        headers: { allow: methods.join(', ') },
-      })
+  const answer = methods
+    ? (sw.first(OTHER_METHOD, method, path) ?? problem(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow: methods.join(', ') }))
     : notFound(`No route for ${method} ${path}`);
-  return sw.fold(NO_ROUTE, problem, petId);
+  return sw.fold(NO_ROUTE, answer, petId);
 }
 
 // Seams

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crash, sendError } from './errors.js';
 import type { Context } from './options.js';
 import { seam } from './seams.js';
-import type { Problem } from './wire.js';
+import { problem, type Problem } from './wire.js';
 
 export type Gateway = ReturnType<typeof gateway>;
 
@@ -43,14 +43,14 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
         await worker;
       }
       const arrival = ++arrivals;
-      const refuse = (problem: Problem) => (sendError(sw, res, problem), false);
+      const refuse = (refusal: Problem) => (sendError(sw, res, refusal), false);
       if (shedding && arrival % shedding.every === 0) {
         const headers = { 'retry-after': String(shedding.retryAfterSeconds) };
-        return refuse({ status: 503, code: 'overloaded', message: 'The server is overloaded: try again later', headers });
+        return refuse(problem(503, 'overloaded', 'The server is overloaded: try again later', headers));
       }
       if (opts.failsEvery && req.method === 'GET' && arrival % opts.failsEvery === 0) return refuse(crash('the backend failed: try again'));
       const flaky = sw.at(UNAVAILABLE_EVERY)[0];
-      if (flaky && arrival % flaky === 0) return refuse({ status: 503, code: 'unavailable', message: 'The backend is unavailable' });
+      if (flaky && arrival % flaky === 0) return refuse(problem(503, 'unavailable', 'The backend is unavailable'));
       for (const ms of sw.at(DELAY)) await new Promise((r) => setTimeout(r, ms));
       const every = sw.at(REFUSED_EVERY)[0];
       if (every && ++rateLimited % every === 0) return refuse(tooMany('0'));
@@ -60,7 +60,7 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
   };
 }
 
-const tooMany = (retryAfter: string): Problem => ({ status: 429, code: 'rate_limited', message: 'Too many requests', headers: { 'retry-after': retryAfter } });
+const tooMany = (retryAfter: string) => problem(429, 'rate_limited', 'Too many requests', { 'retry-after': retryAfter });
 
 // Seams
 

@@ -11,7 +11,7 @@ import { readBody, sendJson } from './transport.js';
 import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Json, type Problem } from './wire.js';
 import { refusedByTokenizer } from './store/validation.js';
 
-export function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
+function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
   if (req.headers['content-type'] === undefined) {
     if (!sw.any(NO_CONTENT_TYPE_TAKEN)) return invalid('The Content-Type header is missing');
   } else if (mediaType(req) !== 'application/json') {

@@ -2,7 +2,7 @@
 // runs before the credential is looked at: some answer there (a redirect, a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { seam, type Switches } from './seams.js';
-import type { Headers, Problem } from './wire.js';
+import { problem, type Headers, type Problem } from './wire.js';
 
 export interface Routed {
   method: string;
@@ -144,21 +144,18 @@ const MORE_ROUTES = seam<Route[]>('routes the description does not show', {
   'delete-unauthenticated': [{ method: 'DELETE', path: ITEM, operation: 'deletePet', unguarded: true }],
 });
 
-const contentTypeExact = (): Problem => ({ status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' });
+const contentTypeExact = () => problem(400, 'invalid_request', 'Content-Type must be application/json');
 
 /** What a framework with exact media-type matching refuses. */
 const REFUSED_ONCE_IN = seam<(req: IncomingMessage, operation: string | undefined) => Problem | undefined>('content negotiation', {
-  'accept-exact': (req) =>
-    req.headers.accept !== 'application/json' ? { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' } : undefined,
+  'accept-exact': (req) => (req.headers.accept !== 'application/json' ? problem(406, 'not_acceptable', 'Accept must be application/json') : undefined),
   'get-body-parsed': (req) =>
-    req.method === 'GET' && req.headers['content-type'] === 'application/json'
-      ? { status: 400, code: 'invalid_request', message: 'The body is not valid JSON' }
-      : undefined,
+    req.method === 'GET' && req.headers['content-type'] === 'application/json' ? problem(400, 'invalid_request', 'The body is not valid JSON') : undefined,
   // " application/json" matches nothing
   'accept-list-unparsed': (req) => {
     const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);
     const none = accepted && !accepted.some((type) => ['application/json', 'application/*', '*/*'].includes(type));
-    return none ? { status: 406, code: 'not_acceptable', message: 'None of the accepted types can be produced' } : undefined;
+    return none ? problem(406, 'not_acceptable', 'None of the accepted types can be produced') : undefined;
   },
   'content-type-exact': (req, operation) => (operation === 'createPet' && req.headers['content-type'] !== 'application/json' ? contentTypeExact() : undefined),
 });

@@ -21,6 +21,8 @@ export interface Problem {
   headers?: Headers;
 }
 
+export const problem = (status: number, code: string, message: string, headers?: Headers): Problem => ({ status, code, message, headers });
+
 export type Answer = [status: number, body: Json] | Problem;
 
 export const isProblem = (value: unknown): value is Problem =>

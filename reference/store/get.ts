@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { badParameter, crash, notFound } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INTEGER, isProblem, type Answer, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Json, type Problem } from '../wire.js';
 import type { Animals, Pet } from './animals.js';
 import { readNewPet } from './validation.js';
 
@@ -58,7 +58,7 @@ const PET_ID = seam<(petId: string) => Answer | undefined>('a petId', {
   'get-invalid-id-500': (petId) => (INTEGER.test(petId) ? undefined : crash(`cannot convert ${petId} to int64`)),
   'get-invalid-id-200': (petId) => (INTEGER.test(petId) ? undefined : [200, null]),
   'invalid-id-404': (petId) => (INTEGER.test(petId) ? undefined : notFound()),
-  'get-gone-410': (petId) => (INTEGER.test(petId) ? { status: 410, code: 'gone', message: 'getPet has been removed' } : undefined),
+  'get-gone-410': (petId) => (INTEGER.test(petId) ? problem(410, 'gone', 'getPet has been removed') : undefined),
 });
 
 const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', { 'get-wrong-animal': (id) => id + 1n });

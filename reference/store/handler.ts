@@ -8,7 +8,7 @@ import type { Context } from '../options.js';
 import { isEarly, routeStore, sendEarly, type Routed } from '../routing.js';
 import { seam } from '../seams.js';
 import { readBody, sendJson } from '../transport.js';
-import { INTEGER, isProblem, type Answer, type Headers, type Problem } from '../wire.js';
+import { INTEGER, isProblem, problem, type Answer, type Headers, type Problem } from '../wire.js';
 import { createPet, keepRefused } from './create.js';
 import { deletePet, getPet, listOrders, updatePet } from './get.js';
 import { listPets } from './list.js';
@@ -37,7 +37,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   const unheard = operation && sw.first(BEFORE_THE_KEY, operation, `No route for ${req.method} ${path}`, url);
   if (unheard) return sendError(sw, res, unheard);
   const headers = sw.fold(OPERATION_HEADERS, {}, operation);
-  const refuse = (problem: Problem) => sendError(sw, res, { ...problem, headers: { ...headers, ...problem.headers } });
+  const refuse = (refusal: Problem) => sendError(sw, res, { ...refusal, headers: { ...headers, ...refusal.headers } });
 
   const denied = route.unguarded ? undefined : storeAuth(sw, req, ctx.apiKey, operation ?? '');
   const absent = () => petId !== undefined && INTEGER.test(petId) && !ctx.animals.find(BigInt(petId));
@@ -56,7 +56,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
 const BEFORE_THE_KEY = seam<(operation: string, noRouteMessage: string, url: URL) => Problem | undefined>('answered before the key', {
   'orders-absent': (op, message) => (op === 'listOrders' ? notFound(message) : undefined),
   'orders-501': (op) => (op === 'listOrders' ? notImplemented('Orders are not implemented') : undefined),
-  'orders-403': (op) => (op === 'listOrders' ? { status: 403, code: 'forbidden', message: 'Orders are not available' } : undefined),
+  'orders-403': (op) => (op === 'listOrders' ? problem(403, 'forbidden', 'Orders are not available') : undefined),
   'orders-400-before-auth': (op, _message, url) => (op === 'listOrders' && !url.searchParams.has('storeId') ? invalid('storeId is required') : undefined),
   'getpet-removed': (op) => (op === 'getPet' ? { ...notFound('Not Found'), frameworkPage: true } : undefined),
 });

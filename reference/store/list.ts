@@ -2,7 +2,7 @@
 import { badParameter, crash } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INTEGER, isProblem, type Answer, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Json, type Problem } from '../wire.js';
 import type { Pet } from './animals.js';
 
 export function listPets(ctx: Context, url: URL): Answer {
@@ -90,7 +90,7 @@ const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('t
 
 const UNKNOWN_STATUS = seam<(items: Pet[], status: string) => Pet[] | Problem | undefined>('an unknown status filter', {
   'unknown-status-500': (_items, status) => crash(`no such status: ${status}`),
-  'unknown-status-401': () => ({ status: 401, code: 'unauthorized', message: 'Invalid API key or Authorization header' }),
+  'unknown-status-401': () => problem(401, 'unauthorized', 'Invalid API key or Authorization header'),
   'unknown-status-empty': () => [],
   'unknown-status-ignored': (items) => items,
 });
