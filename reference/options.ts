@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv';
 import { builtNewPetValidator } from './built-new-pet.js';
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
@@ -49,19 +48,7 @@ export interface RequestLog {
   ms: number;
 }
 
-export interface Context {
-  opts: ReferenceOptions;
-  sw: Switches;
-  apiKey: string;
-  quickstartApiKey: string;
-  limits: { min: number; max: number; default: number };
-  statuses: string[];
-  newPet: { properties: Record<string, any>; required: string[]; validate: ValidateFunction };
-  animals: Animals;
-  messages: Array<Record<string, Json>>;
-  /** Requests received per animal-store operation ("(no route)" for the rest). */
-  received: Map<string, number>;
-}
+export type Context = Awaited<ReturnType<typeof resolveOptions>>;
 
 const STATUSES = ['available', 'pending', 'sold'];
 
@@ -77,7 +64,7 @@ export function newPetSchema(statuses = STATUSES): Record<string, any> {
   };
 }
 
-export async function resolveOptions(opts: ReferenceOptions): Promise<Context> {
+export async function resolveOptions(opts: ReferenceOptions) {
   const sw = new Switches(new Set([...(opts.faults ?? []), ...(opts.variants ?? [])]));
   const statuses = opts.statuses ?? STATUSES;
   const schema = (opts.newPetSchema ?? newPetSchema(statuses)) as Record<string, any>;
@@ -90,9 +77,10 @@ export async function resolveOptions(opts: ReferenceOptions): Promise<Context> {
     quickstartApiKey: opts.quickstartApiKey ?? opts.apiKey,
     limits: opts.limits ?? { min: 1, max: 100, default: 20 },
     statuses,
-    newPet: { properties: schema.properties ?? {}, required: schema.required ?? [], validate },
+    newPet: { properties: (schema.properties ?? {}) as Record<string, any>, required: (schema.required ?? []) as string[], validate },
     animals: new Animals(sw),
-    messages: [],
-    received: new Map(),
+    messages: [] as Array<Record<string, Json>>,
+    /** Requests received per animal-store operation ("(no route)" for the rest). */
+    received: new Map<string, number>(),
   };
 }

@@ -117,9 +117,6 @@ const STORED = seam<(m: Record<string, Json>) => Record<string, Json>>('a messag
 
 const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', { 'qs-missing-id': ({ id: _id, ...rest }) => rest });
 
-const SENT_STATUS = seam<number>('the status of a message sent', {
-  'message-202': 202,
-  'message-200': 200,
-});
+const SENT_STATUS = seam<number>('the status of a message sent', { 'message-202': 202, 'message-200': 200 });
 
 const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', { 'quickstart-sibling-path': (p) => ({ ...p, plainText: true }) });

@@ -81,7 +81,4 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 // Seams
 
 /** The quickstart service on the store's port: at the origin root (every path outside /v1), or under this path. */
-const QUICKSTART_MOUNT = seam<string>('the quickstart address', {
-  'quickstart-at-store-root': '',
-  'quickstart-sibling-path': '/v1-quickstart',
-});
+const QUICKSTART_MOUNT = seam<string>('the quickstart address', { 'quickstart-at-store-root': '', 'quickstart-sibling-path': '/v1-quickstart' });

@@ -61,10 +61,7 @@ const MEDIA_TYPE = seam<(status: number) => string | undefined>('the media type 
   charset: () => 'application/json; charset=utf-8',
 });
 
-const GZIP = seam<(text: string) => Buffer>('gzip', {
-  'gzip-label-uncompressed': (text) => Buffer.from(text),
-  gzip: (text) => gzipSync(text),
-});
+const GZIP = seam<(text: string) => Buffer>('gzip', { 'gzip-label-uncompressed': (text) => Buffer.from(text), gzip: (text) => gzipSync(text) });
 
 const BODY_UNREAD = seam<(req: IncomingMessage) => boolean>('a body left unread', {
   'chunked-body-ignored': (req) => req.headers['content-length'] === undefined,

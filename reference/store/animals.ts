@@ -73,10 +73,7 @@ const FIRST_ID = seam<bigint>('the first id', {
 
 const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', { 'duplicate-ids': (_id, first) => first });
 
-const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', {
-  'lagging-reads': () => true,
-  'lagging-list': (view) => view === 'list',
-});
+const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', { 'lagging-reads': () => true, 'lagging-list': (view) => view === 'list' });
 
 const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, Json>>('an animal as a Pet', {
   'string-ids': (json) => ({ ...json, id: String(json.id) }),

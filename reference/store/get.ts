@@ -73,10 +73,7 @@ const NOT_FOUND = seam<(animals: Animals) => Answer | undefined>('no animal with
   'get-nonexistent-200': (animals) => (animals.pets.length ? [200, animals.json(animals.pets.at(-1)!)] : undefined),
 });
 
-const ORDERS = seam<() => [number, Json] | Problem>('the orders', {
-  'orders-missing': () => notFound(),
-  'orders-empty-object': () => [200, {}],
-});
+const ORDERS = seam<() => [number, Json] | Problem>('the orders', { 'orders-missing': () => notFound(), 'orders-empty-object': () => [200, {}] });
 
 const NOTHING_DELETED = seam<(p: Problem) => Answer | undefined>('a delete of no animal', {
   'delete-unauthenticated': (p) => (p.status === 404 ? [204, undefined] : undefined),

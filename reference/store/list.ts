@@ -58,10 +58,7 @@ const QUERY = seam<(query: URLSearchParams) => URLSearchParams>('the query', {
   'repeated-params-joined': (q) => new URLSearchParams([...new Set(q.keys())].map((k): [string, string] => [k, q.getAll(k).join(',')])),
 });
 
-const PAGE_DEFAULT = seam<number>('the default page size', {
-  'wrong-default': 30,
-  'default-page-10': 10,
-});
+const PAGE_DEFAULT = seam<number>('the default page size', { 'wrong-default': 30, 'default-page-10': 10 });
 
 const NOT_AN_INTEGER = seam<(raw: string, fallback: number) => number | Problem | undefined>('a limit that is no integer', {
   'limit-not-integer-500': (raw) => crash(`cannot compute a page of ${raw}`),
