@@ -5,7 +5,6 @@ import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { seam, type Switches } from './seams.js';
 import { problem, type Problem } from './wire.js';
 
-/** What an Authorization header amounts to. */
 type Kind = 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid';
 
 /** RFC 9110: the scheme is case-insensitive and is separated from the token by one or more spaces. */
@@ -19,7 +18,6 @@ function credential(sw: Switches, header: string | undefined, key: string): Kind
   return isKey(token) ? 'ok' : 'wrong-key';
 }
 
-/** A request's credential, as the deviations look at it. */
 type Presented = ReturnType<typeof present>;
 
 function present(sw: Switches, req: IncomingMessage, key: string, operation: string) {

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { methodsOf, type Routed } from './routing.js';
 import { seam, type Switches } from './seams.js';
 import { MAX_BODY_BYTES, sendJson } from './transport.js';
-import { problem, type Json, type Problem } from './wire.js';
+import { problem, type Fields, type Problem } from './wire.js';
 
 export const invalid = (message: string) => problem(400, 'invalid_request', message);
 export const notFound = (message = 'The requested resource could not be found') => problem(404, 'not_found', message);
@@ -55,7 +55,7 @@ const ERROR_WRITTEN = seam<(p: Problem) => Problem>('an error answer', {
   'plain-text-errors': (p) => ({ ...p, plainText: true }),
 });
 
-const ERROR_BODY = seam<(body: Record<string, Json>) => Record<string, Json>>('the Error body', {
+const ERROR_BODY = seam<(body: Fields) => Fields>('the Error body', {
   'problem-free-codes': (body) => ({ ...body, code: String(body.code).toUpperCase() }),
   'error-status-as-string': (body) => ({ ...body, status: String(body.status) }),
   'error-status-mismatch': (body) => ({ ...body, status: 400 }),

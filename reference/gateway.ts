@@ -17,7 +17,6 @@ export function gateway({ opts, sw }: Context, kill: () => void) {
   const bucket = { tokens: opts.ratePerSecond ?? 0, at: performance.now() };
   const shedding = opts.loadShedding ?? sw.at(SHEDDING)[0];
 
-  /** Takes a token from the bucket, refilled continuously. */
   const withinRate = (rate: number) => {
     const now = performance.now();
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
@@ -70,7 +69,6 @@ const DELAY = seam<number>('the time an answer takes', {
   'slow-responses': 40, // over the latency budget the fault's entry sets
 });
 
-/** One request in so many is answered 503 without Retry-After. */
 const UNAVAILABLE_EVERY = seam<number>('server errors', { 'flaky-503': 40 });
 
 const REFUSED_EVERY = seam<number>('rate limits', { 'rate-limited': 7 });

@@ -11,7 +11,6 @@ export const JWT_KEY = (() => {
   return `${unsigned}.${sign(unsigned).toString('base64url')}`;
 })();
 
-/** As `openssl rand -base64 16` makes one. */
 export const BASE64_KEY = 'q83vASNFZ4mrze8BI0VniQ==';
 
 /** Compares the bytes a lenient base64 decoder (Node's) reads. */

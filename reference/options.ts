@@ -3,7 +3,7 @@ import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 import { Switches } from './seams.js';
 import { Animals } from './store/animals.js';
-import type { Json } from './wire.js';
+import type { Fields } from './wire.js';
 
 export interface ReferenceOptions {
   apiKey: string;
@@ -79,7 +79,7 @@ export async function resolveOptions(opts: ReferenceOptions) {
     statuses,
     newPet: { properties: (schema.properties ?? {}) as Record<string, any>, required: (schema.required ?? []) as string[], validate },
     animals: new Animals(sw),
-    messages: [] as Array<Record<string, Json>>,
+    messages: [] as Array<Fields>,
     /** Requests received per animal-store operation ("(no route)" for the rest). */
     received: new Map<string, number>(),
   };

@@ -8,7 +8,7 @@ import type { Context } from './options.js';
 import { routeQuickstart, sendEarly, type Early } from './routing.js';
 import { seam } from './seams.js';
 import { readBody, sendJson } from './transport.js';
-import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Json, type Problem } from './wire.js';
+import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from './wire.js';
 import { refusedByTokenizer } from './store/validation.js';
 
 function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
@@ -110,12 +110,12 @@ const CREATED_AT = seam<(now: Date) => Json>('createdAt', {
   'quickstart-plus-zero': (now) => now.toISOString().replace('Z', '+00:00'),
 });
 
-const STORED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message stored', {
+const STORED = seam<(m: Fields) => Fields>('a message stored', {
   'qs-no-echo': (m) => ({ ...m, message: 'Message received' }),
   'quickstart-sent': (m) => ({ ...m, status: 'sent' }),
 });
 
-const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', { 'qs-missing-id': ({ id: _id, ...rest }) => rest });
+const ANSWERED = seam<(m: Fields) => Fields>('a message answered', { 'qs-missing-id': ({ id: _id, ...rest }) => rest });
 
 const SENT_STATUS = seam<number>('the status of a message sent', { 'message-202': 202, 'message-200': 200 });
 

@@ -108,6 +108,9 @@ const PREFLIGHT: Early = {
 const FRAMEWORK_OPTIONS: Early = { status: 200, headers: { allow: 'GET,HEAD,POST' }, text: 'GET,HEAD,POST' };
 const redirect = (status: number, location: string): Early => ({ status, headers: { location }, text: `Redirecting to ${location}` });
 const early = (d: Draft, answer: Early | undefined): Draft => (answer ? { ...d, early: answer } : d);
+/** A route for /v1/pets/ added beside /v1/pets. */
+const besidePets = (method: string, route: Partial<Draft>) => (d: Draft) =>
+  d.path === '/v1/pets/' && d.method === method ? { ...d, path: '/v1/pets', ...route } : d;
 const headAsGet = (d: Draft, sw: Switches) => d.method === 'HEAD' && !!methodsOf(d.path, sw)?.includes('GET');
 
 /** Steps before the route is looked up, in the order they run. */
@@ -124,10 +127,10 @@ const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
     return early(d, canonical !== undefined && canonical !== d.path ? redirect(308, canonical + url.search) : undefined);
   },
   'case-insensitive-routes': (d) => ({ ...d, path: documentedSpelling(d.path, false) ?? d.path }),
-  'trailing-slash-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', unguarded: true } : d),
-  'slash-post-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'POST' ? { ...d, path: '/v1/pets', unguarded: true } : d),
+  'trailing-slash-unauthenticated': besidePets('GET', { unguarded: true }),
+  'slash-post-unauthenticated': besidePets('POST', { unguarded: true }),
   'head-empty-200': (d) => early(d, d.method === 'HEAD' ? { status: 200, headers: { 'content-length': '0' } } : undefined),
-  'trailing-slash-envelope': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', envelope: true } : d),
+  'trailing-slash-envelope': besidePets('GET', { envelope: true }),
   'mixed-case-route-unauthenticated': (d) => (d.path !== '/v1/pets' && d.path.toLowerCase() === '/v1/pets' ? { ...d, path: '/v1/pets', unguarded: true } : d),
   'head-unauthenticated': (d, _url, sw) => (headAsGet(d, sw) ? { ...d, method: 'GET', unguarded: true } : d),
   'head-as-get': (d, _url, sw) => (headAsGet(d, sw) ? { ...d, method: 'GET' } : d),

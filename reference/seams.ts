@@ -19,7 +19,6 @@ export function seam<T>(name: string, entries: Partial<Record<Deviation, T>>): S
   return s;
 }
 
-/** The deviations a server was started with, as each seam sees them. */
 export class Switches {
   private readonly cache = new Map<Seam<unknown>, unknown[]>();
 

@@ -13,7 +13,6 @@ import { listen, stop } from './transport.js';
 export type { ReferenceOptions } from './options.js';
 
 export interface ReferenceServer {
-  /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   quickstartBaseUrl: string;
   petCount(): number;
@@ -80,5 +79,5 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
 
 // Seams
 
-/** The quickstart service on the store's port: at the origin root (every path outside /v1), or under this path. */
+/** The quickstart service on the store's port: at the origin root (outside /v1), or under this path. */
 const QUICKSTART_MOUNT = seam<string>('the quickstart address', { 'quickstart-at-store-root': '', 'quickstart-sibling-path': '/v1-quickstart' });

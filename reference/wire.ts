@@ -14,9 +14,9 @@ export interface Problem {
   status: number;
   code: string;
   message: string;
-  /** Answered as a web framework's HTML error page (the API code never ran). */
+  /** A web framework's HTML error page (the API code never ran). */
   frameworkPage?: boolean;
-  /** Answered as plain text, as a web framework's default error. */
+  /** A web framework's plain-text error. */
   plainText?: boolean;
   headers?: Headers;
 }

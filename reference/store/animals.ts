@@ -1,7 +1,7 @@
 // The animal store's state: the animals, their ids, when a read sees a write.
 import { randomUUID } from 'node:crypto';
 import { seam, type Switches } from '../seams.js';
-import type { Fields, Json } from '../wire.js';
+import type { Fields } from '../wire.js';
 
 export type Pet = { id: bigint; fields: Fields; createdAt: string; storedAt: number };
 
@@ -28,7 +28,6 @@ export class Animals {
     return pet;
   }
 
-  /** Whether a read of this kind sees the animal yet. */
   readable(pet: Pet, view: View): boolean {
     return !this.sw.any(READ_LAG, view) || performance.now() - pet.storedAt >= LAG_MS;
   }
@@ -37,7 +36,7 @@ export class Animals {
     return this.pets.find((p) => p.id === id && this.readable(p, view));
   }
 
-  json(pet: Pet): Record<string, Json> {
+  json(pet: Pet): Fields {
     return this.sw.fold(PET_JSON, { id: pet.id, ...pet.fields }, pet);
   }
 }
@@ -56,7 +55,7 @@ function prefilledFields(i: number, { newPet: { properties, required }, statuses
   for (const key of required) {
     if (key in fields) continue;
     const schema = properties[key] ?? {};
-    const byType: Record<string, Json> = { string: `${key}-${i + 1}`, integer: schema.minimum ?? 1, number: schema.minimum ?? 1, boolean: true, array: [] };
+    const byType: Fields = { string: `${key}-${i + 1}`, integer: schema.minimum ?? 1, number: schema.minimum ?? 1, boolean: true, array: [] };
     fields[key] = schema.enum ? schema.enum[0] : (byType[schema.type] ?? {});
   }
   return fields;
@@ -75,7 +74,7 @@ const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned
 
 const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', { 'lagging-reads': () => true, 'lagging-list': (view) => view === 'list' });
 
-const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, Json>>('an animal as a Pet', {
+const PET_JSON = seam<(json: Fields, pet: Pet) => Fields>('an animal as a Pet', {
   'string-ids': (json) => ({ ...json, id: String(json.id) }),
   'null-status': ({ id, ...rest }) => ({ id, status: null, ...rest }), // a stored status overwrites it
   'extra-fields': (json, pet) => ({ ...json, createdAt: pet.createdAt, tags: [] }),

@@ -2,7 +2,7 @@
 import { badParameter, crash } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Fields, type Json, type Problem } from '../wire.js';
 import type { Pet } from './animals.js';
 
 export function listPets(ctx: Context, url: URL): Answer {
@@ -118,16 +118,15 @@ const LISTED = seam<(items: Pet[], status: string | null, statuses: string[]) =>
   'first-status-filter-empty': (items, status, statuses) => (status === statuses[0] ? [] : items),
 });
 
-/** The most a page holds, whatever the limit. */
 const PAGE_CAP = seam<(filtered: boolean) => number | undefined>('the cap of a page', {
   'max-page-50': () => 50,
   'filtered-page-50': (filtered) => (filtered ? 50 : undefined),
 });
 
 /** A default the list's query fills in (COALESCE). */
-const firstStatusIfNone = (pet: Record<string, Json>, statuses: string[]) => (pet.status === undefined ? { ...pet, status: statuses[0] } : pet);
+const firstStatusIfNone = (pet: Fields, statuses: string[]) => (pet.status === undefined ? { ...pet, status: statuses[0] } : pet);
 
-const LIST_ITEM = seam<(pet: Record<string, Json>, statuses: string[]) => Record<string, Json>>('an animal in a list', {
+const LIST_ITEM = seam<(pet: Fields, statuses: string[]) => Fields>('an animal in a list', {
   'list-names-ascii': (pet) => (typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[^\u0000-\u007F]/gu, '?') } : pet),
   'list-default-status': firstStatusIfNone,
   'defaults-disagree': firstStatusIfNone,

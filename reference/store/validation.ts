@@ -48,7 +48,6 @@ const TOKENIZER = seam<(text: string) => boolean>('a JSON text refused by its re
   'digit-runs-refused': (text) => /\d{16}/.test(text),
 });
 
-/** Used by both services. */
 export const refusedByTokenizer = (sw: Context['sw'], text: string) => sw.any(TOKENIZER, text);
 
 const EMPTY_BODY = seam<() => Problem | Fields>('an empty body', {
