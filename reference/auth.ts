@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { seam, type Switches } from './seams.js';
-import { problem, type Problem } from './wire.js';
+import { problem, urlOf, type Problem } from './wire.js';
 
 type Kind = 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid';
 
@@ -32,7 +32,7 @@ function present(sw: Switches, req: IncomingMessage, key: string, operation: str
     operation,
     // parsed only for the deviations that read it: every request passes here
     get query() {
-      return new URL(req.url ?? '/', 'http://localhost').searchParams;
+      return urlOf(req).searchParams;
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Context } from './options.js';
 import { routeQuickstart, sendEarly, type Early } from './routing.js';
 import { seam } from './seams.js';
 import { readBody, sendJson } from './transport.js';
-import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from './wire.js';
+import { isObject, isProblem, mediaType, parseJson, toJson, urlOf, type Answer, type Fields, type Json, type Problem } from './wire.js';
 import { refusedByTokenizer } from './store/validation.js';
 
 function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
@@ -28,15 +28,10 @@ function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: stri
   }
   const fields = isObject(body) ? body : sw.first(NON_OBJECT_TAKEN, body);
   if (!isObject(fields)) return invalid('The body must be a JSON object with message');
-  let message = fields.message;
-  if (message === undefined) {
-    message = sw.at(NO_MESSAGE_TAKEN)[0];
-    if (message === undefined) return invalid('message is missing');
-  }
-  if (typeof message !== 'string') {
-    message = sw.first(NON_STRING_TAKEN, message);
-    if (message === undefined) return invalid('message must be a string');
-  }
+  const sent = fields.message === undefined ? sw.at(NO_MESSAGE_TAKEN)[0] : fields.message;
+  if (sent === undefined) return invalid('message is missing');
+  const message = typeof sent === 'string' ? sent : sw.first(NON_STRING_TAKEN, sent);
+  if (message === undefined) return invalid('message must be a string');
   const now = new Date();
   const stored = sw.fold(STORED, { id: randomUUID(), message, status: 'queued', createdAt: sw.first(CREATED_AT, now) ?? now.toISOString() });
   messages.push(stored);
@@ -54,7 +49,7 @@ export function quickstartService(ctx: Context, kill: () => void): (req: Incomin
       req.socket.destroy();
       return kill();
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = urlOf(req);
     url.pathname = url.pathname.slice(prefix.length);
     const route = routeQuickstart(req, url, sw);
     const early = sw.first(BEFORE_THE_KEY, route.method, route.path);

@@ -9,6 +9,7 @@ import { seam } from './seams.js';
 import { fillAtStart } from './store/animals.js';
 import { handleStore } from './store/handler.js';
 import { listen, stop } from './transport.js';
+import { urlOf } from './wire.js';
 
 export type { ReferenceOptions } from './options.js';
 
@@ -54,9 +55,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
   const isQuickstartPath = (path: string) =>
     mount === '' ? path !== '/v1' && !path.startsWith('/v1/') : mount !== undefined && (path === mount || path.startsWith(`${mount}/`));
   const store = serve('store', (req, res) =>
-    mount !== undefined && isQuickstartPath(new URL(req.url ?? '/', 'http://localhost').pathname)
-      ? sendMessages(req, res, mount)
-      : handleStore(ctx, gate, req, res),
+    mount !== undefined && isQuickstartPath(urlOf(req).pathname) ? sendMessages(req, res, mount) : handleStore(ctx, gate, req, res),
   );
   const quickstart = serve('quickstart', (req, res) => sendMessages(req, res));
   const { host = '127.0.0.1', port = 0, quickstartPort: qsPort = 0 } = ctx.opts.listen ?? {};

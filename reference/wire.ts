@@ -28,6 +28,8 @@ export type Answer = [status: number, body: Json] | Problem;
 export const isProblem = (value: unknown): value is Problem =>
   typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
+export const urlOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://localhost');
+
 export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }

@@ -8,7 +8,7 @@ import type { Context } from '../options.js';
 import { isEarly, routeStore, sendEarly, type Routed } from '../routing.js';
 import { seam } from '../seams.js';
 import { readBody, sendJson } from '../transport.js';
-import { INTEGER, isProblem, problem, type Answer, type Headers, type Problem } from '../wire.js';
+import { INTEGER, isProblem, problem, urlOf, type Answer, type Headers, type Problem } from '../wire.js';
 import { createPet, keepRefused } from './create.js';
 import { deletePet, getPet, listOrders, updatePet } from './get.js';
 import { listPets } from './list.js';
@@ -28,7 +28,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   gateway.watch(res);
   const body = await readBody(sw, req);
   if (!(await gateway.pass(req, res))) return;
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = urlOf(req);
   const route = routeStore(req, url, sw);
   if (isEarly(route)) return sendEarly(res, route);
   const { operation, path, petId } = route;
