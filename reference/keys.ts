@@ -20,7 +20,7 @@ export function sameBase64(token: string, key: string): boolean {
 
 export const UUID_KEY = '3f2b8c1e-9a4d-4e7b-b5c6-0d1e2f3a4b5c';
 
-/** Verifies a token as a JWT library does: a header naming HS256, and the signature as decoded (the unused bits of the last character dropped). */
+/** As a JWT library verifies: a header naming HS256, and the signature as decoded (the last character's unused bits dropped). */
 export function verifiesAsJwt(token: string): boolean {
   const parts = token.split('.');
   if (parts.length !== 3) return false;

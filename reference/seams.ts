@@ -1,7 +1,6 @@
-// How faults and allowed variants reach the server. Each step of the correct behaviour
-// that one of them changes is a seam: a named table of what each deviation does there, in
-// order of precedence. The correct code asks its seam and never names a deviation, so it
-// reads as the API description does.
+// How faults and variants reach the server: each step one of them changes is a seam, a
+// named table of what each does there, in order of precedence. The correct code asks its
+// seam and never names a deviation, so it reads as the API description does.
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 

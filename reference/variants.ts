@@ -67,7 +67,7 @@ export const VARIANTS = {
   'matrix-params-stripped':
     'a path parameter after ; in a segment is dropped before routing, as servlet containers do (/v1/pets;x=1 is /v1/pets, key check and all)',
   'update-delete-implemented':
-    'PUT, PATCH and DELETE /pets/{petId} exist behind the key: DELETE removes the animal (204), PATCH applies the fields of a JSON object and PUT replaces it with a NewPet (200 with the Pet); 404 for an id no animal has, 400 for a missing or invalid body',
+    'PUT, PATCH and DELETE /pets/{petId} exist behind the key: DELETE removes the animal (204), PUT replaces it with a NewPet and PATCH applies the fields of a JSON object (200 with the Pet); 404 for an unknown id, 400 for a missing or invalid body',
   'load-shedding': 'one animal-store request in 20, whatever its method, is answered 503 with Retry-After: 0 (a server shedding load)',
   'quickstart-at-store-root': "the quickstart service is served at the store's origin root (POST /messages beside /v1)",
   'quickstart-sibling-path': "the quickstart service is served under the sibling path /v1-quickstart on the store's port, its own errors as plain text",
