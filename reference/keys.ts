@@ -14,9 +14,7 @@ export const JWT_KEY = (() => {
 export const BASE64_KEY = 'q83vASNFZ4mrze8BI0VniQ==';
 
 /** Compares the bytes a lenient base64 decoder (Node's) reads. */
-export function sameBase64(token: string, key: string): boolean {
-  return Buffer.from(token, 'base64').equals(Buffer.from(key, 'base64'));
-}
+export const sameBase64 = (token: string, key: string) => Buffer.from(token, 'base64').equals(Buffer.from(key, 'base64'));
 
 export const UUID_KEY = '3f2b8c1e-9a4d-4e7b-b5c6-0d1e2f3a4b5c';
 

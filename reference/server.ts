@@ -13,16 +13,9 @@ import { urlOf } from './wire.js';
 
 export type { ReferenceOptions } from './options.js';
 
-export interface ReferenceServer {
-  baseUrl: string;
-  quickstartBaseUrl: string;
-  petCount(): number;
-  messageCount(): number;
-  requestsFor(operationId: string): number;
-  close(): Promise<void>;
-}
+export type ReferenceServer = Awaited<ReturnType<typeof startReferenceServer>>;
 
-export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
+export async function startReferenceServer(opts: ReferenceOptions) {
   const ctx = await resolveOptions(opts);
   const { sw } = ctx;
   fillAtStart(ctx, ctx.opts.prefill ?? 0);
@@ -48,7 +41,7 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
         else res.destroy();
       });
     });
-  const stopServers = () => Promise.all([stop(store), stop(quickstart)]).then(() => undefined);
+  const stopServers = (): Promise<void> => Promise.all([stop(store), stop(quickstart)]).then(() => undefined);
   const gate = gateway(ctx, () => void stopServers());
   const sendMessages = quickstartService(ctx, () => void stop(quickstart));
   const mount = sw.at(QUICKSTART_MOUNT)[0];
@@ -71,7 +64,8 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     quickstartBaseUrl: mount === undefined ? origin(quickstartPort) : `${origin(storePort)}${mount}`,
     petCount: () => ctx.animals.pets.length,
     messageCount: () => ctx.messages.length,
-    requestsFor: (operationId) => ctx.received.get(operationId) ?? 0,
+    /** How many requests reached an animal-store operation. */
+    requestsFor: (operationId: string) => ctx.received.get(operationId) ?? 0,
     close: stopServers,
   };
 }

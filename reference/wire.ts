@@ -30,13 +30,9 @@ export const isProblem = (value: unknown): value is Problem =>
 
 export const urlOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://localhost');
 
-export function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-}
+export const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 
-export function isObject(value: Json): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isObject = (value: Json): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON.parse decides what is valid JSON; lossless-json reads it again so that integers beyond 2^53 keep every digit, as bigints. */
 export function parseJson(text: string): Json {
@@ -71,6 +67,4 @@ export function toJson(value: Json): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function escapeNonAscii(text: string): string {
-  return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export const escapeNonAscii = (text: string) => text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -19,9 +19,7 @@ export function getPet({ sw, animals, statuses }: Context, petIdText: string): A
   return sw.first(NOT_FOUND, animals) ?? notFound(`No animal with id ${petId}`);
 }
 
-export function listOrders({ sw }: Context): Answer {
-  return sw.first(ORDERS) ?? [200, []];
-}
+export const listOrders = ({ sw }: Context): Answer => sw.first(ORDERS) ?? [200, []];
 
 function storedPet({ sw, animals }: Context, petId: string): Pet | Problem {
   if (!INTEGER.test(petId)) return badParameter(sw, 'petId must be an integer');
