@@ -248,9 +248,8 @@ export const FAULTS = {
   'get-id-parseint': fault('petId is read with parseInt: 7abc and 7.5 fetch animal 7', ['GET-INVALID-ID']),
   'id-underscore-parsed': fault("petId is read as Python's int() reads it: 1_0 fetches animal 10", ['GET-INVALID-ID']),
   'get-nonexistent-200': fault('an unknown id gives 200 with the most recent animal', ['GET-NOT-FOUND', 'GET-EDGE-IDS', 'GET-INVALID-ID']),
-  // orders
+  // orders, performance
   'orders-missing': fault('GET /store/orders does not exist (404)', ['ORDERS-EXISTS']),
-  // performance
   'slow-responses': fault('every animal-store answer takes 40 ms', ['PERF-LATENCY-P95'], { maxLatencyMs: 25 }),
   // quickstart
   'qs-local-offset': fault('createdAt carries a +02:00 offset instead of UTC', ['QS-CREATED-AT-UTC']),

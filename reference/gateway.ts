@@ -65,9 +65,8 @@ const tooMany = (retryAfter: string) => problem(429, 'rate_limited', 'Too many r
 
 const SHEDDING = seam<{ every: number; retryAfterSeconds: number }>('load shedding', { 'load-shedding': { every: 20, retryAfterSeconds: 0 } });
 
-const DELAY = seam<number>('the time an answer takes', {
-  'slow-responses': 40, // over the latency budget the fault's entry sets
-});
+// over the latency budget the fault's entry sets
+const DELAY = seam<number>('the time an answer takes', { 'slow-responses': 40 });
 
 const UNAVAILABLE_EVERY = seam<number>('server errors', { 'flaky-503': 40 });
 

@@ -31,16 +31,14 @@ export const VARIANTS = {
   'orders-empty-object': 'GET /store/orders answers 200 {}',
   'error-extra-fields': 'the Error body also carries details',
   'problem-free-codes': 'error codes are upper case (UNAUTHORIZED, INVALID_REQUEST)',
-  'param-errors-422':
-    'a bad query or path value (limit out of range or not an integer, an unknown status, a non-integer petId) gets 422 with an Error body, as FastAPI answers',
+  'param-errors-422': 'a bad limit, status or petId (out of range, not an integer, unknown) gets 422 with an Error body, as FastAPI answers',
   'limit-zero-max': 'a limit below the minimum (0, negative) is read as "no limit" and answered with a page of the maximum',
   'orders-absent': 'GET /store/orders does not exist: 404 from the router, before any key is looked at',
   'getpet-removed': "getPet has been removed: its route answers a framework's HTML 404 (certified after the removal date)",
   'validate-before-auth': 'POST /pets validates the body before the credential: an invalid body without a key gets 400',
   'created-at-no-zone': 'quickstart createdAt is UTC written without a zone designator (2026-11-23T09:00:00.000)',
   'lagging-list': 'the list and its status filter show an animal 1.5 s after it was created (a search index behind the store); getPet reads the store at once',
-  'trailing-slash-redirect':
-    'the collection lives at /v1/pets/: GET and POST /v1/pets answer 307 to it (query kept, text/plain body), before authentication, as routers that redirect slashes do',
+  'trailing-slash-redirect': 'the collection lives at /v1/pets/: GET and POST /v1/pets answer 307 to it (query kept, text/plain body) before authentication',
   'name-limit-255': 'a name over 255 characters is refused with a 400 Error',
   'id-rejected': 'a NewPet carrying an id is refused with a 400 Error (the id is assigned by the service)',
   'known-categories-only': 'a categoryId outside 1 to 1,000 is refused with a 400 Error (the server knows only those categories)',
@@ -59,13 +57,10 @@ export const VARIANTS = {
   'options-framework-default': 'OPTIONS on any path is answered by the framework before any middleware: 200 with Allow and the methods as text (Express)',
   'repeated-params-joined': 'a repeated query parameter is read as one value, its values joined with commas (Spring, ASP.NET): limit=2&limit=7 is "2,7"',
   'head-as-get': 'HEAD on a GET route is answered as GET without the body, behind the same key check (401 without a key)',
-  'cors-preflight':
-    'OPTIONS on any path answers 204 with Access-Control-Allow-Origin, -Methods and -Headers and no body, before the key is looked at (a browser sends no credential on a preflight)',
-  'canonical-redirect':
-    'another spelling of a documented path (a trailing slash, a doubled slash, another letter case) answers 308 to the documented path (query kept), before the key is looked at',
+  'cors-preflight': 'OPTIONS on any path answers 204 with Access-Control-Allow-* headers and no body, before the key (a preflight carries no credential)',
+  'canonical-redirect': 'a documented path spelled otherwise (trailing or doubled slash, other case) answers 308 to it (query kept) before the key is read',
   'case-insensitive-routes': 'paths match in any letter case (/v1/PETS is /v1/pets), behind the key check of the documented path',
-  'matrix-params-stripped':
-    'a path parameter after ; in a segment is dropped before routing, as servlet containers do (/v1/pets;x=1 is /v1/pets, key check and all)',
+  'matrix-params-stripped': 'a path parameter after ; is dropped before routing, as servlet containers do (/v1/pets;x=1 is /v1/pets, key check and all)',
   'update-delete-implemented':
     'PUT, PATCH and DELETE /pets/{petId} exist behind the key: DELETE removes the animal (204), PUT replaces it with a NewPet and PATCH applies the fields of a JSON object (200 with the Pet); 404 for an unknown id, 400 for a missing or invalid body',
   'load-shedding': 'one animal-store request in 20, whatever its method, is answered 503 with Retry-After: 0 (a server shedding load)',
