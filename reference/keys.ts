@@ -6,10 +6,8 @@ const JWT_SECRET = 'reference-server-hs256-secret';
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
 const sign = (unsigned: string) => createHmac('sha256', JWT_SECRET).update(unsigned).digest();
 
-export const JWT_KEY = (() => {
-  const unsigned = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
-  return `${unsigned}.${sign(unsigned).toString('base64url')}`;
-})();
+const JWT_UNSIGNED = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
+export const JWT_KEY = `${JWT_UNSIGNED}.${sign(JWT_UNSIGNED).toString('base64url')}`;
 
 export const BASE64_KEY = 'q83vASNFZ4mrze8BI0VniQ==';
 

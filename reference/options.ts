@@ -39,14 +39,8 @@ export interface ReferenceOptions {
   onRequest?: (request: RequestLog) => void;
 }
 
-export interface RequestLog {
-  service: 'store' | 'quickstart';
-  method: string;
-  url: string;
-  /** 0 when the connection closed with no answer. */
-  status: number;
-  ms: number;
-}
+/** `status` 0: the connection closed with no answer. */
+export type RequestLog = { service: 'store' | 'quickstart'; method: string; url: string; status: number; ms: number };
 
 export type Context = Awaited<ReturnType<typeof resolveOptions>>;
 
