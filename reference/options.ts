@@ -46,17 +46,11 @@ export type Context = Awaited<ReturnType<typeof resolveOptions>>;
 
 const STATUSES = ['available', 'pending', 'sold'];
 
-export function newPetSchema(statuses = STATUSES): Record<string, any> {
-  return {
-    type: 'object',
-    required: ['name', 'categoryId'],
-    properties: {
-      name: { type: 'string' },
-      categoryId: { type: 'integer', format: 'int64' },
-      status: { type: 'string', enum: statuses },
-    },
-  };
-}
+export const newPetSchema = (statuses = STATUSES): Record<string, any> => ({
+  type: 'object',
+  required: ['name', 'categoryId'],
+  properties: { name: { type: 'string' }, categoryId: { type: 'integer', format: 'int64' }, status: { type: 'string', enum: statuses } },
+});
 
 export async function resolveOptions(opts: ReferenceOptions) {
   const sw = new Switches(new Set([...(opts.faults ?? []), ...(opts.variants ?? [])]));
