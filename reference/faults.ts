@@ -1,11 +1,9 @@
-// Deliberate violations the reference server can be started with. Each breaks one
-// documented behaviour through entries at the seams (seams.ts) of the steps it changes;
-// `expect` names exactly the requirements that fail in the certify profile against a
-// server that starts empty (the run then creates 101 animals). A fault fails wherever the
-// run looks: a 500 also fails STORE-NO-5XX, a value stored otherwise CREATE-VIEWS-AGREE,
-// a getPet that misses an animal CREATE-ROUND-TRIP (it fetches each).
-// Faults that accept an invalid body store it normalised to a valid Pet (1.5 -> 1, ...):
-// else it could land in a list page and fail the list checks too, depending on timing.
+// Deliberate violations, each an entry at the seams of the steps it changes. `expect` names
+// exactly the requirements that fail in the certify profile against a server that starts
+// empty (the run creates 101 animals): a fault fails wherever the run looks (a 500 also
+// STORE-NO-5XX, a value stored otherwise CREATE-VIEWS-AGREE, a getPet that misses an
+// animal CREATE-ROUND-TRIP). Faults that accept an invalid body store it normalised to a
+// valid Pet (1.5 -> 1), lest it land in a list page and fail the list checks too.
 import type { VariantName } from './variants.js';
 
 interface FaultSpec {
