@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { methodsOf, type Routed } from './routing.js';
 import { seam, type Switches } from './seams.js';
-import { MAX_BODY_BYTES, sendJson } from './transport.js';
+import { MAX_BODY_BYTES, sendJson, sendText } from './transport.js';
 import { problem, type Fields, type Problem } from './wire.js';
 
 export const invalid = (message: string) => problem(400, 'invalid_request', message);
@@ -15,20 +15,14 @@ export const unprocessable = (message: string) => problem(422, 'unprocessable_en
 
 export const badParameter = (sw: Switches, message: string): Problem => sw.fold(BAD_PARAMETER, invalid(message));
 
+const htmlPage = (status: number, message: string) =>
+  `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`;
+
 export function sendError(sw: Switches, res: ServerResponse, written: Problem): void {
   const shown = sw.fold(ERROR_WRITTEN, written);
   const { status, message, headers = {} } = shown;
-  const page = (type: string, text: string) => {
-    res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  };
-  if (shown.frameworkPage) {
-    return page(
-      'text/html; charset=utf-8',
-      `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`,
-    );
-  }
-  if (shown.plainText) return page('text/plain', `${status} ${message}`);
+  if (shown.frameworkPage) return sendText(res, status, headers, 'text/html; charset=utf-8', htmlPage(status, message));
+  if (shown.plainText) return sendText(res, status, headers, 'text/plain', `${status} ${message}`);
   sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: shown.code, message, status }), headers);
 }
 

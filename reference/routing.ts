@@ -2,6 +2,7 @@
 // runs before the credential is looked at: some answer there (a redirect, a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { seam, type Switches } from './seams.js';
+import { sendText } from './transport.js';
 import { problem, type Headers, type Problem } from './wire.js';
 
 export interface Routed {
@@ -24,10 +25,9 @@ export type Early = { status: number; headers: Headers; text?: string };
 
 export const isEarly = (route: Routed | Early): route is Early => 'status' in route;
 
-export function sendEarly(res: ServerResponse, early: Early): void {
-  const body = early.text === undefined ? {} : { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(early.text)) };
-  res.writeHead(early.status, { ...early.headers, ...body });
-  res.end(early.text);
+export function sendEarly(res: ServerResponse, { status, headers, text }: Early): void {
+  if (text === undefined) return void res.writeHead(status, headers).end();
+  sendText(res, status, headers, 'text/plain', text);
 }
 
 const DOCUMENTED = ['/v1/pets', '/v1/pets/{petId}', '/v1/store/orders'];

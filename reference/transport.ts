@@ -16,6 +16,10 @@ export function sendJson(sw: Switches, res: ServerResponse, status: number, body
     res.writeHead(status, { ...headers, 'content-type': type, 'content-encoding': 'gzip', 'content-length': encoded.length, vary: 'Accept-Encoding' });
     return void res.end(encoded);
   }
+  sendText(res, status, headers, type, text);
+}
+
+export function sendText(res: ServerResponse, status: number, headers: Headers, type: string, text: string): void {
   res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
