@@ -1,27 +1,11 @@
-// Authentication: "The API key is sent as a bearer token in the Authorization header:
-// Authorization: Bearer <API_KEY>"; "A missing or invalid key yields 401 with an Error
-// body". The quickstart service reads its key the same way: "401 means the key is
-// absent or invalid or the header is not of the form Bearer <API_KEY>".
+// Authentication: "Authorization: Bearer <API_KEY>"; "A missing or invalid key yields 401
+// with an Error body". The quickstart service reads its key the same way.
 import type { IncomingMessage } from 'node:http';
 import { sameBase64, sameUuid, verifiesAsJwt } from './keys.js';
 import { seam, type Switches } from './seams.js';
-import type { Problem } from './wire.js';
+import { problem, urlOf, type Problem } from './wire.js';
 
-/** What an Authorization header amounts to. */
 type Kind = 'ok' | 'missing' | 'wrong-key' | 'wrong-scheme' | 'raw-key' | 'bare-bearer' | 'invalid';
-
-/** A request's credential, as the deviations at the key seams look at it. */
-interface Presented {
-  kind: Kind;
-  req: IncomingMessage;
-  /** The Authorization header ('' when there is none). */
-  header: string;
-  /** All that follows "Bearer" and whitespace, if the header starts so. */
-  afterBearer?: string;
-  key: string;
-  operation: string;
-  query: URLSearchParams;
-}
 
 /** RFC 9110: the scheme is case-insensitive and is separated from the token by one or more spaces. */
 function credential(sw: Switches, header: string | undefined, key: string): Kind {
@@ -34,72 +18,68 @@ function credential(sw: Switches, header: string | undefined, key: string): Kind
   return isKey(token) ? 'ok' : 'wrong-key';
 }
 
-function present(sw: Switches, req: IncomingMessage, key: string, operation: string): Presented {
+type Presented = ReturnType<typeof present>;
+
+function present(sw: Switches, req: IncomingMessage, key: string, operation: string) {
   const header = req.headers.authorization ?? '';
   return {
     kind: credential(sw, header, key),
     req,
     header,
+    /** All that follows "Bearer" and whitespace, if the header starts so. */
     afterBearer: /^bearer\s+(.*)$/i.exec(header)?.[1],
     key,
     operation,
-    // parsed only for the deviations that read it: every request of the server passes here
+    // parsed only for the deviations that read it: every request passes here
     get query() {
-      return new URL(req.url ?? '/', 'http://localhost').searchParams;
+      return urlOf(req).searchParams;
     },
   };
 }
 
-/** The animal store's credential check; undefined when the request may proceed. */
+/** undefined when the request may proceed. */
 export function storeAuth(sw: Switches, req: IncomingMessage, key: string, operation: string): Problem | undefined {
   const p = present(sw, req, key, operation);
   if (p.kind === 'ok' && !sw.any(KEY_REFUSED, p)) return undefined;
   if (sw.any(LETS_IN, p)) return undefined;
   const message = p.kind === 'missing' ? 'Missing API key: send Authorization: Bearer <API_KEY>' : 'Invalid API key or Authorization header';
-  return sw.first(REFUSAL, p) ?? { status: 401, code: 'unauthorized', message };
+  return sw.first(REFUSAL, p) ?? problem(401, 'unauthorized', message);
 }
 
-/** The quickstart service's credential check; undefined when the request may proceed. */
 export function quickstartAuth(sw: Switches, req: IncomingMessage, key: string): Problem | undefined {
   const p = present(sw, req, key, 'sendMessage');
   if (p.kind === 'ok' || sw.any(QS_LETS_IN, p)) return undefined;
-  return { status: 401, code: 'unauthorized', message: 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>' };
+  return problem(401, 'unauthorized', 'The key is absent or invalid, or the header is not of the form Bearer <API_KEY>');
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** The header's grammar: the scheme, whitespace, the token. */
-const GRAMMAR = seam<RegExp>('the Authorization grammar', {
-  'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/,
-});
+const GRAMMAR = seam<RegExp>('the Authorization grammar', { 'auth-lenient-whitespace': /^(\S+)[ \t]+(.*?)[ \t]*$/ });
 
-/** Whether a token is the key: the same text, or in a key format the same value as the server reads it. */
 const KEY_FORMAT = seam<(token: string, key: string) => boolean>('the key format', {
   'jwt-key': (token) => verifiesAsJwt(token),
   'uuid-key': sameUuid,
   'base64-key': sameBase64,
 });
 
-/** Near-miss comparisons: a token that merely resembles the key, each a bug of real servers. */
+/** A token that merely resembles the key, each a bug of real servers. */
 const nearMiss = (accepts: (token: string, key: string) => boolean) => (p: Presented) =>
   p.kind !== 'missing' && p.afterBearer !== undefined && accepts(p.afterBearer, p.key);
 const caseInsensitive = nearMiss((token, key) => token.toLowerCase() === key.toLowerCase());
 const firstWordOnly = nearMiss((token, key) => token.trim().split(/\s+/)[0] === key);
 const sameKind = (kind: Kind) => (p: Presented) => p.kind === kind;
-/** What a server that checks only a key's form looks at: its length and its prefix. */
+const keyless = sameKind('missing');
+/** A server that checks only a key's form looks at its length and its prefix. */
 const sameForm = (token: string, key: string) => token.length === key.length && token.slice(0, 8) === key.slice(0, 8);
-const keyless = (p: Presented) => p.kind === 'missing';
+const bearerStripped = (p: Presented) => p.header.replace(/^(Bearer )+/, '') === p.key;
+const gluedBearer = (p: Presented) => p.header.replace(/^Bearer/, '') === p.key;
 
-const KEY_REFUSED = seam<(p: Presented) => boolean>('the valid key refused', {
-  // only "Bearer " as written passes, though RFC 9110 makes the scheme case-insensitive
-  'scheme-case-sensitive': (p) => !p.header.startsWith('Bearer '),
-});
+const KEY_REFUSED = seam<(p: Presented) => boolean>('the valid key refused', { 'scheme-case-sensitive': (p) => !p.header.startsWith('Bearer ') });
 
 const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the key', {
   'orders-unauthenticated': (p) => p.operation === 'listOrders',
   'no-auth-on-list': (p) => keyless(p) && p.operation === 'listPets',
   'no-auth-with-query': (p) => keyless(p) && p.operation === 'listPets' && (p.req.url ?? '').includes('?'),
-  // RFC 6750 2.3: a resource server may take the bearer token from the query
   'access-token-query': (p) => keyless(p) && p.query.get('access_token') === p.key,
   'key-elsewhere-accepted': (p) => keyless(p) && (p.req.headers['x-api-key'] === p.key || p.query.get('api_key') === p.key),
   'key-query-param': (p) => keyless(p) && p.query.get('key') === p.key,
@@ -113,13 +93,12 @@ const LETS_IN = seam<(p: Presented) => boolean>('the store lets in without the k
   'any-scheme-accepted': sameKind('wrong-scheme'),
   'raw-key-accepted': sameKind('raw-key'),
   'empty-bearer-accepted': sameKind('bare-bearer'),
-  // every "Bearer " prefix stripped (none too: the raw key passes)
-  'bearer-stripped-repeatedly': (p) => p.header.replace(/^(Bearer )+/, '') === p.key,
-  'glued-bearer-accepted': (p) => p.header.replace(/^Bearer/, '') === p.key,
+  'bearer-stripped-repeatedly': bearerStripped,
+  'glued-bearer-accepted': gluedBearer,
 });
 
 const REFUSAL = seam<(p: Presented) => Problem | undefined>('the refusal of a credential', {
-  'auth-403': (p) => (keyless(p) ? undefined : { status: 403, code: 'forbidden', message: 'The credential is not allowed' }),
+  'auth-403': (p) => (keyless(p) ? undefined : problem(403, 'forbidden', 'The credential is not allowed')),
 });
 
 const QS_LETS_IN = seam<(p: Presented) => boolean>('the quickstart service lets in without the key', {
@@ -130,6 +109,6 @@ const QS_LETS_IN = seam<(p: Presented) => boolean>('the quickstart service lets 
   'qs-raw-key-accepted': sameKind('raw-key'),
   'qs-any-scheme-accepted': sameKind('wrong-scheme'),
   'qs-bare-bearer-accepted': sameKind('bare-bearer'),
-  'qs-glued-bearer-accepted': (p) => p.header.replace(/^Bearer/, '') === p.key,
-  'qs-bearer-stripped-repeatedly': (p) => p.header.replace(/^(Bearer )+/, '') === p.key,
+  'qs-glued-bearer-accepted': gluedBearer,
+  'qs-bearer-stripped-repeatedly': bearerStripped,
 });

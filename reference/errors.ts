@@ -1,55 +1,41 @@
 // Errors: "All error responses in the animal store use the Error body (code, message,
-// status)", whose status "equals the HTTP status code". The problems both services
-// answer, how an answer is written, and the store's answer to a route it does not have.
+// status)", whose status "equals the HTTP status code".
 import type { ServerResponse } from 'node:http';
 import { methodsOf, type Routed } from './routing.js';
 import { seam, type Switches } from './seams.js';
-import { MAX_BODY_BYTES, sendJson } from './transport.js';
-import type { Json, Problem } from './wire.js';
+import { MAX_BODY_BYTES, sendJson, sendText } from './transport.js';
+import { problem, type Fields, type Problem } from './wire.js';
 
-export const invalid = (message: string): Problem => ({ status: 400, code: 'invalid_request', message });
-export const notFound = (message = 'The requested resource could not be found'): Problem => ({ status: 404, code: 'not_found', message });
-export const crash = (message: string): Problem => ({ status: 500, code: 'internal_error', message });
-export const tooLarge = (): Problem => ({ status: 413, code: 'payload_too_large', message: `The body exceeds ${MAX_BODY_BYTES} bytes` });
-export const notImplemented = (message: string): Problem => ({ status: 501, code: 'not_implemented', message });
-export const unprocessable = (message: string): Problem => ({ status: 422, code: 'unprocessable_entity', message });
+export const invalid = (message: string) => problem(400, 'invalid_request', message);
+export const notFound = (message = 'The requested resource could not be found') => problem(404, 'not_found', message);
+export const crash = (message: string) => problem(500, 'internal_error', message);
+export const tooLarge = () => problem(413, 'payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes`);
+export const notImplemented = (message: string) => problem(501, 'not_implemented', message);
+export const unprocessable = (message: string) => problem(422, 'unprocessable_entity', message);
 
-/** A query or path value the server cannot use: the description names no status for it. */
 export const badParameter = (sw: Switches, message: string): Problem => sw.fold(BAD_PARAMETER, invalid(message));
 
+const htmlPage = (status: number, message: string) =>
+  `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`;
+
 export function sendError(sw: Switches, res: ServerResponse, written: Problem): void {
-  const problem = sw.fold(ERROR_WRITTEN, written);
-  const { status, message, headers = {} } = problem;
-  const page = (type: string, text: string) => {
-    res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  };
-  // the API code never ran: the framework's own page
-  if (problem.frameworkPage) {
-    return page(
-      'text/html; charset=utf-8',
-      `<!DOCTYPE html><html><head><title>${status}</title></head><body><h1>${status}</h1><p>${message}</p></body></html>`,
-    );
-  }
-  if (problem.plainText) return page('text/plain', `${status} ${message}`);
-  sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: problem.code, message, status }), headers);
+  const shown = sw.fold(ERROR_WRITTEN, written);
+  const { status, message, headers = {} } = shown;
+  if (shown.frameworkPage) return sendText(res, status, headers, 'text/html; charset=utf-8', htmlPage(status, message));
+  if (shown.plainText) return sendText(res, status, headers, 'text/plain', `${status} ${message}`);
+  sendJson(sw, res, status, sw.fold(ERROR_BODY, { code: shown.code, message, status }), headers);
 }
 
-/** An Error 404 for a path the API does not have, 405 with Allow for a documented path and another method. */
+/** 404 for a path the API does not have, 405 with Allow for a documented path and another method. */
 export function noRoute(sw: Switches, { method, path, petId }: Routed): Problem {
   const methods = methodsOf(path, sw);
-  const problem = methods
-    ? (sw.first(OTHER_METHOD, method, path) ?? {
-        status: 405,
-        code: 'method_not_allowed',
-        message: `${method} is not allowed on ${path}`,
-        headers: { allow: methods.join(', ') },
-      })
+  const answer = methods
+    ? (sw.first(OTHER_METHOD, method, path) ?? problem(405, 'method_not_allowed', `${method} is not allowed on ${path}`, { allow: methods.join(', ') }))
     : notFound(`No route for ${method} ${path}`);
-  return sw.fold(NO_ROUTE, problem, petId);
+  return sw.fold(NO_ROUTE, answer, petId);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const frameworkPage = (p: Problem): Problem => ({ ...p, frameworkPage: true });
 
@@ -63,7 +49,7 @@ const ERROR_WRITTEN = seam<(p: Problem) => Problem>('an error answer', {
   'plain-text-errors': (p) => ({ ...p, plainText: true }),
 });
 
-const ERROR_BODY = seam<(body: Record<string, Json>) => Record<string, Json>>('the Error body', {
+const ERROR_BODY = seam<(body: Fields) => Fields>('the Error body', {
   'problem-free-codes': (body) => ({ ...body, code: String(body.code).toUpperCase() }),
   'error-status-as-string': (body) => ({ ...body, status: String(body.status) }),
   'error-status-mismatch': (body) => ({ ...body, status: 400 }),
@@ -76,7 +62,6 @@ const OTHER_METHOD = seam<(method: string, path: string) => Problem | undefined>
   'method-501': (method) => (method === 'PATCH' ? notImplemented('PATCH is not implemented') : undefined),
 });
 
-/** How the framework writes the answer to a route it does not have. */
 const NO_ROUTE = seam<(p: Problem, petId: string | undefined) => Problem>('no route', {
   'framework-404-html': (p) => (p.status === 404 ? frameworkPage(p) : p),
   'method-not-allowed-plain': (p) => (p.status === 405 ? { ...p, plainText: true } : p),

@@ -1,35 +1,22 @@
-// Keys in the formats servers really use, and the comparisons such servers make: a
-// value read from the token, not its text. The key-format variants (variants.ts) run
-// with these keys, so that the suite's invalid keys are proved to be invalid however
-// the server reads them.
+// Keys in the formats servers use, compared as such servers do: the key-format variants
+// prove the suite's invalid keys invalid however a server reads them.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const JWT_SECRET = 'reference-server-hs256-secret';
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
 const sign = (unsigned: string) => createHmac('sha256', JWT_SECRET).update(unsigned).digest();
 
-/** An HS256 JWT signed with the server's secret, as an identity provider issues it. */
-export const JWT_KEY = (() => {
-  const unsigned = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
-  return `${unsigned}.${sign(unsigned).toString('base64url')}`;
-})();
+const JWT_UNSIGNED = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: 'conformance', scope: 'animals' }))}`;
+export const JWT_KEY = `${JWT_UNSIGNED}.${sign(JWT_UNSIGNED).toString('base64url')}`;
 
-/** A base64 key with its padding, as `openssl rand -base64 16` makes one. */
 export const BASE64_KEY = 'q83vASNFZ4mrze8BI0VniQ==';
 
-/** Compares the bytes a lenient base64 decoder (Node's) reads: trailing partial bytes and what follows padding are dropped. */
-export function sameBase64(token: string, key: string): boolean {
-  return Buffer.from(token, 'base64').equals(Buffer.from(key, 'base64'));
-}
+/** Compares the bytes a lenient base64 decoder (Node's) reads. */
+export const sameBase64 = (token: string, key: string) => Buffer.from(token, 'base64').equals(Buffer.from(key, 'base64'));
 
-/** A UUID key, in lower case as generated. */
 export const UUID_KEY = '3f2b8c1e-9a4d-4e7b-b5c6-0d1e2f3a4b5c';
 
-/**
- * Verifies a token as a JWT library does (PyJWT, jsonwebtoken): a header naming HS256,
- * and the signature as decoded (Node's base64url decoder, like most, drops the unused
- * bits of the last character) equal to the HMAC of header and payload.
- */
+/** As a JWT library verifies: a header naming HS256, and the signature as decoded (the last character's unused bits dropped). */
 export function verifiesAsJwt(token: string): boolean {
   const parts = token.split('.');
   if (parts.length !== 3) return false;
@@ -44,7 +31,7 @@ export function verifiesAsJwt(token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Compares as Python's uuid.UUID does: optional urn:uuid: and braces, hyphens optional, any case. */
+/** Compares as Python's uuid.UUID does. */
 export function sameUuid(token: string, key: string): boolean {
   const value = (s: string) => {
     const hex = s

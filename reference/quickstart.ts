@@ -1,22 +1,17 @@
-// The quickstart message service, at its own address: POST /messages with
-// "Authorization: Bearer <API_KEY>" and "Content-Type: application/json", a body with
-// `message` (string). It answers id, message, status ("queued": only queued) and
-// createdAt, "ISO 8601 timestamp in UTC"; 401 when the key is absent or invalid or the
-// header is not of the form Bearer <API_KEY>; 400 when the JSON is invalid, message is
-// missing, or the content type header is missing.
+// The quickstart message service, at its own address: POST /messages with a JSON body
+// {message}, answered with id, message, status "queued" and createdAt in UTC.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { quickstartAuth } from './auth.js';
 import { crash, invalid, notFound, sendError, tooLarge } from './errors.js';
 import type { Context } from './options.js';
-import { routeQuickstart } from './routing.js';
+import { routeQuickstart, sendEarly, type Early } from './routing.js';
 import { seam } from './seams.js';
 import { readBody, sendJson } from './transport.js';
-import { isObject, isProblem, mediaType, parseJson, toJson, type Answer, type Json, type Problem } from './wire.js';
+import { isObject, isProblem, mediaType, parseJson, toJson, urlOf, type Answer, type Fields, type Json, type Problem } from './wire.js';
 import { refusedByTokenizer } from './store/validation.js';
-import { sendEarly, type Early } from './routing.js';
 
-export function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
+function sendMessage({ sw, messages }: Context, req: IncomingMessage, text: string): Answer {
   if (req.headers['content-type'] === undefined) {
     if (!sw.any(NO_CONTENT_TYPE_TAKEN)) return invalid('The Content-Type header is missing');
   } else if (mediaType(req) !== 'application/json') {
@@ -33,22 +28,17 @@ export function sendMessage({ sw, messages }: Context, req: IncomingMessage, tex
   }
   const fields = isObject(body) ? body : sw.first(NON_OBJECT_TAKEN, body);
   if (!isObject(fields)) return invalid('The body must be a JSON object with message');
-  let message = fields.message;
-  if (message === undefined) {
-    message = sw.at(NO_MESSAGE_TAKEN)[0];
-    if (message === undefined) return invalid('message is missing');
-  }
-  if (typeof message !== 'string') {
-    message = sw.first(NON_STRING_TAKEN, message);
-    if (message === undefined) return invalid('message must be a string');
-  }
+  const sent = fields.message === undefined ? sw.at(NO_MESSAGE_TAKEN)[0] : fields.message;
+  if (sent === undefined) return invalid('message is missing');
+  const message = typeof sent === 'string' ? sent : sw.first(NON_STRING_TAKEN, sent);
+  if (message === undefined) return invalid('message must be a string');
   const now = new Date();
   const stored = sw.fold(STORED, { id: randomUUID(), message, status: 'queued', createdAt: sw.first(CREATED_AT, now) ?? now.toISOString() });
   messages.push(stored);
   return [sw.at(SENT_STATUS)[0] ?? 201, sw.fold(ANSWERED, stored)];
 }
 
-/** The quickstart service, its paths under `prefix` (where a variant serves it on the store's port). */
+/** The quickstart service; `prefix`: where a variant serves it on the store's port. */
 export function quickstartService(ctx: Context, kill: () => void): (req: IncomingMessage, res: ServerResponse, prefix?: string) => Promise<void> {
   const { sw, opts } = ctx;
   let answered = 0;
@@ -59,12 +49,11 @@ export function quickstartService(ctx: Context, kill: () => void): (req: Incomin
       req.socket.destroy();
       return kill();
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = urlOf(req);
     url.pathname = url.pathname.slice(prefix.length);
     const route = routeQuickstart(req, url, sw);
     const early = sw.first(BEFORE_THE_KEY, route.method, route.path);
     if (early) return sendEarly(res, early);
-    // its errors are its own, not the store's
     const refuse = (problem: Problem) => sendError(sw, res, sw.fold(ERRORS, problem));
     const denied = route.unguarded ? undefined : quickstartAuth(sw, req, ctx.quickstartApiKey);
     if (denied) return refuse(denied);
@@ -76,39 +65,28 @@ export function quickstartService(ctx: Context, kill: () => void): (req: Incomin
   };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Type', {
-  'qs-missing-content-type-accepted': () => true,
-});
+const NO_CONTENT_TYPE_TAKEN = seam<() => boolean>('a message without Content-Type', { 'qs-missing-content-type-accepted': () => true });
 
-/** Invalid JSON: the body it is taken for, or the answer to it. */
 const INVALID_JSON = seam<(text: string) => Json | Problem>('a message of invalid JSON', {
   'qs-invalid-json-500': () => crash('unexpected end of JSON input'),
   'qs-invalid-json-accepted': (text) => ({ message: text }),
-  // a body parser that hands the code nothing for an empty body, read as an object
   'qs-empty-body-500': (text) => (text === '' ? crash("Cannot read properties of undefined (reading 'message')") : invalid('The JSON is invalid')),
 });
 
-/** JSON that is no object: the body it is taken for (undefined: refused). */
 const NON_OBJECT_TAKEN = seam<(body: Json) => Json | undefined>('a JSON body that is no object', {
   'qs-string-body-as-message': (body) => (typeof body === 'string' ? { message: body } : undefined),
 });
 
-/** The message a body without one is taken for. */
-const NO_MESSAGE_TAKEN = seam<string>('a body without message', {
-  'qs-missing-message-accepted': '',
-});
+const NO_MESSAGE_TAKEN = seam<string>('a body without message', { 'qs-missing-message-accepted': '' });
 
 const NON_STRING_TAKEN = seam<(message: Json) => Json>('a message that is no string', {
   'qs-non-string-message-accepted': (message) => toJson(message),
-  // taken as it is, and echoed so
   'qs-non-string-echoed': (message) => message,
 });
 
-/** An answer given before the key is looked at. */
 const BEFORE_THE_KEY = seam<(method: string, path: string) => Early | undefined>('quickstart answers before the key', {
-  // GET /messages explains how to send one, to anyone
   'messages-usage-get': (method, path) =>
     method === 'GET' && path === '/messages'
       ? { status: 200, headers: {}, text: 'Usage: POST /messages with Authorization: Bearer <API_KEY> and a JSON body {"message": "..."}' }
@@ -123,26 +101,17 @@ const CREATED_AT = seam<(now: Date) => Json>('createdAt', {
   'qs-local-no-zone': (now) => hoursAhead(now, 2).replace('Z', ''),
   'qs-clock-ahead': (now) => hoursAhead(now, 3),
   'created-at-no-zone': (now) => now.toISOString().replace('Z', ''),
-  // ISO 8601's basic form with a decimal comma and an hour-only zero offset: 20261123T124326,821+00
   'created-at-basic': (now) => `${now.toISOString().replace(/[-:]/g, '').replace('.', ',').replace('Z', '')}+00`,
   'quickstart-plus-zero': (now) => now.toISOString().replace('Z', '+00:00'),
 });
 
-const STORED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message stored', {
+const STORED = seam<(m: Fields) => Fields>('a message stored', {
   'qs-no-echo': (m) => ({ ...m, message: 'Message received' }),
   'quickstart-sent': (m) => ({ ...m, status: 'sent' }),
 });
 
-const ANSWERED = seam<(m: Record<string, Json>) => Record<string, Json>>('a message answered', {
-  'qs-missing-id': ({ id: _id, ...rest }) => rest,
-});
+const ANSWERED = seam<(m: Fields) => Fields>('a message answered', { 'qs-missing-id': ({ id: _id, ...rest }) => rest });
 
-const SENT_STATUS = seam<number>('the status of a message sent', {
-  'message-202': 202,
-  'message-200': 200,
-});
+const SENT_STATUS = seam<number>('the status of a message sent', { 'message-202': 202, 'message-200': 200 });
 
-const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', {
-  // served beside the store, it answers its own errors as plain text
-  'quickstart-sibling-path': (p) => ({ ...p, plainText: true }),
-});
+const ERRORS = seam<(p: Problem) => Problem>('the quickstart errors', { 'quickstart-sibling-path': (p) => ({ ...p, plainText: true }) });

@@ -1,62 +1,42 @@
-// The reference server's router: how a request's method and path reach an operation,
-// and the deviations of real routers and frameworks (other spellings of a path, HEAD
-// and OPTIONS, methods the description does not show, content negotiation, CORS).
-// Each service calls it once, before the credential is looked at: it gives the request
-// as the operations see it, or an answer given before any of them runs (a redirect, a
-// CORS preflight).
+// The router of both services, and the deviations of real routers and frameworks. It
+// runs before the credential is looked at: some answer there (a redirect, a preflight).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { seam, type Switches } from './seams.js';
-import type { Headers, Problem } from './wire.js';
+import { sendText } from './transport.js';
+import { problem, type Headers, type Problem } from './wire.js';
 
-/** A request as the operations see it. */
 export interface Routed {
   method: string;
   path: string;
-  /** The operation the method and path reach; undefined: no route (404, or 405 on a documented path). */
+  /** undefined: no route (404, or 405 on a documented path). */
   operation?: string;
-  /** The petId of a path /v1/pets/{petId} (percent-decoded), whatever the method. */
+  /** Percent-decoded, whatever the method. */
   petId?: string;
-  /** Reached without the credential check: a route mounted without it. */
+  /** Reached past the credential check: a route mounted without it. */
   unguarded: boolean;
-  /** Refused once the credential has passed: a framework's strict content negotiation. */
+  /** Refused once the credential has passed. */
   refusal?: Problem;
   /** A legacy route that wraps the page as {"data": [...]}. */
   envelope: boolean;
 }
 
-/** An answer given before any operation, and any credential check, runs. */
-export interface Early {
-  status: number;
-  headers: Headers;
-  /** A text/plain body; none when undefined. */
-  text?: string;
-}
+/** An answer given before the credential check; `text`: a text/plain body. */
+export type Early = { status: number; headers: Headers; text?: string };
 
 export const isEarly = (route: Routed | Early): route is Early => 'status' in route;
 
-export function sendEarly(res: ServerResponse, early: Early): void {
-  const body = early.text === undefined ? {} : { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(early.text)) };
-  res.writeHead(early.status, { ...early.headers, ...body });
-  res.end(early.text);
+export function sendEarly(res: ServerResponse, { status, headers, text }: Early): void {
+  if (text === undefined) return void res.writeHead(status, headers).end();
+  sendText(res, status, headers, 'text/plain', text);
 }
 
-// ---------------------------------------------------------------- the animal store's routes
-
-/** The paths of the description, under the base address /v1. */
 const DOCUMENTED = ['/v1/pets', '/v1/pets/{petId}', '/v1/store/orders'];
 const ITEM = '/v1/pets/{petId}';
 
 const patterns = new Map(DOCUMENTED.flatMap((t) => ['', 'i'].map((flags) => [t + flags, new RegExp(`^${t.replace('{petId}', '([^/]+)')}$`, flags)])));
-/** The match of a path against a template; `anyCase`: its letters in any case. */
 const matchOf = (template: string, path: string, anyCase = false) => patterns.get(template + (anyCase ? 'i' : ''))!.exec(path);
 
-interface Route {
-  method: string;
-  path: string;
-  operation: string;
-  /** Mounted without the credential check. */
-  unguarded?: boolean;
-}
+type Route = { method: string; path: string; operation: string; unguarded?: boolean };
 
 const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/pets', operation: 'listPets' },
@@ -67,16 +47,13 @@ const ROUTES: Route[] = [
 
 const routesOf = (path: string, sw: Switches) => [...ROUTES, ...sw.at(MORE_ROUTES).flat()].filter((r) => matchOf(r.path, path));
 
-/** The methods of a path the server has routes for; undefined for a path it does not have. */
+/** undefined for a path the server does not have. */
 export function methodsOf(path: string, sw: Switches): string[] | undefined {
   const methods = [...new Set(routesOf(path, sw).map((r) => r.method))];
   return methods.length ? methods : undefined;
 }
 
-/**
- * The documented path another spelling stands for: its letters in any case, and with
- * `slashes` doubled slashes and a trailing one dropped (/v1//PETS/ -> /v1/pets).
- */
+/** The documented path another spelling stands for: any letter case; with `slashes`, doubled and trailing ones dropped. */
 function documentedSpelling(path: string, slashes: boolean): string | undefined {
   const p = slashes ? path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1') : path;
   for (const template of DOCUMENTED) {
@@ -94,14 +71,7 @@ function decoded(segment: string): string {
   }
 }
 
-/** A request on its way through the router. */
-interface Draft {
-  method: string;
-  path: string;
-  unguarded: boolean;
-  envelope: boolean;
-  early?: Early;
-}
+type Draft = Pick<Routed, 'method' | 'path' | 'unguarded' | 'envelope'> & { early?: Early };
 
 export function routeStore(req: IncomingMessage, url: URL, sw: Switches): Routed | Early {
   let draft: Draft = { method: req.method ?? 'GET', path: url.pathname, unguarded: false, envelope: false };
@@ -118,17 +88,14 @@ export function routeStore(req: IncomingMessage, url: URL, sw: Switches): Routed
   return { method, path, operation, petId: item ? decoded(item[1]) : undefined, unguarded, envelope, refusal };
 }
 
-// ---------------------------------------------------------------- the quickstart service's route
-
 export function routeQuickstart(req: IncomingMessage, url: URL, sw: Switches): Routed {
   const [path, unguarded, method = req.method ?? 'GET'] = sw.first(QS_MORE_ROUTES, req.method ?? 'GET', url.pathname) ?? [url.pathname, false];
   const operation = method === 'POST' && path === '/messages' ? 'sendMessage' : undefined;
   return { method, path, operation, unguarded, envelope: false, refusal: operation ? sw.first(QS_REFUSED_ONCE_IN, req) : undefined };
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** A browser's preflight, answered by a CORS layer in front of the API. */
 const PREFLIGHT: Early = {
   status: 204,
   headers: {
@@ -141,16 +108,18 @@ const PREFLIGHT: Early = {
 const FRAMEWORK_OPTIONS: Early = { status: 200, headers: { allow: 'GET,HEAD,POST' }, text: 'GET,HEAD,POST' };
 const redirect = (status: number, location: string): Early => ({ status, headers: { location }, text: `Redirecting to ${location}` });
 const early = (d: Draft, answer: Early | undefined): Draft => (answer ? { ...d, early: answer } : d);
+/** A route for /v1/pets/ added beside /v1/pets. */
+const besidePets = (method: string, route: Partial<Draft>) => (d: Draft) =>
+  d.path === '/v1/pets/' && d.method === method ? { ...d, path: '/v1/pets', ...route } : d;
+const headAsGet = (d: Draft, sw: Switches) => d.method === 'HEAD' && !!methodsOf(d.path, sw)?.includes('GET');
 
-/** The steps of routers and frameworks before the route is looked up, in the order they run. */
+/** Steps before the route is looked up, in the order they run. */
 const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
   // a browser sends no credential on a preflight: the CORS layer answers it first
   'cors-preflight': (d) => early(d, d.method === 'OPTIONS' ? PREFLIGHT : undefined),
-  // Express answers OPTIONS itself, before any middleware: the route's methods, as text
+  // Express answers OPTIONS itself, before any middleware
   'options-framework-default': (d) => early(d, d.method === 'OPTIONS' ? FRAMEWORK_OPTIONS : undefined),
-  // servlet containers drop path parameters (;jsessionid=...) before routing
   'matrix-params-stripped': (d) => ({ ...d, path: d.path.replace(/;[^/]*/g, '') }),
-  // the collection lives at /v1/pets/; the router sends /v1/pets there
   'trailing-slash-redirect': (d, url) =>
     d.path === '/v1/pets' ? early(d, redirect(307, `/v1/pets/${url.search}`)) : d.path === '/v1/pets/' ? { ...d, path: '/v1/pets' } : d,
   'canonical-redirect': (d, url) => {
@@ -158,20 +127,13 @@ const ROUTER = seam<(d: Draft, url: URL, sw: Switches) => Draft>('the router', {
     return early(d, canonical !== undefined && canonical !== d.path ? redirect(308, canonical + url.search) : undefined);
   },
   'case-insensitive-routes': (d) => ({ ...d, path: documentedSpelling(d.path, false) ?? d.path }),
-  // a second route for the collection, written without the credential check of the first
-  'trailing-slash-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', unguarded: true } : d),
-  'slash-post-unauthenticated': (d) => (d.path === '/v1/pets/' && d.method === 'POST' ? { ...d, path: '/v1/pets', unguarded: true } : d),
-  // a gateway that answers HEAD itself, with nothing of the resource
+  'trailing-slash-unauthenticated': besidePets('GET', { unguarded: true }),
+  'slash-post-unauthenticated': besidePets('POST', { unguarded: true }),
   'head-empty-200': (d) => early(d, d.method === 'HEAD' ? { status: 200, headers: { 'content-length': '0' } } : undefined),
-  // a legacy route kept for old clients, behind the key, that wraps the page
-  'trailing-slash-envelope': (d) => (d.path === '/v1/pets/' && d.method === 'GET' ? { ...d, path: '/v1/pets', envelope: true } : d),
-  // the credential check is mounted on the exact path; the router matches any case
+  'trailing-slash-envelope': besidePets('GET', { envelope: true }),
   'mixed-case-route-unauthenticated': (d) => (d.path !== '/v1/pets' && d.path.toLowerCase() === '/v1/pets' ? { ...d, path: '/v1/pets', unguarded: true } : d),
-  // HEAD on a GET route: the framework answers it from the GET handler, past a
-  // credential check that looks at GET and POST only, or behind the same one
-  'head-unauthenticated': (d, _url, sw) => (d.method === 'HEAD' && methodsOf(d.path, sw)?.includes('GET') ? { ...d, method: 'GET', unguarded: true } : d),
-  'head-as-get': (d, _url, sw) => (d.method === 'HEAD' && methodsOf(d.path, sw)?.includes('GET') ? { ...d, method: 'GET' } : d),
-  // OPTIONS falls through to the list handler, past a credential check that skips it
+  'head-unauthenticated': (d, _url, sw) => (headAsGet(d, sw) ? { ...d, method: 'GET', unguarded: true } : d),
+  'head-as-get': (d, _url, sw) => (headAsGet(d, sw) ? { ...d, method: 'GET' } : d),
   'options-unauthenticated': (d) => (d.method === 'OPTIONS' && d.path === '/v1/pets' ? { ...d, method: 'GET', unguarded: true } : d),
 });
 
@@ -182,43 +144,33 @@ const MORE_ROUTES = seam<Route[]>('routes the description does not show', {
     { method: 'PATCH', path: ITEM, operation: 'updatePet' },
     { method: 'DELETE', path: ITEM, operation: 'deletePet' },
   ],
-  // a delete handler that never asks for the credential
   'delete-unauthenticated': [{ method: 'DELETE', path: ITEM, operation: 'deletePet', unguarded: true }],
 });
 
-/** What a framework with exact media-type matching refuses, once the credential has passed. */
+const contentTypeExact = () => problem(400, 'invalid_request', 'Content-Type must be application/json');
+
+/** What a framework with exact media-type matching refuses. */
 const REFUSED_ONCE_IN = seam<(req: IncomingMessage, operation: string | undefined) => Problem | undefined>('content negotiation', {
-  'accept-exact': (req) =>
-    req.headers.accept !== 'application/json' ? { status: 406, code: 'not_acceptable', message: 'Accept must be application/json' } : undefined,
-  // a JSON body parser that runs for every method: a GET that names a JSON body it lacks is refused
+  'accept-exact': (req) => (req.headers.accept !== 'application/json' ? problem(406, 'not_acceptable', 'Accept must be application/json') : undefined),
   'get-body-parsed': (req) =>
-    req.method === 'GET' && req.headers['content-type'] === 'application/json'
-      ? { status: 400, code: 'invalid_request', message: 'The body is not valid JSON' }
-      : undefined,
-  // an Accept list split on commas but not trimmed: " application/json" matches nothing
+    req.method === 'GET' && req.headers['content-type'] === 'application/json' ? problem(400, 'invalid_request', 'The body is not valid JSON') : undefined,
+  // " application/json" matches nothing
   'accept-list-unparsed': (req) => {
     const accepted = req.headers.accept?.split(',').map((type) => type.split(';')[0]);
     const none = accepted && !accepted.some((type) => ['application/json', 'application/*', '*/*'].includes(type));
-    return none ? { status: 406, code: 'not_acceptable', message: 'None of the accepted types can be produced' } : undefined;
+    return none ? problem(406, 'not_acceptable', 'None of the accepted types can be produced') : undefined;
   },
-  'content-type-exact': (req, operation) =>
-    operation === 'createPet' && req.headers['content-type'] !== 'application/json'
-      ? { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' }
-      : undefined,
+  'content-type-exact': (req, operation) => (operation === 'createPet' && req.headers['content-type'] !== 'application/json' ? contentTypeExact() : undefined),
 });
 
 const QS_MORE_ROUTES = seam<(method: string, path: string) => [path: string, unguarded: boolean, method?: string] | undefined>('quickstart routes', {
-  // a second route for /messages/, written without the credential check of the first
   'qs-trailing-slash-unauthenticated': (method, path) => (path === '/messages/' && method === 'POST' ? ['/messages', true] : undefined),
-  // PUT /messages sends a message too, on a route written without the credential check
   'qs-put-unauthenticated': (method, path) => (path === '/messages' && method === 'PUT' ? ['/messages', true, 'POST'] : undefined),
 });
 
 const QS_REFUSED_ONCE_IN = seam<(req: IncomingMessage) => Problem | undefined>('quickstart content negotiation', {
   'qs-content-type-exact': (req) => {
     const type = req.headers['content-type'];
-    return type !== undefined && type !== 'application/json'
-      ? { status: 400, code: 'invalid_request', message: 'Content-Type must be application/json' }
-      : undefined;
+    return type !== undefined && type !== 'application/json' ? contentTypeExact() : undefined;
   },
 });

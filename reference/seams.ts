@@ -1,20 +1,14 @@
-// How faults (faults.ts) and allowed variants (variants.ts) reach the server. Each step
-// of the correct behaviour that one of them changes is a seam: a named table of the
-// deviations that change that step, each with what it does there, in order of
-// precedence. The correct code asks its seam and never names a deviation, so it reads
-// as the API description does; the table beside it is where each deviation is written.
+// How faults and variants reach the server: each step one of them changes is a seam, a
+// named table of what each does there, in order of precedence. The correct code asks its
+// seam and never names a deviation, so it reads as the API description does.
 import type { FaultName } from './faults.js';
 import type { VariantName } from './variants.js';
 
-/** A deliberate fault or an allowed variant. */
 type Deviation = FaultName | VariantName;
 
-interface Seam<T> {
-  name: string;
-  entries: Partial<Record<Deviation, T>>;
-}
+type Seam<T> = { name: string; entries: Partial<Record<Deviation, T>> };
 
-/** Every seam by name: the self-tests find each deviation's entries here. */
+/** Every seam by name, for the self-tests. */
 export const SEAMS = new Map<string, Seam<unknown>>();
 
 export function seam<T>(name: string, entries: Partial<Record<Deviation, T>>): Seam<T> {
@@ -24,20 +18,19 @@ export function seam<T>(name: string, entries: Partial<Record<Deviation, T>>): S
   return s;
 }
 
-/** The deviations a server was started with, as each seam sees them. */
 export class Switches {
   private readonly cache = new Map<Seam<unknown>, unknown[]>();
 
   constructor(private readonly on: ReadonlySet<string>) {}
 
-  /** The entries of a seam that are switched on, in the table's order. */
+  /** The entries switched on, in the table's order. */
   at<T>(s: Seam<T>): T[] {
     let active = this.cache.get(s);
     if (!active) this.cache.set(s, (active = Object.entries(s.entries).flatMap(([name, entry]) => (this.on.has(name) ? [entry] : []))));
     return active as T[];
   }
 
-  /** The first answer an entry switched on gives; undefined: the correct behaviour stands. */
+  /** The first answer an entry gives; undefined: the correct behaviour stands. */
   first<A extends unknown[], R>(s: Seam<(...args: A) => R | undefined>, ...args: A): R | undefined {
     for (const entry of this.at(s)) {
       const answer = entry(...args);
@@ -46,12 +39,11 @@ export class Switches {
     return undefined;
   }
 
-  /** Whether an entry switched on holds. */
   any<A extends unknown[]>(s: Seam<(...args: A) => boolean>, ...args: A): boolean {
     return this.at(s).some((entry) => entry(...args));
   }
 
-  /** The value once each entry switched on has changed it, in turn. */
+  /** The value once each entry has changed it, in turn. */
   fold<V, A extends unknown[]>(s: Seam<(value: V, ...args: A) => V>, value: V, ...args: A): V {
     return this.at(s).reduce((v, entry) => entry(v, ...args), value);
   }

@@ -1,40 +1,21 @@
-// The embedded reference server: a small in-memory Animal Store that follows the API
-// description (animal-store-api.md), plus the quickstart message service on its own
-// port. It is the suite's executable specification: the correct behaviour is written
-// plainly, in the order of the description, one part a file:
-//   store/handler.ts   a request's way: the route, the key, the operation
-//   auth.ts            the bearer credential of both services
-//   store/list.ts, store/validation.ts, store/create.ts, store/get.ts: the operations
-//   store/animals.ts   the store's state; errors.ts the Error body; quickstart.ts
-//   routing.ts, transport.ts, wire.ts: the router and the wire; options.ts, gateway.ts
-// Each deliberate fault (faults.ts) and allowed variant (variants.ts) is an entry at a
-// named seam (seams.ts): every file ends with the tables of the deviations that change
-// its steps, and the correct code above them asks those tables.
+// The embedded reference server: an in-memory Animal Store that follows the API
+// description, and the quickstart message service on its own port.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { crash, sendError } from './errors.js';
-import { Gateway } from './gateway.js';
+import { gateway } from './gateway.js';
 import { resolveOptions, type ReferenceOptions } from './options.js';
 import { quickstartService } from './quickstart.js';
 import { seam } from './seams.js';
 import { fillAtStart } from './store/animals.js';
 import { handleStore } from './store/handler.js';
 import { listen, stop } from './transport.js';
+import { urlOf } from './wire.js';
 
 export type { ReferenceOptions } from './options.js';
 
-export interface ReferenceServer {
-  /** http://127.0.0.1:PORT/v1 */
-  baseUrl: string;
-  /** http://127.0.0.1:PORT2 */
-  quickstartBaseUrl: string;
-  petCount(): number;
-  messageCount(): number;
-  /** How many requests reached an animal-store operation (by operationId). */
-  requestsFor(operationId: string): number;
-  close(): Promise<void>;
-}
+export type ReferenceServer = Awaited<ReturnType<typeof startReferenceServer>>;
 
-export async function startReferenceServer(opts: ReferenceOptions): Promise<ReferenceServer> {
+export async function startReferenceServer(opts: ReferenceOptions) {
   const ctx = await resolveOptions(opts);
   const { sw } = ctx;
   fillAtStart(ctx, ctx.opts.prefill ?? 0);
@@ -60,15 +41,14 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
         else res.destroy();
       });
     });
-  const stopServers = () => Promise.all([stop(store), stop(quickstart)]);
-  const gateway = new Gateway(ctx, () => void stopServers());
+  const stopServers = (): Promise<void> => Promise.all([stop(store), stop(quickstart)]).then(() => undefined);
+  const gate = gateway(ctx, () => void stopServers());
   const sendMessages = quickstartService(ctx, () => void stop(quickstart));
-  // where a variant serves the quickstart service on the store's port: under this prefix
   const mount = sw.at(QUICKSTART_MOUNT)[0];
   const isQuickstartPath = (path: string) =>
     mount === '' ? path !== '/v1' && !path.startsWith('/v1/') : mount !== undefined && (path === mount || path.startsWith(`${mount}/`));
   const store = serve('store', (req, res) =>
-    mount !== undefined && isQuickstartPath(pathOf(req)) ? sendMessages(req, res, mount) : handleStore(ctx, gateway, req, res),
+    mount !== undefined && isQuickstartPath(urlOf(req).pathname) ? sendMessages(req, res, mount) : handleStore(ctx, gate, req, res),
   );
   const quickstart = serve('quickstart', (req, res) => sendMessages(req, res));
   const { host = '127.0.0.1', port = 0, quickstartPort: qsPort = 0 } = ctx.opts.listen ?? {};
@@ -84,22 +64,13 @@ export async function startReferenceServer(opts: ReferenceOptions): Promise<Refe
     quickstartBaseUrl: mount === undefined ? origin(quickstartPort) : `${origin(storePort)}${mount}`,
     petCount: () => ctx.animals.pets.length,
     messageCount: () => ctx.messages.length,
-    requestsFor: (operationId) => ctx.received.get(operationId) ?? 0,
-    close: async () => {
-      await stopServers();
-    },
+    /** How many requests reached an animal-store operation. */
+    requestsFor: (operationId: string) => ctx.received.get(operationId) ?? 0,
+    close: stopServers,
   };
 }
 
-/** The path of a request's URL. */
-function pathOf(req: IncomingMessage): string {
-  return new URL(req.url ?? '/', 'http://localhost').pathname;
-}
+// Seams
 
-// ---------------------------------------------------------------- seams
-
-/** The quickstart service on the store's port: at the origin root (every path outside /v1), or under a sibling path. */
-const QUICKSTART_MOUNT = seam<string>('the quickstart address', {
-  'quickstart-at-store-root': '',
-  'quickstart-sibling-path': '/v1-quickstart',
-});
+/** The quickstart service on the store's port: at the origin root (outside /v1), or under this path. */
+const QUICKSTART_MOUNT = seam<string>('the quickstart address', { 'quickstart-at-store-root': '', 'quickstart-sibling-path': '/v1-quickstart' });

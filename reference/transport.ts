@@ -1,6 +1,4 @@
-// The wire under both services: reading a request's body, writing a JSON answer, and
-// the ports they listen on. What is written is JSON with exact int64 integers (wire.ts),
-// served as application/json and compressed only where a variant does so.
+// The wire under both services: reading a body, writing a JSON answer, the ports.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -18,6 +16,10 @@ export function sendJson(sw: Switches, res: ServerResponse, status: number, body
     res.writeHead(status, { ...headers, 'content-type': type, 'content-encoding': 'gzip', 'content-length': encoded.length, vary: 'Accept-Encoding' });
     return void res.end(encoded);
   }
+  sendText(res, status, headers, type, text);
+}
+
+export function sendText(res: ServerResponse, status: number, headers: Headers, type: string, text: string): void {
   res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -54,26 +56,17 @@ export function stop(server: Server): Promise<void> {
   });
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-const JSON_TEXT = seam<(text: string) => string>('JSON text', {
-  'escaped-non-ascii': escapeNonAscii,
-});
+const JSON_TEXT = seam<(text: string) => string>('JSON text', { 'escaped-non-ascii': escapeNonAscii });
 
 const MEDIA_TYPE = seam<(status: number) => string | undefined>('the media type of a JSON answer', {
   'wrong-content-type': (status) => (status < 400 ? 'text/plain' : undefined),
   charset: () => 'application/json; charset=utf-8',
 });
 
-/** An answer to a client that accepts gzip, labelled Content-Encoding: gzip. */
-const GZIP = seam<(text: string) => Buffer>('gzip', {
-  // a proxy that labels every answer gzip but compresses only large ones
-  'gzip-label-uncompressed': (text) => Buffer.from(text),
-  gzip: (text) => gzipSync(text),
-});
+const GZIP = seam<(text: string) => Buffer>('gzip', { 'gzip-label-uncompressed': (text) => Buffer.from(text), gzip: (text) => gzipSync(text) });
 
-/** A body the server never reads: it takes the request for one without a body. */
 const BODY_UNREAD = seam<(req: IncomingMessage) => boolean>('a body left unread', {
-  // a server that reads only a body with a Content-Length takes a chunked one for empty
   'chunked-body-ignored': (req) => req.headers['content-length'] === undefined,
 });

@@ -1,6 +1,3 @@
-// What the reference server reads from and writes to the wire, apart from what it
-// means: JSON with exact int64 integers, the media type of a request, and the Problem
-// every error answer is made from.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
 
@@ -8,42 +5,36 @@ export type Json = unknown;
 export type Fields = Record<string, Json>;
 export type Headers = Record<string, string>;
 
-/** An integer as the path and the query write one. */
 export const INTEGER = /^-?\d+$/;
 export const INT64_MAX = 2n ** 63n - 1n;
-export const INT64_MIN = -(2n ** 63n);
+const INT64_MIN = -(2n ** 63n);
+export const clampInt64 = (n: bigint) => (n < INT64_MIN ? INT64_MIN : n > INT64_MAX ? INT64_MAX : n);
 
 export interface Problem {
   status: number;
   code: string;
   message: string;
-  /** Answered as a web framework's HTML error page, not an Error body (the API code never ran). */
+  /** A web framework's HTML error page (the API code never ran). */
   frameworkPage?: boolean;
-  /** Answered as plain text, as a web framework's default error. */
+  /** A web framework's plain-text error. */
   plainText?: boolean;
-  /** Headers of the answer (Allow, Retry-After, ...). */
   headers?: Headers;
 }
 
-/** What an operation answers: a status and its JSON body, or an error. */
+export const problem = (status: number, code: string, message: string, headers?: Headers): Problem => ({ status, code, message, headers });
+
 export type Answer = [status: number, body: Json] | Problem;
 
 export const isProblem = (value: unknown): value is Problem =>
   typeof value === 'object' && value !== null && 'code' in value && 'status' in value && 'message' in value;
 
-/** The media type of the request's Content-Type, lower-cased, parameters dropped. */
-export function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-}
+export const urlOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://localhost');
 
-export function isObject(value: Json): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 
-/**
- * JSON.parse decides what is valid JSON; lossless-json then reads it again so that
- * integers beyond 2^53 (a categoryId is int64) keep every digit, as bigints.
- */
+export const isObject = (value: Json): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** JSON.parse decides what is valid JSON; lossless-json reads it again so that integers beyond 2^53 keep every digit, as bigints. */
 export function parseJson(text: string): Json {
   const standard = JSON.parse(text);
   try {
@@ -61,7 +52,6 @@ export function forValidation(value: Json): Json {
   return value;
 }
 
-/** JSON text in which bigints are written as exact integers (ids beyond 2^53). */
 export function toJson(value: Json): string {
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
@@ -77,7 +67,4 @@ export function toJson(value: Json): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** JSON text with every character outside ASCII written as a \u escape: the same value once parsed. */
-export function escapeNonAscii(text: string): string {
-  return text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export const escapeNonAscii = (text: string) => text.replace(/[\u0080-\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,39 +1,23 @@
-// The animal store's state: the animals, the ids the service assigns on creation, when
-// a read sees a write, and an animal as a Pet ("all fields of NewPet, plus: id").
+// The animal store's state: the animals, their ids, when a read sees a write.
 import { randomUUID } from 'node:crypto';
 import { seam, type Switches } from '../seams.js';
-import type { Fields, Json } from '../wire.js';
+import type { Fields } from '../wire.js';
 
-export interface Pet {
-  id: bigint;
-  fields: Fields;
-  createdAt: string;
-  /** performance.now() when it was stored. */
-  storedAt: number;
-}
+export type Pet = { id: bigint; fields: Fields; createdAt: string; storedAt: number };
 
-/** Which read asks: the list (and its status filter) or getPet. */
-export type View = 'list' | 'get';
+type View = 'list' | 'get';
 
 export class Animals {
   readonly pets: Pet[] = [];
-  readonly firstId: bigint;
+  private readonly firstId: bigint;
   private nextId: bigint;
 
   constructor(private readonly sw: Switches) {
-    this.firstId = sw.at(FIRST_ID)[0] ?? 1n;
-    this.nextId = this.firstId;
-  }
-
-  /** The id the service assigns next. */
-  newId(): bigint {
-    const id = this.nextId;
-    this.nextId += 1n;
-    return this.sw.fold(ID_ASSIGNED, id, this.firstId);
+    this.firstId = this.nextId = sw.at(FIRST_ID)[0] ?? 1n;
   }
 
   /** An animal with these fields, not (yet) stored. */
-  made(fields: Fields, id = this.newId()): Pet {
+  made(fields: Fields, id = this.sw.fold(ID_ASSIGNED, this.nextId++, this.firstId)): Pet {
     return { id, fields, createdAt: new Date().toISOString(), storedAt: performance.now() };
   }
 
@@ -44,7 +28,6 @@ export class Animals {
     return pet;
   }
 
-  /** Whether a read of this kind sees the animal yet (every write is seen at once). */
   readable(pet: Pet, view: View): boolean {
     return !this.sw.any(READ_LAG, view) || performance.now() - pet.storedAt >= LAG_MS;
   }
@@ -53,85 +36,58 @@ export class Animals {
     return this.pets.find((p) => p.id === id && this.readable(p, view));
   }
 
-  json(pet: Pet): Record<string, Json> {
+  json(pet: Pet): Fields {
     return this.sw.fold(PET_JSON, { id: pet.id, ...pet.fields }, pet);
   }
 }
 
-/** What filling the store at start reads of the server's context (options.ts). */
-interface Start {
-  animals: Animals;
-  sw: Switches;
-  statuses: string[];
-  newPet: { properties: Record<string, any>; required: string[] };
-}
+type Start = { animals: Animals; sw: Switches; statuses: string[]; newPet: { properties: Record<string, any>; required: string[] } };
 
-/** The prefilled animals (options.prefill), then those a variant holds from the start. */
 export function fillAtStart(start: Start, prefill: number): void {
   const example = (i: number) => prefilledFields(i, start);
   for (let i = 0; i < prefill; i++) start.animals.add(example(i));
   for (const fields of start.sw.at(AT_START).flatMap((animals) => animals(example))) start.animals.add(fields);
 }
 
-/** A valid NewPet for the i-th prefilled animal, extra required fields included. */
+/** A valid NewPet, extra required fields included. */
 function prefilledFields(i: number, { newPet: { properties, required }, statuses }: Start): Fields {
   const fields: Fields = { name: `prefill-${i + 1}`, categoryId: (i % 5) + 1, status: statuses[i % statuses.length] };
   for (const key of required) {
     if (key in fields) continue;
     const schema = properties[key] ?? {};
-    fields[key] = schema.enum
-      ? schema.enum[0]
-      : schema.type === 'string'
-        ? `${key}-${i + 1}`
-        : schema.type === 'integer' || schema.type === 'number'
-          ? (schema.minimum ?? 1)
-          : schema.type === 'boolean'
-            ? true
-            : schema.type === 'array'
-              ? []
-              : {};
+    const byType: Fields = { string: `${key}-${i + 1}`, integer: schema.minimum ?? 1, number: schema.minimum ?? 1, boolean: true, array: [] };
+    fields[key] = schema.enum ? schema.enum[0] : (byType[schema.type] ?? {});
   }
   return fields;
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** How long a lagging read takes to see a write: a search index or a replica behind the store. */
 const LAG_MS = 1500;
-/** The long-names variant: so many animals, each with a name this long (a page of 100 is 1.2 MB). */
-const LONG_NAMES = { count: 120, length: 12_000 };
 
 const FIRST_ID = seam<bigint>('the first id', {
   'ids-beyond-int64': 2n ** 64n,
   'large-ids': 2n ** 53n + 1n, // 9007199254740993: not representable as a double
 });
 
-const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', {
-  'duplicate-ids': (_id, first) => first,
-});
+const ID_ASSIGNED = seam<(id: bigint, first: bigint) => bigint>('the id assigned', { 'duplicate-ids': (_id, first) => first });
 
-const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', {
-  'lagging-reads': () => true,
-  'lagging-list': (view) => view === 'list',
-});
+const READ_LAG = seam<(view: View) => boolean>('reads that lag the writes', { 'lagging-reads': () => true, 'lagging-list': (view) => view === 'list' });
 
-const PET_JSON = seam<(json: Record<string, Json>, pet: Pet) => Record<string, Json>>('an animal as a Pet', {
+const PET_JSON = seam<(json: Fields, pet: Pet) => Fields>('an animal as a Pet', {
   'string-ids': (json) => ({ ...json, id: String(json.id) }),
   'null-status': ({ id, ...rest }) => ({ id, status: null, ...rest }), // a stored status overwrites it
   'extra-fields': (json, pet) => ({ ...json, createdAt: pet.createdAt, tags: [] }),
-  // a signed URL: a field that differs on every read
   'signed-photo-url': (json, pet) => ({ ...json, photoUrl: `https://cdn.example/pets/${pet.id}.jpg?signature=${randomUUID()}` }),
 });
 
-/** What happens to a stored animal later, by means the description does not show. */
+/** What happens to a stored animal later ("Transitions: not shown"). */
 const JOBS = seam<(pet: Pet) => void>('jobs on stored animals', {
-  // a moderation job makes a pending animal available a second after it was created
   moderation: (pet) => {
     if (pet.fields.status === 'pending') setTimeout(() => (pet.fields = { ...pet.fields, status: 'available' }), 1000).unref();
   },
 });
 
 const AT_START = seam<(example: (i: number) => Fields) => Fields[]>('the animals at start', {
-  'long-names': (example) =>
-    Array.from({ length: LONG_NAMES.count }, (_, i) => ({ ...example(i), name: `long-name-${i + 1}-`.padEnd(LONG_NAMES.length, 'abcdefghij') })),
+  'long-names': (example) => Array.from({ length: 120 }, (_, i) => ({ ...example(i), name: `long-name-${i + 1}-`.padEnd(12_000, 'abcdefghij') })),
 });

@@ -1,12 +1,10 @@
-// POST /pets (createPet): a valid NewPet is stored under an id "assigned by the service"
-// and answered 201 with the Pet ("all fields of NewPet, plus: id"), each value as it was
-// sent. "On creation, status may be supplied; the default when it is omitted is not
-// stated": none is stored.
+// POST /pets: a valid NewPet is stored and answered 201 with the Pet, each value as it was
+// sent. The default status "is not stated": none is stored.
 import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INT64_MIN, isObject, isProblem, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from '../wire.js';
+import { clampInt64, isObject, isProblem, parseJson, toJson, type Answer, type Fields, type Json, type Problem } from '../wire.js';
 import type { Animals, Pet } from './animals.js';
 import { readNewPet } from './validation.js';
 
@@ -28,16 +26,12 @@ export function createPet(ctx: Context, req: IncomingMessage, text: string, deni
   return [sw.at(CREATED_STATUS)[0] ?? 201, animals.json(shown)];
 }
 
-/** The integer id a NewPet carries, if any. */
 function idSent(text: string): bigint | undefined {
   const id = (parseJson(text) as Fields).id;
   return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id) : undefined;
 }
 
-/**
- * A refused write, as a server that stores before it answers refuses it: the animal its
- * body names (made valid) is stored anyway where a fault says so; the refusal stands.
- */
+/** A refused write: a fault may store its animal (made valid) all the same. */
 export function keepRefused(ctx: Context, why: 'invalid' | 'denied', text: string, refusal: Problem): Problem {
   if (ctx.sw.any(REFUSED_KEPT, why)) {
     let body: Json = null;
@@ -48,47 +42,36 @@ export function keepRefused(ctx: Context, why: 'invalid' | 'denied', text: strin
     }
     if (isObject(body) && typeof body.name === 'string') {
       const status = typeof body.status === 'string' && ctx.statuses.includes(body.status) ? { status: body.status } : {};
-      const categoryId = typeof body.categoryId === 'bigint' && body.categoryId >= INT64_MIN && body.categoryId <= INT64_MAX ? body.categoryId : 1n;
+      const categoryId = typeof body.categoryId === 'bigint' && clampInt64(body.categoryId) === body.categoryId ? body.categoryId : 1n;
       ctx.animals.add({ name: body.name, categoryId, ...status });
     }
   }
   return refusal;
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** Refusals of a write after which the animal is stored all the same. */
 const REFUSED_KEPT = seam<(why: 'invalid' | 'denied') => boolean>('a refused write kept', {
   'refused-write-stored': (why) => why === 'denied',
   'invalid-write-stored': (why) => why === 'invalid',
 });
 
-/** The known-categories-only variant knows the categories 1 to this. */
-const KNOWN_CATEGORIES = 1000n;
+const nameOf = (fields: Fields) => (typeof fields.name === 'string' ? fields.name : '');
 
-const nameOf = (fields: Fields) => (typeof fields.name === 'string' ? fields.name : undefined);
-
-/** A valid NewPet refused for one of its values. */
 const VALUE_REFUSED = seam<(fields: Fields, text: string) => Problem | undefined>('a valid value refused', {
   'id-rejected': (_fields, text) => (idSent(text) !== undefined ? invalid('id is assigned by the service') : undefined),
-  'name-limit-255': (fields) => ([...(nameOf(fields) ?? '')].length > 255 ? invalid('name is longer than 255 characters') : undefined),
-  // integers arrive as bigints (parseJson)
+  'name-limit-255': (fields) => ([...nameOf(fields)].length > 255 ? invalid('name is longer than 255 characters') : undefined),
   'known-categories-only': ({ categoryId }) =>
-    (categoryId as bigint) < 1n || (categoryId as bigint) > KNOWN_CATEGORIES ? invalid(`No category with id ${categoryId}`) : undefined,
+    (categoryId as bigint) < 1n || (categoryId as bigint) > 1000n ? invalid(`No category with id ${categoryId}`) : undefined,
   // a presence check written as a truth test: 0 is "missing"
   'zero-category-refused': ({ categoryId }) => (categoryId === 0n ? invalid('categoryId is required') : undefined),
-  'long-name-500': (fields) => ((nameOf(fields) ?? '').length > 1000 ? crash('value too long for type character varying(1000)') : undefined),
+  'long-name-500': (fields) => (nameOf(fields).length > 1000 ? crash('value too long for type character varying(1000)') : undefined),
   'emoji-refused-422': (fields) =>
-    /[\u{10000}-\u{10FFFF}]/u.test(nameOf(fields) ?? '') ? unprocessable('name holds characters outside the Basic Multilingual Plane') : undefined,
+    /[\u{10000}-\u{10FFFF}]/u.test(nameOf(fields)) ? unprocessable('name holds characters outside the Basic Multilingual Plane') : undefined,
 });
 
-/** A change to the name as it is stored. */
-const name =
-  (change: (name: string) => string) =>
-  (fields: Fields): Fields =>
-    typeof fields.name === 'string' ? { ...fields, name: change(fields.name) } : fields;
+const name = (change: (name: string) => string) => (fields: Fields) => (typeof fields.name === 'string' ? { ...fields, name: change(fields.name) } : fields);
 
-/** What is stored of a valid NewPet. */
 const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored', {
   'non-ascii-replaced': name((s) => s.replace(/[^\u0000-\u007F]/gu, '?')),
   'name-truncated-255': name((s) => [...s].slice(0, 255).join('')),
@@ -97,7 +80,6 @@ const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored
   'nfd-normalised': name((s) => s.normalize('NFD')),
   'nfkc-normalised': name((s) => s.normalize('NFKC')),
   'c1-controls-stripped': name((s) => s.replace(/[\u007F-\u009F]/g, '')),
-  // a C string: the name ends at its first NUL
   'names-cut-at-nul': name((s) => s.split('\u0000')[0]),
   'names-html-escaped': name((s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)),
   'private-use-stripped': name((s) => s.replace(/[\p{Co}\p{Cn}]/gu, '')),
@@ -109,33 +91,23 @@ const STORED = seam<(fields: Fields, ctx: Context) => Fields>('the values stored
     typeof fields.status === 'string' ? { ...fields, status: statuses[(statuses.indexOf(fields.status) + 1) % statuses.length] } : fields,
 });
 
-/** The status stored when none is supplied. */
 const STATUS_DEFAULT = seam<(statuses: string[]) => Json>('the default status', {
   'default-status': (statuses) => statuses[0],
   'status-default-on-read': (statuses) => statuses[0],
 });
 
-/** An animal already stored that a create answers with instead of storing another. */
 const EXISTING = seam<(fields: Fields, animals: Animals) => Pet | undefined>('an animal created twice', {
-  // a create that looks the animal up first: the same NewPet again is the animal stored before
   'duplicate-body-deduplicated': (fields, animals) =>
     animals.pets.find((p) => ['name', 'categoryId', 'status'].every((k) => toJson(p.fields[k]) === toJson(fields[k]))),
 });
 
-/** How a created animal is stored. */
 const STORE = seam<(fields: Fields, text: string, animals: Animals) => Pet>('storing an animal', {
   'not-persisted': (fields, _text, animals) => animals.made(fields),
   'id-honoured': (fields, text, animals) => animals.add(fields, idSent(text)),
-  // read as a JavaScript number first: honoured to the nearest double
   'id-honoured-double': (fields, text, animals) => animals.add(fields, idSent(text) === undefined ? undefined : BigInt(Number(idSent(text)))),
 });
 
-/** The animal as the 201 body shows it; `sent`: its fields before any default was filled in. */
-const CREATED_VIEW = seam<(pet: Pet, sent: Fields) => Pet>('the created animal shown', {
-  // the 201 echoes the request and the id; reads show the default the database filled in
-  'status-default-on-read': (pet, sent) => ({ ...pet, fields: sent }),
-});
+/** The animal the 201 body shows; `sent`: its fields before any default was filled in. */
+const CREATED_VIEW = seam<(pet: Pet, sent: Fields) => Pet>('the created animal shown', { 'status-default-on-read': (pet, sent) => ({ ...pet, fields: sent }) });
 
-const CREATED_STATUS = seam<number>('the status of a create', {
-  'created-200': 200,
-});
+const CREATED_STATUS = seam<number>('the status of a create', { 'created-200': 200 });

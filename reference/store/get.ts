@@ -1,13 +1,10 @@
-// GET /pets/{petId} (getPet, deprecated, to be removed on 5 December 2030): 200 with
-// "the requested animal", 404 when "the requested resource could not be found". petId
-// is an int64: other text is refused. GET /store/orders "exists": its response is not
-// shown, and no orders are kept. PUT, PATCH and DELETE are "not shown" (no route but
-// where a variant has them).
+// getPet, listOrders ("exists", its response not shown: no orders are kept), and the
+// PUT, PATCH and DELETE that only a variant routes ("not shown").
 import type { IncomingMessage } from 'node:http';
 import { badParameter, crash, notFound } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INTEGER, isProblem, type Answer, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Json, type Problem } from '../wire.js';
 import type { Animals, Pet } from './animals.js';
 import { readNewPet } from './validation.js';
 
@@ -16,18 +13,14 @@ export function getPet({ sw, animals, statuses }: Context, petIdText: string): A
   const answer = sw.first(PET_ID, petId);
   if (answer) return answer;
   if (!INTEGER.test(petId)) return badParameter(sw, 'petId must be an integer');
-  // BigInt: ids beyond 2^53 (and beyond int64) are compared exactly and simply not found
+  // BigInt: ids beyond 2^53 (and int64) are compared exactly, and not found
   const pet = sw.fold(FOUND, animals.find(sw.fold(ID_LOOKED_UP, BigInt(petId))), statuses);
   if (pet) return [200, animals.json(pet)];
   return sw.first(NOT_FOUND, animals) ?? notFound(`No animal with id ${petId}`);
 }
 
-export function listOrders({ sw }: Context): Answer {
-  // the order record is not shown: no orders are kept
-  return sw.first(ORDERS) ?? [200, []];
-}
+export const listOrders = ({ sw }: Context): Answer => sw.first(ORDERS) ?? [200, []];
 
-/** The animal a petId names, or why there is none. */
 function storedPet({ sw, animals }: Context, petId: string): Pet | Problem {
   if (!INTEGER.test(petId)) return badParameter(sw, 'petId must be an integer');
   return animals.find(BigInt(petId)) ?? notFound(`No animal with id ${petId}`);
@@ -50,32 +43,24 @@ export function deletePet(ctx: Context, petId: string): Answer {
   return [204, undefined];
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const PET_ID_READ = seam<(petId: string) => string>('the petId read', {
-  // parseInt reads the leading integer and drops the rest (7abc, 7.5 -> 7)
   'get-id-parseint': (petId) => /^\s*([+-]?\d+)/.exec(petId)?.[1].replace('+', '') ?? petId,
-  // Python's int() takes underscores between digits (1_0 is 10)
   'id-underscore-parsed': (petId) => (/^\d+(_\d+)+$/.test(petId) ? petId.replace(/_/g, '') : petId),
 });
 
-const integer = (petId: string) => INTEGER.test(petId);
-
-/** A petId answered before any animal is looked up. */
 const PET_ID = seam<(petId: string) => Answer | undefined>('a petId', {
-  'get-negative-id-500': (petId) => (integer(petId) && petId.startsWith('-') ? crash(`no row for ${petId}`) : undefined),
-  'get-beyond-int64-500': (petId) => (integer(petId) && BigInt(petId) > INT64_MAX ? crash(`cannot parse ${petId} into a long`) : undefined),
-  'get-invalid-id-500': (petId) => (integer(petId) ? undefined : crash(`cannot convert ${petId} to int64`)),
-  'get-invalid-id-200': (petId) => (integer(petId) ? undefined : [200, null]),
-  'invalid-id-404': (petId) => (integer(petId) ? undefined : notFound()),
-  'get-gone-410': (petId) => (integer(petId) ? { status: 410, code: 'gone', message: 'getPet has been removed' } : undefined),
+  'get-negative-id-500': (petId) => (INTEGER.test(petId) && petId.startsWith('-') ? crash(`no row for ${petId}`) : undefined),
+  'get-beyond-int64-500': (petId) => (INTEGER.test(petId) && BigInt(petId) > INT64_MAX ? crash(`cannot parse ${petId} into a long`) : undefined),
+  'get-invalid-id-500': (petId) => (INTEGER.test(petId) ? undefined : crash(`cannot convert ${petId} to int64`)),
+  'get-invalid-id-200': (petId) => (INTEGER.test(petId) ? undefined : [200, null]),
+  'invalid-id-404': (petId) => (INTEGER.test(petId) ? undefined : notFound()),
+  'get-gone-410': (petId) => (INTEGER.test(petId) ? problem(410, 'gone', 'getPet has been removed') : undefined),
 });
 
-const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', {
-  'get-wrong-animal': (id) => id + 1n,
-});
+const ID_LOOKED_UP = seam<(id: bigint) => bigint>('the id looked up', { 'get-wrong-animal': (id) => id + 1n });
 
-/** The animal getPet shows. */
 const FOUND = seam<(pet: Pet | undefined, statuses: string[]) => Pet | undefined>('the animal found', {
   'get-always-404': () => undefined,
   // getPet's serialiser fills in another default than the list's queries
@@ -86,12 +71,8 @@ const NOT_FOUND = seam<(animals: Animals) => Answer | undefined>('no animal with
   'get-nonexistent-200': (animals) => (animals.pets.length ? [200, animals.json(animals.pets.at(-1)!)] : undefined),
 });
 
-const ORDERS = seam<() => [number, Json] | Problem>('the orders', {
-  'orders-missing': () => notFound(),
-  'orders-empty-object': () => [200, {}],
-});
+const ORDERS = seam<() => [number, Json] | Problem>('the orders', { 'orders-missing': () => notFound(), 'orders-empty-object': () => [200, {}] });
 
 const NOTHING_DELETED = seam<(p: Problem) => Answer | undefined>('a delete of no animal', {
-  // a DELETE statement whose row count nobody reads: 204 for any id
   'delete-unauthenticated': (p) => (p.status === 404 ? [204, undefined] : undefined),
 });

@@ -1,7 +1,5 @@
-// The animal store's answer to a request, in the order the description implies: the
-// router finds the operation (routing.ts); "every operation requires authentication
-// with a bearer API key", so the credential is looked at before anything else, on every
-// route; then the operation answers with its documented statuses, or an Error.
+// The animal store: the route, then the credential ("every operation requires
+// authentication"), then the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { storeAuth } from '../auth.js';
 import { invalid, noRoute, notFound, notImplemented, sendError, tooLarge } from '../errors.js';
@@ -10,21 +8,12 @@ import type { Context } from '../options.js';
 import { isEarly, routeStore, sendEarly, type Routed } from '../routing.js';
 import { seam } from '../seams.js';
 import { readBody, sendJson } from '../transport.js';
-import { INTEGER, isProblem, type Answer, type Headers, type Problem } from '../wire.js';
+import { INTEGER, isProblem, problem, urlOf, type Answer, type Headers, type Problem } from '../wire.js';
 import { createPet, keepRefused } from './create.js';
 import { deletePet, getPet, listOrders, updatePet } from './get.js';
 import { listPets } from './list.js';
 
-interface Request {
-  req: IncomingMessage;
-  url: URL;
-  text: string;
-  route: Routed;
-  /** The credential's refusal, where the operation runs first. */
-  denied?: Problem;
-}
-
-const OPERATIONS: Record<string, (ctx: Context, r: Request) => Answer> = {
+const OPERATIONS: Record<string, (ctx: Context, r: { req: IncomingMessage; url: URL; text: string; route: Routed; denied?: Problem }) => Answer> = {
   listPets: (ctx, r) => listPets(ctx, r.url),
   createPet: (ctx, r) => createPet(ctx, r.req, r.text, r.denied),
   getPet: (ctx, r) => getPet(ctx, r.route.petId!),
@@ -39,7 +28,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   gateway.watch(res);
   const body = await readBody(sw, req);
   if (!(await gateway.pass(req, res))) return;
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = urlOf(req);
   const route = routeStore(req, url, sw);
   if (isEarly(route)) return sendEarly(res, route);
   const { operation, path, petId } = route;
@@ -48,7 +37,7 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   const unheard = operation && sw.first(BEFORE_THE_KEY, operation, `No route for ${req.method} ${path}`, url);
   if (unheard) return sendError(sw, res, unheard);
   const headers = sw.fold(OPERATION_HEADERS, {}, operation);
-  const refuse = (problem: Problem) => sendError(sw, res, { ...problem, headers: { ...headers, ...problem.headers } });
+  const refuse = (refusal: Problem) => sendError(sw, res, { ...refusal, headers: { ...headers, ...refusal.headers } });
 
   const denied = route.unguarded ? undefined : storeAuth(sw, req, ctx.apiKey, operation ?? '');
   const absent = () => petId !== undefined && INTEGER.test(petId) && !ctx.animals.find(BigInt(petId));
@@ -61,28 +50,23 @@ export async function handleStore(ctx: Context, gateway: Gateway, req: IncomingM
   sendJson(sw, res, answer[0], route.envelope ? { data: answer[1] } : answer[1], headers);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** An operation answered for every caller alike, before any key is looked at. */
+/** Answered to every caller alike, before any key is looked at. */
 const BEFORE_THE_KEY = seam<(operation: string, noRouteMessage: string, url: URL) => Problem | undefined>('answered before the key', {
-  // a route the server does not have: its router answers
   'orders-absent': (op, message) => (op === 'listOrders' ? notFound(message) : undefined),
   'orders-501': (op) => (op === 'listOrders' ? notImplemented('Orders are not implemented') : undefined),
-  'orders-403': (op) => (op === 'listOrders' ? { status: 403, code: 'forbidden', message: 'Orders are not available' } : undefined),
+  'orders-403': (op) => (op === 'listOrders' ? problem(403, 'forbidden', 'Orders are not available') : undefined),
   'orders-400-before-auth': (op, _message, url) => (op === 'listOrders' && !url.searchParams.has('storeId') ? invalid('storeId is required') : undefined),
   'getpet-removed': (op) => (op === 'getPet' ? { ...notFound('Not Found'), frameworkPage: true } : undefined),
 });
 
-/** Headers on every answer of an operation. */
 const OPERATION_HEADERS = seam<(headers: Headers, operation: string | undefined) => Headers>('the headers of an operation', {
-  // getPet is deprecated: the variant announces it
   'deprecation-headers': (headers, op) => (op === 'getPet' ? { ...headers, deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } : headers),
 });
 
 /** The operation runs before the key is looked at: its own refusal comes first. */
 const KEY_LATER = seam<(operation: string | undefined, absent: () => boolean) => boolean>('the key looked at later', {
-  // the body is validated first (many frameworks do so)
   'validate-before-auth': (op) => op === 'createPet',
-  // a data layer asked before the credential: an animal that does not exist is 404 to anyone
   'lookup-before-auth': (op, absent) => op === 'getPet' && absent(),
 });

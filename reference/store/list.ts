@@ -1,10 +1,8 @@
-// GET /pets (listPets): "returns a paginated list of animals", the bare JSON array of
-// Pets. `limit` bounds the page (default 20, minimum 1, maximum 100); `status`, one of
-// PetStatus, filters it (none: no filter). A value the server cannot use is refused.
+// GET /pets: a bare JSON array of Pets, `limit` of them at most, filtered by `status`.
 import { badParameter, crash } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import { INT64_MAX, INTEGER, isProblem, type Answer, type Json, type Problem } from '../wire.js';
+import { INT64_MAX, INTEGER, isProblem, problem, type Answer, type Fields, type Json, type Problem } from '../wire.js';
 import type { Pet } from './animals.js';
 
 export function listPets(ctx: Context, url: URL): Answer {
@@ -14,7 +12,6 @@ export function listPets(ctx: Context, url: URL): Answer {
   const limit = pageSize(ctx, query.get('limit'), query.has('status'));
   if (isProblem(limit)) return limit;
   let items = animals.pets.filter((p) => animals.readable(p, 'list'));
-  // the status filter: only animals of that status
   const status = query.get('status');
   if (status !== null && !statuses.includes(status)) {
     const answer = sw.first(UNKNOWN_STATUS, items, status) ?? badParameter(sw, `status must be one of ${statuses.join(', ')}`);
@@ -25,7 +22,6 @@ export function listPets(ctx: Context, url: URL): Answer {
     const [matching, others] = [items.filter((p) => statusOf(p) === status), items.filter((p) => statusOf(p) !== status)];
     items = sw.fold(FILTERED, matching, others, items);
   }
-  // the page: at most `limit` animals, in the order they were stored
   items = sw.fold(ORDER, items);
   const count = sw.first(PAGE_COUNT, limit, { items, status, query }) ?? limit;
   items = sw.fold(LISTED, items, status, statuses);
@@ -35,7 +31,6 @@ export function listPets(ctx: Context, url: URL): Answer {
   return [200, sw.fold(LIST_BODY, sw.fold(PAGE, page))];
 }
 
-/** The page size asked for, or the problem with it. */
 function pageSize({ sw, limits }: Context, raw: string | null, filtered: boolean): number | Problem {
   const { min, max } = limits;
   const fallback = sw.at(PAGE_DEFAULT)[0] ?? limits.default;
@@ -46,15 +41,11 @@ function pageSize({ sw, limits }: Context, raw: string | null, filtered: boolean
   return sw.first(PAGE_SIZE, n, { raw, filtered, min, max, fallback }) ?? (n < min || n > max ? outOfBounds() : n);
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
-/** The lists each server has answered, for the other clients that act at one of them. */
 const listsAsked = new WeakMap<Context, number>();
 
-/** Other clients of a live store, acting while the run lists. */
 const OTHER_CLIENTS = seam<(ctx: Context) => void>('other clients', {
-  // a batch of 12 animals imported just as the fourth list is asked for: the pages
-  // answered before it hold fewer animals than those after
   'busy-store': (ctx) => {
     const asked = (listsAsked.get(ctx) ?? 0) + 1;
     listsAsked.set(ctx, asked);
@@ -64,16 +55,11 @@ const OTHER_CLIENTS = seam<(ctx: Context) => void>('other clients', {
 });
 
 const QUERY = seam<(query: URLSearchParams) => URLSearchParams>('the query', {
-  // a repeated query parameter is one value, joined with commas (Spring, ASP.NET)
   'repeated-params-joined': (q) => new URLSearchParams([...new Set(q.keys())].map((k): [string, string] => [k, q.getAll(k).join(',')])),
 });
 
-const PAGE_DEFAULT = seam<number>('the default page size', {
-  'wrong-default': 30,
-  'default-page-10': 10,
-});
+const PAGE_DEFAULT = seam<number>('the default page size', { 'wrong-default': 30, 'default-page-10': 10 });
 
-/** A limit that is no integer: the number it is read as, or the answer to it. */
 const NOT_AN_INTEGER = seam<(raw: string, fallback: number) => number | Problem | undefined>('a limit that is no integer', {
   'limit-not-integer-500': (raw) => crash(`cannot compute a page of ${raw}`),
   'limit-exponent-unclamped': (raw) => (/^\d+e\d+$/i.test(raw) ? Number(raw) : undefined),
@@ -81,15 +67,8 @@ const NOT_AN_INTEGER = seam<(raw: string, fallback: number) => number | Problem 
   'default-limit-on-invalid': (_raw, fallback) => fallback,
 });
 
-interface Asked {
-  raw: string;
-  filtered: boolean;
-  min: number;
-  max: number;
-  fallback: number;
-}
+type Asked = { raw: string; filtered: boolean; min: number; max: number; fallback: number };
 
-/** An integer limit: the page size it gives, or the answer to it. */
 const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('the page size', {
   'limit-zero-500': (n) => (n === 0 ? crash('division by zero') : undefined),
   // the bounds are checked on integers only: a number read from an exponent passes as it is
@@ -103,19 +82,16 @@ const PAGE_SIZE = seam<(n: number, q: Asked) => number | Problem | undefined>('t
   'limit-zero-max': (n, q) => (n < q.min ? q.max : undefined),
   'limit-zero-unbounded': (n, q) => (n < q.min ? Infinity : undefined),
   'clamp-limit': (n, q) => (n < q.min || n > q.max ? Math.min(Math.max(n, q.min), q.max) : undefined),
-  // a page size rounded up to the store's page granularity
   'limit-rounded-up': (n, q) => (n >= q.min && n <= q.max && n > 1 && n % 10 !== 0 ? Math.ceil(n / 10) * 10 : undefined),
 });
 
-/** A status filter outside PetStatus: the animals it lists, or the answer to it. */
 const UNKNOWN_STATUS = seam<(items: Pet[], status: string) => Pet[] | Problem | undefined>('an unknown status filter', {
   'unknown-status-500': (_items, status) => crash(`no such status: ${status}`),
-  'unknown-status-401': () => ({ status: 401, code: 'unauthorized', message: 'Invalid API key or Authorization header' }),
+  'unknown-status-401': () => problem(401, 'unauthorized', 'Invalid API key or Authorization header'),
   'unknown-status-empty': () => [],
   'unknown-status-ignored': (items) => items,
 });
 
-/** The status the filter's query reads. */
 const STATUS_FILTERED = seam<(p: Pet, statuses: string[]) => Json>('the status filtered on', {
   // the list's queries read a missing status as the first one (COALESCE)
   'defaults-disagree': (p, statuses) => p.fields.status ?? statuses[0],
@@ -123,15 +99,12 @@ const STATUS_FILTERED = seam<(p: Pet, statuses: string[]) => Json>('the status f
 
 const FILTERED = seam<(matching: Pet[], others: Pet[], all: Pet[]) => Pet[]>('a filtered list', {
   'status-filter-ignored': (_matching, _others, all) => all,
-  'status-filter-incomplete': (matching) => matching.slice(0, -1), // the most recent one
+  'status-filter-incomplete': (matching) => matching.slice(0, -1),
   'status-filter-mixed': (matching, others) => (others.length ? [others[0], ...matching] : matching),
 });
 
-const ORDER = seam<(items: Pet[]) => Pet[]>('the order of the list', {
-  'newest-first': (items) => [...items].reverse(),
-});
+const ORDER = seam<(items: Pet[]) => Pet[]>('the order of the list', { 'newest-first': (items) => [...items].reverse() });
 
-/** How many animals a page holds, from the page size. */
 const PAGE_COUNT = seam<(limit: number, q: { items: Pet[]; status: string | null; query: URLSearchParams }) => number | undefined>('the count of a page', {
   'limit-ignored': (_limit, q) => q.items.length,
   'default-limit-unfiltered-only': (_limit, q) => (q.status !== null && !q.query.has('limit') ? q.items.length : undefined),
@@ -139,32 +112,26 @@ const PAGE_COUNT = seam<(limit: number, q: { items: Pet[]; status: string | null
   'page-short': (limit) => limit - 1,
 });
 
-/** The animals a query of the list finds, the status filter applied. */
 const LISTED = seam<(items: Pet[], status: string | null, statuses: string[]) => Pet[]>('the animals listed', {
-  // an inner join on a status table: no row for an animal stored without one
   'unfiltered-inner-join': (items, status) => (status === null ? items.filter((p) => p.fields.status !== undefined) : items),
   'unfiltered-hides-last-status': (items, status, statuses) => (status === null ? items.filter((p) => p.fields.status !== statuses.at(-1)) : items),
   'first-status-filter-empty': (items, status, statuses) => (status === statuses[0] ? [] : items),
 });
 
-/** The most a page holds, whatever the limit; `filtered`: with the status filter. */
 const PAGE_CAP = seam<(filtered: boolean) => number | undefined>('the cap of a page', {
   'max-page-50': () => 50,
-  'filtered-page-50': (filtered) => (filtered ? 50 : undefined), // a search index with its own cap
+  'filtered-page-50': (filtered) => (filtered ? 50 : undefined),
 });
 
-/** An animal as a list page shows it (the 201 body and getPet show it as a Pet). */
-const LIST_ITEM = seam<(pet: Record<string, Json>, statuses: string[]) => Record<string, Json>>('an animal in a list', {
+/** A default the list's query fills in (COALESCE). */
+const firstStatusIfNone = (pet: Fields, statuses: string[]) => (pet.status === undefined ? { ...pet, status: statuses[0] } : pet);
+
+const LIST_ITEM = seam<(pet: Fields, statuses: string[]) => Fields>('an animal in a list', {
   'list-names-ascii': (pet) => (typeof pet.name === 'string' ? { ...pet, name: pet.name.replace(/[^\u0000-\u007F]/gu, '?') } : pet),
-  // a default the list's query fills in (COALESCE), which the 201 body and getPet do not
-  'list-default-status': (pet, statuses) => (pet.status === undefined ? { ...pet, status: statuses[0] } : pet),
-  'defaults-disagree': (pet, statuses) => (pet.status === undefined ? { ...pet, status: statuses[0] } : pet),
+  'list-default-status': firstStatusIfNone,
+  'defaults-disagree': firstStatusIfNone,
 });
 
-const PAGE = seam<(page: Json[]) => Json[]>('a page', {
-  'list-duplicates': (page) => (page.length > 1 ? [...page.slice(0, -1), page[0]] : page), // the first in place of the last
-});
+const PAGE = seam<(page: Json[]) => Json[]>('a page', { 'list-duplicates': (page) => (page.length > 1 ? [...page.slice(0, -1), page[0]] : page) });
 
-const LIST_BODY = seam<(body: Json) => Json>('the list body', {
-  'list-envelope': (body) => ({ items: body }),
-});
+const LIST_BODY = seam<(body: Json) => Json>('the list body', { 'list-envelope': (body) => ({ items: body }) });

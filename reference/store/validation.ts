@@ -1,25 +1,10 @@
-// The NewPet in a request: "Request body (required, application/json): NewPet", with
-// name and categoryId required and status one of PetStatus; "400 | Body missing required
-// fields or containing invalid values". categoryId is an int64, so a value outside that
-// range is invalid too, however JSON writes it.
+// The NewPet in a request, refused with 400 when invalid ("Body missing required fields
+// or containing invalid values"); an int64 out of range is invalid too.
 import type { IncomingMessage } from 'node:http';
 import { crash, invalid, unprocessable } from '../errors.js';
 import type { Context } from '../options.js';
 import { seam } from '../seams.js';
-import {
-  INT64_MAX,
-  INT64_MIN,
-  INTEGER,
-  forValidation,
-  isObject,
-  isProblem,
-  mediaType,
-  parseJson,
-  toJson,
-  type Fields,
-  type Json,
-  type Problem,
-} from '../wire.js';
+import { INTEGER, clampInt64, forValidation, isObject, isProblem, mediaType, parseJson, toJson, type Fields, type Json, type Problem } from '../wire.js';
 
 /** The NewPet in a request, or why it is refused; `base`: the fields a PATCH applies its own to. */
 export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: string, base?: Fields): Fields | Problem {
@@ -44,7 +29,7 @@ export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: 
   }
   // Ajv's int64 format asks only for an integer: the range is the server's to check
   const beyond = Object.keys(properties).find(
-    (key) => properties[key].format === 'int64' && typeof body[key] === 'bigint' && (body[key] < INT64_MIN || body[key] > INT64_MAX),
+    (key) => properties[key].format === 'int64' && typeof body[key] === 'bigint' && clampInt64(body[key]) !== body[key],
   );
   if (beyond) {
     const kept = sw.first(OUT_OF_RANGE, body, beyond);
@@ -56,23 +41,20 @@ export function readNewPet({ sw, newPet }: Context, req: IncomingMessage, text: 
   return Object.fromEntries(Object.entries(body).filter(([k]) => known.size === 0 || known.has(k)));
 }
 
-// ---------------------------------------------------------------- seams
+// Seams
 
 const TOKENIZER = seam<(text: string) => boolean>('a JSON text refused by its reader', {
   // a home-made tokenizer that takes a run of 16 digits for a number it cannot hold
   'digit-runs-refused': (text) => /\d{16}/.test(text),
 });
 
-/** Whether a body of either service is refused as invalid JSON by the reader (TOKENIZER). */
 export const refusedByTokenizer = (sw: Context['sw'], text: string) => sw.any(TOKENIZER, text);
 
-/** An empty body: the fields it is taken for, or the answer to it. */
 const EMPTY_BODY = seam<() => Problem | Fields>('an empty body', {
   'empty-body-500': () => crash('cannot read an empty body'),
   'empty-body-defaults': () => ({ name: '', categoryId: 0n }),
 });
 
-/** Malformed JSON: the value it is read as, or the answer to it. */
 const MALFORMED_BODY = seam<(text: string) => Problem | Json>('malformed JSON', {
   'malformed-json-500': () => crash('unexpected end of JSON input'),
   // a lenient parser that closes what is left open
@@ -83,21 +65,15 @@ const BODY_READ = seam<(value: Json) => Json>('the JSON body read', {
   'accept-array-body': (value) => (Array.isArray(value) && value.length === 1 ? value[0] : value),
 });
 
-const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', {
-  'invalid-body-422': (p) => unprocessable(p.message),
-});
+const REFUSED = seam<(p: Problem) => Problem>('an invalid NewPet refused', { 'invalid-body-422': (p) => unprocessable(p.message) });
 
-/** Each integer property's value, changed by `change`. */
 const integers = (body: Fields, properties: Record<string, any>, change: (v: Json) => Json): Fields => {
   const out = { ...body };
   for (const [key, schema] of Object.entries(properties)) if (schema?.type === 'integer' && key in out) out[key] = change(out[key]);
   return out;
 };
 
-/**
- * The faults that accept an invalid body: each lets one kind of defect through,
- * normalised so that the stored animal is still a valid Pet (see faults.ts).
- */
+/** Faults that accept an invalid body, normalised to a valid Pet. */
 const LENIENCY = seam<(body: Fields, properties: Record<string, any>) => Fields>('an invalid NewPet let through', {
   'coerce-numeric-strings': (body, properties) => integers(body, properties, (v) => (typeof v === 'string' && INTEGER.test(v) ? Number(v) : v)),
   'accept-fractional-integer': (body, properties) => integers(body, properties, (v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.trunc(v) : v)),
@@ -111,8 +87,7 @@ const LENIENCY = seam<(body: Fields, properties: Record<string, any>) => Fields>
   'accept-missing-category': (body) => ('categoryId' in body ? body : { ...body, categoryId: 0 }),
 });
 
-/** An int64 field outside the range: the body kept in spite of it. */
 const OUT_OF_RANGE = seam<(body: Fields, key: string) => Fields>('an int64 out of range', {
-  // what a long column stores: the value clamped
-  'int64-range-unchecked': (body, key) => ({ ...body, [key]: (body[key] as bigint) < 0n ? INT64_MIN : INT64_MAX }),
+  // what a long column stores
+  'int64-range-unchecked': (body, key) => ({ ...body, [key]: clampInt64(body[key] as bigint) }),
 });
