@@ -1,8 +1,5 @@
-// `animal-store-conformance serve`: the reference store and its quickstart service on
-// chosen ports, for a client team to develop and test against, with any allowed variant
-// (--variant) or deliberate fault (--fault) switched on; one log line per request
-// (method, path, status, time; never the key). The suite certifies it compliant with
-// every variant and non-compliant with every fault (test/serve.test.ts).
+// `animal-store-conformance serve`: the reference store and its quickstart service, for a
+// client team to develop and test against, with any allowed variant or deliberate fault.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { nearestFlag } from '../harness/config/resolve.js';
@@ -49,7 +46,6 @@ function names<T extends string>(kind: string, given: string[], known: readonly 
   return [...new Set(given)] as T[];
 }
 
-/** Every variant and fault with what it does, for --list. */
 function serveList(): string {
   const width = Math.max(...[...VARIANT_NAMES, ...FAULT_NAMES].map((n) => n.length)) + 2;
   const variant = (name: VariantName) => {
@@ -71,7 +67,7 @@ function serveList(): string {
   ].join('\n');
 }
 
-/** The key a request log line must never show: any run of 8 of its characters (or all of a shorter key), as sent or URL-decoded. */
+/** A log line never shows any 8 characters of the key (all of a shorter one), as sent or URL-decoded. */
 function scrubber(key: string): (text: string) => string {
   const size = Math.min(8, key.length);
   const windows = new Set(Array.from({ length: key.length - size + 1 }, (_, i) => key.slice(i, i + size)));
@@ -80,14 +76,14 @@ function scrubber(key: string): (text: string) => string {
     try {
       decoded = decodeURIComponent(text);
     } catch {
-      // not URL-encoded: checked as it is
+      // not URL-encoded
     }
     return [...windows].some((w) => text.includes(w) || decoded.includes(w));
   };
   return (part) => (holds(part) ? '***' : part);
 }
 
-/** "GET /v1/pets?limit=5 200 1.2 ms": each path segment and query value that holds part of the key is shown as ***. */
+/** "GET /v1/pets?limit=5 200 1.2 ms", each path segment and query value that holds part of the key as ***. */
 function requestLine(entry: RequestLog, scrub: (text: string) => string): string {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
@@ -96,24 +92,15 @@ function requestLine(entry: RequestLog, scrub: (text: string) => string): string
       ? ''
       : `?${query
           .split('&')
-          .map((pair) => {
-            const [name, value] = pair.split(/=(.*)/s, 2);
-            return value === undefined ? scrub(name) : `${scrub(name)}=${scrub(value)}`;
-          })
+          .map((pair) => pair.split(/=(.*)/s, 2).map(scrub).join('='))
           .join('&')}`;
   const answer = entry.status === 0 ? 'no answer' : String(entry.status);
   const time = new Date().toISOString().slice(11, 23);
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-interface Serving {
-  server: ReferenceServer;
-  /** The lines printed when it started: the addresses, the key, how to certify and call it. */
-  banner: string[];
-}
-
-/** Starts the servers as the command line says (throws ConfigError); the caller stops them. */
-async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Serving> {
+/** Throws ConfigError; the caller stops the servers. */
+async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<{ server: ReferenceServer; banner: string[] }> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -199,7 +186,6 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
   return { server, banner };
 }
 
-/** Runs `serve` until SIGINT or SIGTERM; returns the exit code. */
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(SERVE_USAGE);
@@ -209,7 +195,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     console.log(serveList());
     return 0;
   }
-  let serving: Serving;
+  let serving;
   try {
     serving = await startServing(argv, env, (line) => process.stdout.write(`${line}\n`));
   } catch (err) {

@@ -1,9 +1,4 @@
-// `animal-store-conformance verify <certificate> [--public-key <key>] [--reports <dir>]`:
-// checks a certificate.json (reporters/certificate.ts): the form it was written in, its
-// signature with the given public key, and the digest of every report it covers (in
-// --reports, by default the certificate's own folder), and that it says what
-// compliance.json says. Exit 0 verified, 1 it does not verify (the line says what does
-// not match), 2 bad input (one line).
+// `animal-store-conformance verify`: checks a certificate.json and the reports it covers (reporters/certificate.ts).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,8 +28,7 @@ function read(path: string, what: string): Buffer {
 
 function publicKeyFrom(path: string): KeyObject {
   const bytes = read(path, 'the public key');
-  // createPublicKey would take a private key and derive its public key; but the private key
-  // is the signer's secret, which whoever verifies should never hold: refused
+  // createPublicKey would derive it from a private key, but that is the signer's secret, never the verifier's
   if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(bytes.toString('latin1')))
     throw new ConfigError(`${path} is a private key; give its public key (openssl pkey -in ${path} -pubout)`);
   let key: KeyObject;
@@ -47,7 +41,6 @@ function publicKeyFrom(path: string): KeyObject {
   return key;
 }
 
-/** What was certified, in one line. */
 function certified(statement: Statement): string {
   const p = statement.predicate;
   const what = `${verdictText(p.verdict).toUpperCase()} (${coverageText(p.coverage)})`;

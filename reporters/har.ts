@@ -1,9 +1,5 @@
-// exchanges.har: every request the run sent and what came back, as an HTTP Archive
-// (HAR 1.2) that a browser's network panel opens. One entry per attempt, in the order
-// sent: a retry, a request sent again after a rate limit and a redirect hop are each an
-// entry, so the log holds exactly report.requestCount entries. Every value comes from the
-// transcript (harness/run/transcript.ts): redacted as every report is, bodies cut at the
-// evidence cap; a request that got no answer has status 0 and its error in `_error`.
+// exchanges.har: every request the run sent (each attempt an entry, so exactly
+// report.requestCount of them) and what came back, as HAR 1.2 that a browser opens.
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Request, Response } from 'har-format';
 import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
@@ -13,12 +9,10 @@ import { formatSize } from '../harness/model/units.js';
 
 export const EXCHANGE_LOG_FILE = 'exchanges.har';
 
-/** What the log says of the run in its header. */
 export type HarRun = Pick<RunReport, 'tool' | 'target' | 'profile' | 'runPrefix' | 'seed'>;
 
-/** Custom fields (HAR allows any that begins with an underscore). */
+/** HAR allows custom fields that begin with an underscore. */
 interface RunEntry extends Entry {
-  /** The attempt of the request this was (a retry, a resend after a rate limit or after no answer). */
   _attempt?: number;
   _operation?: string;
   _service?: string;
@@ -30,7 +24,7 @@ const pairs = (headers: Record<string, string>): Header[] => Object.entries(head
 
 const header = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
-/** A body as the log shows it: at most the evidence cap, and a comment when it is not whole. */
+/** At most the evidence cap, and a comment when it is not whole. */
 function shown(text: string, bytes: number, truncated: boolean): { text: string; comment?: string } {
   if (!truncated && text.length <= MAX_EVIDENCE_BODY_CHARS) return { text };
   return {
@@ -41,7 +35,6 @@ function shown(text: string, bytes: number, truncated: boolean): { text: string;
 
 function request(entry: TranscriptEntry): Request {
   const { method, url, headers, body } = entry.record.request;
-  // the query as URLSearchParams reads it (the URL as sent has no fragment)
   const start = url.indexOf('?');
   const queryString = start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))].map(([name, value]) => ({ name, value }));
   const postData = body === undefined ? undefined : { mimeType: header(headers, 'content-type') ?? '', ...shown(body, entry.requestBytes, false) };
@@ -107,7 +100,6 @@ function entryOf(entry: TranscriptEntry): RunEntry {
   };
 }
 
-/** The run's exchanges as HAR 1.2 JSON text. */
 export function renderHar(run: HarRun, entries: readonly TranscriptEntry[]): string {
   const har: Har = {
     log: {
