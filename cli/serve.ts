@@ -87,20 +87,15 @@ function scrubber(key: string): (text: string) => string {
 function requestLine(entry: RequestLog, scrub: (text: string) => string): string {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
-  const shownQuery =
-    query === undefined
-      ? ''
-      : `?${query
-          .split('&')
-          .map((pair) => pair.split(/=(.*)/s, 2).map(scrub).join('='))
-          .join('&')}`;
+  const scrubPair = (pair: string) => pair.split(/=(.*)/s, 2).map(scrub).join('=');
+  const shownQuery = query === undefined ? '' : `?${query.split('&').map(scrubPair).join('&')}`;
   const answer = entry.status === 0 ? 'no answer' : String(entry.status);
   const time = new Date().toISOString().slice(11, 23);
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-/** Throws ConfigError; the caller stops the servers. */
-async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<{ server: ReferenceServer; banner: string[] }> {
+/** Starts the servers and prints how to use them; throws ConfigError. */
+async function startServing(argv: string[], env: NodeJS.ProcessEnv): Promise<ReferenceServer> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -149,7 +144,7 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
         port: port('port', v.port, DEFAULT_PORT),
         quickstartPort: port('quickstart-port', v['quickstart-port'], DEFAULT_QUICKSTART_PORT),
       },
-      onRequest: (entry) => log(requestLine(entry, scrub)),
+      onRequest: (entry) => process.stdout.write(`${requestLine(entry, scrub)}\n`),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -183,10 +178,11 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
     '',
     'One line per request (time, service, method, path, status, duration); Ctrl-C stops it.',
   ];
-  return { server, banner };
+  console.log(banner.join('\n'));
+  return server;
 }
 
-export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(SERVE_USAGE);
     return 0;
@@ -195,20 +191,19 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     console.log(serveList());
     return 0;
   }
-  let serving;
+  let server;
   try {
-    serving = await startServing(argv, env, (line) => process.stdout.write(`${line}\n`));
+    server = await startServing(argv, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
     return 2;
   }
-  console.log(serving.banner.join('\n'));
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  await serving.server.close();
+  await server.close();
   console.log(`${signal}: stopped`);
   return 0;
 }

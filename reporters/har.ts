@@ -20,7 +20,7 @@ interface RunEntry extends Entry {
   _error?: string;
 }
 
-const pairs = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const pairs = (entries: Iterable<[string, string]>): Header[] => [...entries].map(([name, value]) => ({ name, value }));
 
 const header = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
@@ -36,14 +36,14 @@ function shown(text: string, bytes: number, truncated: boolean): { text: string;
 function request(entry: TranscriptEntry): Request {
   const { method, url, headers, body } = entry.record.request;
   const start = url.indexOf('?');
-  const queryString = start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))].map(([name, value]) => ({ name, value }));
+  const queryString = start < 0 ? [] : pairs(new URLSearchParams(url.slice(start + 1)));
   const postData = body === undefined ? undefined : { mimeType: header(headers, 'content-type') ?? '', ...shown(body, entry.requestBytes, false) };
   return {
     method,
     url,
     httpVersion: 'HTTP/1.1',
     cookies: [],
-    headers: pairs(headers),
+    headers: pairs(Object.entries(headers)),
     queryString,
     ...(postData && { postData }),
     headersSize: -1,
@@ -74,7 +74,7 @@ function response(entry: TranscriptEntry): Response {
     statusText: STATUS_CODES[answer.status] ?? '',
     httpVersion: 'HTTP/1.1',
     cookies: [],
-    headers: pairs(answer.headers),
+    headers: pairs(Object.entries(answer.headers)),
     content: { size: bytes, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', ...body },
     redirectURL: header(answer.headers, 'location') ?? '',
     headersSize: -1,

@@ -50,12 +50,8 @@ const slug = (s: string) =>
 function time(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return esc(iso);
-  return `<time datetime="${attr(iso)}">${esc(
-    d
-      .toISOString()
-      .replace('T', ' ')
-      .replace(/\.\d+Z$/, ' UTC'),
-  )}</time>`;
+  const [date, clock] = d.toISOString().split('T');
+  return `<time datetime="${attr(iso)}">${esc(`${date} ${clock.replace(/\.\d+Z$/, ' UTC')}`)}</time>`;
 }
 
 const VERDICT_LABEL: Record<Verdict, string> = {
@@ -72,15 +68,8 @@ const OUTCOME_RANK = new Map(['failed', 'error', 'inconclusive', 'skipped', 'pas
 const mustFirst = (a: RequirementResult, b: RequirementResult) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1);
 const anchor = (id: string) => `req-${slug(id)}`;
 
-function linkedIds(results: RequirementResult[]): string {
-  return (
-    ': ' +
-    [...results]
-      .sort(mustFirst)
-      .map((r) => `<a class="violation-link" href="#${attr(anchor(r.id))}">${esc(r.id)}</a>`)
-      .join(', ')
-  );
-}
+const idLink = (r: RequirementResult) => `<a class="violation-link" href="#${attr(anchor(r.id))}">${esc(r.id)}</a>`;
+const linkedIds = (results: RequirementResult[]) => `: ${[...results].sort(mustFirst).map(idLink).join(', ')}`;
 
 function verdictBanner(report: RunReport): string {
   const { counts: c, strict, verdict } = report;
@@ -192,12 +181,8 @@ function countsLine(c: Counts, results: RequirementResult[], id?: string): strin
       `<li data-count="expectedFailures" class="count expected"><b>${esc(nExpected)}</b> expected ${nExpected === 1 ? 'failure' : 'failures'} (not counted)</li>`,
     );
   }
-  for (const [key, level] of [
-    ['mustViolations', 'MUST'],
-    ['shouldViolations', 'SHOULD'],
-  ] as const) {
-    items.push(`<li data-count="${key}" class="violations${c[key] ? '' : ' zero'}"><b>${esc(c[key])}</b> ${level} violated</li>`);
-  }
+  items.push(`<li data-count="mustViolations" class="violations${c.mustViolations ? '' : ' zero'}"><b>${esc(c.mustViolations)}</b> MUST violated</li>`);
+  items.push(`<li data-count="shouldViolations" class="violations${c.shouldViolations ? '' : ' zero'}"><b>${esc(c.shouldViolations)}</b> SHOULD violated</li>`);
   return `<ul${id ? ` id="${attr(id)}"` : ''} class="counts">${items.join('')}</ul>`;
 }
 
