@@ -11,7 +11,6 @@ import type { RunReport } from '../harness/model/types.js';
 import type { TranscriptEntry } from '../harness/run/transcript.js';
 import { formatProgress } from '../reporters/console.js';
 
-/** Returns the exit code; throws ConfigError for bad input. */
 export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise<number> {
   const run = await prepareRun(args, env);
   // Ctrl-C or a CI cancel stops sending, and the reports still say what was judged;

@@ -22,7 +22,6 @@ const JUDGE_USAGE = [
   'options as for a run (--help). Writes the same reports; exit 0 compliant, 1 not compliant, 2 no verdict.',
 ].join('\n');
 
-/** Returns the exit code; throws ConfigError (one line, exit code 2) for bad input. */
 export async function judgeCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [file, ...rest] = argv;
   if (file === '--help' || file === '-h') {

@@ -9,7 +9,6 @@ import { loadCatalogue } from '../harness/api/catalogue.js';
 import { loadSpecs } from '../harness/api/spec.js';
 import { finishRun } from '../reporters/finish.js';
 
-/** The console line is the caller's. */
 export async function reportRefusedRun(reason: string, argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const { reportDir, profile, strict, target, baselineFile } = refusedRunSettings(argv, env);
   try {

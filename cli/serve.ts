@@ -94,7 +94,6 @@ function requestLine(entry: RequestLog, scrub: (text: string) => string): string
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-/** Starts the servers and prints how to use them; throws ConfigError. */
 async function startServing(argv: string[], env: NodeJS.ProcessEnv): Promise<ReferenceServer> {
   let parsed;
   try {

@@ -36,7 +36,6 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
   };
 }
 
-/** Writes the reports and prints the summary, every line redacted. */
 export async function finishCliRun(report: RunReport, run: PreparedRun, redactor: Redactor, env: NodeJS.ProcessEnv, more: Partial<Finish>): Promise<void> {
   // loaded when the reports are written, not before the first request
   const { finishRun } = await import('../reporters/finish.js');

@@ -48,7 +48,6 @@ export interface Envelope {
 /** A run that judged something and was carried out to its end. */
 export const isCertified = (report: Pick<RunReport, 'verdict'>) => ['compliant', 'non-compliant', 'incomplete'].includes(report.verdict);
 
-/** The spec files the suite reads at run time. */
 const SPEC_FILES = ['spec/openapi.yaml', 'spec/quickstart.yaml', 'spec/requirements.yaml'];
 /** The API description's digest, written by `npm run docs` where the description is at hand. */
 export const API_DESCRIPTION_FILE = 'spec/api-description.json';
@@ -134,7 +133,7 @@ export async function renderBadge(report: Pick<RunReport, 'verdict' | 'spec' | '
   });
 }
 
-/** The certificate, or a report it covers, does not verify: the message says what does not match. */
+/** Says what does not match. */
 export class Mismatch extends Error {}
 
 /**
@@ -195,7 +194,6 @@ export function envelopeVerifies(envelope: Envelope, publicKey: KeyObject): bool
   });
 }
 
-/** The statement of a certificate.json, its signature checked when a public key is given; throws Mismatch. */
 export function openCertificate(text: string, publicKey?: KeyObject): { statement: Statement; verifiedKey?: string; signedBy?: string[] } {
   const value = parseExactly(text) as Partial<Envelope> & Partial<Statement>;
   if (value.payloadType === undefined && value.payload === undefined) {
@@ -231,7 +229,6 @@ export function openCertificate(text: string, publicKey?: KeyObject): { statemen
   return { statement: asStatement(statement), signedBy, ...(verifiedKey && { verifiedKey }) };
 }
 
-/** Checks every report against its digest, and the run against compliance.json: one line per report; throws Mismatch. */
 export function checkReports(statement: Statement, read: (name: string) => Buffer | undefined): string[] {
   const lines: string[] = [];
   for (const { name, digest } of statement.subject) {

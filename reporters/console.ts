@@ -125,7 +125,6 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
   return lines.join('\n');
 }
 
-/** What an interrupted run judged before it stopped, in one line (the reports hold the rest). */
 export function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
   const reason = report.abortReason!;
   const cut = (r: RequirementResult) => cutShortBy(r, reason);

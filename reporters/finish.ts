@@ -30,14 +30,12 @@ const SOMETIMES_WRITTEN = [EXCHANGE_LOG_FILE, BADGE_FILE, CERTIFICATE_FILE];
 export interface Finish {
   reportDir: string;
   baseline: Baseline | undefined;
-  /** For the GitHub Actions output. */
   env: NodeJS.ProcessEnv;
   /** Every line printed or written for GitHub goes through it: no key leaves the run. */
   redact: (text: string) => string;
   print: (text: string) => void;
   /** The exit code of a run a signal stopped: its summary is one line. */
   interrupted?: number;
-  /** Written to exchanges.har. */
   exchanges?: readonly TranscriptEntry[];
   /** Files of this run another process wrote into reportDir (the Vitest worker's exchanges.har). */
   written?: readonly Digested[];

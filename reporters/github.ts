@@ -49,7 +49,6 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
   return `${lines.join('\n')}\n`;
 }
 
-/** Workflow commands: the data is escaped as GitHub requires (%, CR, LF). */
 export function githubAnnotations(report: RunReport): string[] {
   const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const escapeProperty = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');

@@ -16,7 +16,6 @@ interface RunEntry extends Entry {
   _attempt?: number;
   _operation?: string;
   _service?: string;
-  /** Why no complete answer arrived. */
   _error?: string;
 }
 
@@ -24,7 +23,6 @@ const pairs = (entries: Iterable<[string, string]>): Header[] => [...entries].ma
 
 const header = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
-/** At most the evidence cap, and a comment when it is not whole. */
 function shown(text: string, bytes: number, truncated: boolean): { text: string; comment?: string } {
   if (!truncated && text.length <= MAX_EVIDENCE_BODY_CHARS) return { text };
   return {

@@ -33,13 +33,11 @@ const marker = (c: string) => (c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\
 
 const esc = (value: unknown) => String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? `<span class="ctl" title="U+${hex(c, 4)}">${marker(c)}</span>`);
 
-/** An attribute value, always written double-quoted. */
 const attr = (value: unknown) =>
   String(value)
     .replace(SPECIAL, (c) => ENTITIES[c] ?? marker(c))
     .replace(/[\t\n\r]/g, ' ');
 
-/** An id or class fragment: letters, digits and dashes only. */
 const slug = (s: string) =>
   s
     .toLowerCase()
@@ -75,37 +73,35 @@ function verdictBanner(report: RunReport): string {
   const { counts: c, strict, verdict } = report;
   const ids = (which: (r: RequirementResult) => boolean) => linkedIds(report.requirements.filter(which));
   const lines: string[] = [];
+  const reason = (html: string, id?: string, warning = false) =>
+    lines.push(`<p${id ? ` id="${id}"` : ''} class="reason${warning ? ' warning' : ''}">${html}</p>`);
   if (verdict === 'aborted') {
-    lines.push(`<p id="abort-reason" class="reason">The run could not be made: ${esc(report.abortReason ?? 'no reason given')}</p>`);
+    reason(`The run could not be made: ${esc(report.abortReason ?? 'no reason given')}`, 'abort-reason');
   } else if (verdict === 'non-compliant') {
     const counted =
       strict && c.shouldViolations > 0
         ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
         : plural(c.mustViolations, 'MUST requirement');
-    lines.push(`<p class="reason">${esc(counted)} failed${ids((r) => countsAgainstVerdict(r, strict))}.</p>`);
+    reason(`${esc(counted)} failed${ids((r) => countsAgainstVerdict(r, strict))}.`);
   } else if (verdict === 'incomplete') {
-    lines.push(`<p id="incomplete-reason" class="reason">${esc(report.incompleteReason ?? 'no reason given')}${ids((r) => leavesIncomplete(r, strict))}.</p>`);
+    reason(`${esc(report.incompleteReason ?? 'no reason given')}${ids((r) => leavesIncomplete(r, strict))}.`, 'incomplete-reason');
   } else if (verdict === 'compliant') {
-    lines.push(`<p class="reason">No MUST${strict ? ' or SHOULD' : ''} requirement failed or went unproven.</p>`);
+    reason(`No MUST${strict ? ' or SHOULD' : ''} requirement failed or went unproven.`);
   }
-  const warning = (id: string, text: string | undefined) => text && lines.push(`<p id="${id}" class="reason warning">Warning: ${esc(text)}.</p>`);
+  const warning = (id: string, text: string | undefined) => text && reason(`Warning: ${esc(text)}.`, id, true);
   if (verdict !== 'aborted') {
-    lines.push(`<p id="coverage" class="reason">${esc(coverageText(report.coverage))}.</p>`);
+    reason(`${esc(coverageText(report.coverage))}.`, 'coverage');
     warning('coverage-warning', coverageWarning(report));
   }
   warning('data-warning', dataWarning(report));
   if (verdict !== 'aborted' && !strict && c.shouldViolations > 0) {
     const should = ids((r) => r.level === 'SHOULD' && isViolation(r));
-    lines.push(`<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${should}.</p>`);
+    reason(`${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${should}.`);
   }
   const expected = report.requirements.filter(failedAsExpected).length;
-  if (expected > 0) lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
+  if (expected > 0) reason(`${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).`);
   const passed = report.requirements.filter(listedButPassed).length;
-  if (passed > 0) {
-    lines.push(
-      `<p class="reason">${esc(plural(passed, 'listed known deviation'))} passed: remove ${passed === 1 ? 'it' : 'them'} from the expected-failures file.</p>`,
-    );
-  }
+  if (passed > 0) reason(`${esc(plural(passed, 'listed known deviation'))} passed: remove ${passed === 1 ? 'it' : 'them'} from the expected-failures file.`);
   return [
     `<header id="verdict" class="banner verdict-${attr(slug(verdict))}" data-verdict="${attr(verdict)}" data-exit-code="${attr(report.exitCode)}">`,
     `<div class="banner-head"><span class="banner-label">Verdict</span> <span class="banner-verdict">${verdictLabel(verdict)}</span> <span class="banner-exit">exit code ${esc(report.exitCode)}</span></div>`,
@@ -160,7 +156,6 @@ function runInfo(report: RunReport): string {
   ].join('\n');
 }
 
-/** Of the failed and errored results, how many are listed known deviations. */
 function expectedOf(results: RequirementResult[]): { failed: number; error: number } {
   const expected = results.filter(failedAsExpected);
   return { failed: expected.filter((r) => r.outcome === 'failed').length, error: expected.filter((r) => r.outcome === 'error').length };

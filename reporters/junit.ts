@@ -59,7 +59,6 @@ function kindOf(r: RequirementResult, aborted: boolean, strict: boolean): Kind {
 
 const some = (s: string) => (s ? [s] : []);
 
-/** The elements inside a requirement's <testcase>. */
 function caseBody(r: RequirementResult, aborted: boolean, strict: boolean): string[] {
   const out = (s: string) => `<system-out>${text(s)}</system-out>`;
   const skipped = (why: string, ...rest: string[]) => [`<skipped message="${attr(why)}"/>`, ...rest.map(out)];
