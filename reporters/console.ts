@@ -9,7 +9,6 @@ import {
   dataWarning,
   failedAsExpected,
   isUnjudged,
-  listedButPassed,
   cutShortBy,
   verdictText,
 } from '../harness/verdict/report.js';
@@ -60,6 +59,9 @@ const p95s = (latency: RunReport['latency']) =>
     .map(([op, s]) => `${op} ${s.p95} ms`)
     .join(', ');
 
+/** What became of a listed known deviation. */
+const EXPECTED_NOW: Record<string, string> = { passed: 'now passed: remove it from the list', failed: 'still failed', error: 'could not be judged' };
+
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
   if (report.abortReason) return `The run could not be made: ${report.abortReason} (exit code 2; reports: ${reportPaths.join(', ')})`;
   const c = report.counts;
@@ -85,42 +87,23 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     lines.push(`Animals created by this run (${report.animalsCreated}) are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);
   }
   if (report.sinceBaseline) lines.push('', ...formatSinceBaseline(report.sinceBaseline));
-  const expected = report.requirements.filter((r) => r.expectedFailure !== undefined);
-  if (expected.length) {
-    lines.push('', 'Expected failures (not counted):');
-    for (const r of expected) {
-      const now = listedButPassed(r)
-        ? 'now passed: remove it from the list'
-        : r.outcome === 'failed'
-          ? 'still failed'
-          : r.outcome === 'error'
-            ? 'could not be judged'
-            : r.outcome;
-      lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
-    }
-  }
+  const section = <T>(heading: string, items: T[], linesOf: (item: T) => string[]) => items.length && lines.push('', heading, ...items.flatMap(linesOf));
+  const listed = report.requirements.filter((r) => r.expectedFailure !== undefined);
+  section('Expected failures (not counted):', listed, (r) => [`  ${r.id} (${EXPECTED_NOW[r.outcome] ?? r.outcome}) — ${r.expectedFailure}`]);
   const skippedBy = new Map<string, string[]>();
   for (const r of report.requirements.filter((r) => r.outcome === 'skipped')) {
     skippedBy.set(r.message ?? '', [...(skippedBy.get(r.message ?? '') ?? []), r.id]);
   }
-  if (skippedBy.size) {
-    lines.push('', 'Skipped:');
-    for (const [reason, ids] of skippedBy) lines.push(`  ${ids.length} — ${reason}: ${ids.join(', ')}`);
-  }
-  const violations = countedViolations(report);
-  if (violations.length) {
-    lines.push('', 'Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):');
-    for (const r of violations) {
-      const follows = r.followsFrom ? ` (follows from ${r.followsFrom})` : '';
-      lines.push(`  FAIL ${r.id} (${r.level}) ${r.title}${follows}`, `       ${r.message}`);
-      if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);
-    }
-  }
-  const unjudged = report.requirements.filter(isUnjudged);
-  if (unjudged.length) {
-    lines.push('', 'Could not be judged (no answer could be observed: not a violation):');
-    for (const r of unjudged) lines.push(`  ERROR ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
-  }
+  section('Skipped:', [...skippedBy], ([reason, ids]) => [`  ${ids.length} — ${reason}: ${ids.join(', ')}`]);
+  section('Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):', countedViolations(report), (r) => [
+    `  FAIL ${r.id} (${r.level}) ${r.title}${r.followsFrom ? ` (follows from ${r.followsFrom})` : ''}`,
+    `       ${r.message}`,
+    ...(r.evidence[0] ? [`       ${r.evidence[0].curl}`] : []),
+  ]);
+  section('Could not be judged (no answer could be observed: not a violation):', report.requirements.filter(isUnjudged), (r) => [
+    `  ERROR ${r.id} (${r.level}) ${r.title}`,
+    `       ${r.message}`,
+  ]);
   lines.push('', `Reports: ${reportPaths.join(', ')}`);
   return lines.join('\n');
 }
