@@ -31,13 +31,13 @@ const SERVE_USAGE = [
   '  --list                list the variants and faults with what each does',
 ].join('\n');
 
-function port(name: string, value: string | undefined, fallback: number): number {
+function port(name: string, value: string | undefined, fallback: number) {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`--${name} must be a port from 0 to 65535, got ${value}`);
   return Number(value);
 }
 
-function names<T extends string>(kind: string, given: string[], known: readonly T[]): T[] {
+function names<T extends string>(kind: string, given: string[], known: readonly T[]) {
   for (const name of given) {
     if (known.includes(name as T)) continue;
     const near = nearestFlag(name, [...known]);
@@ -46,7 +46,7 @@ function names<T extends string>(kind: string, given: string[], known: readonly 
   return [...new Set(given)] as T[];
 }
 
-function serveList(): string {
+function serveList() {
   const width = Math.max(...[...VARIANT_NAMES, ...FAULT_NAMES].map((n) => n.length)) + 2;
   const variant = (name: VariantName) => {
     const spec = VARIANT_SPECS[name];
@@ -84,7 +84,7 @@ function scrubber(key: string): (text: string) => string {
 }
 
 /** "GET /v1/pets?limit=5 200 1.2 ms", each path segment and query value that holds part of the key as ***. */
-function requestLine(entry: RequestLog, scrub: (text: string) => string): string {
+function requestLine(entry: RequestLog, scrub: (text: string) => string) {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
   const scrubPair = (pair: string) => pair.split(/=(.*)/s, 2).map(scrub).join('=');
@@ -94,7 +94,7 @@ function requestLine(entry: RequestLog, scrub: (text: string) => string): string
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-async function startServing(argv: string[], env: NodeJS.ProcessEnv): Promise<ReferenceServer> {
+async function startServing(argv: string[], env: NodeJS.ProcessEnv) {
   let parsed;
   try {
     parsed = parseArgs({

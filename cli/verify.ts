@@ -18,7 +18,7 @@ const VERIFY_USAGE = [
   'Exit codes: 0 verified, 1 it does not verify (the line says what does not match), 2 bad input.',
 ].join('\n');
 
-function read(path: string, what: string): Buffer {
+function read(path: string, what: string) {
   try {
     return readFileSync(path);
   } catch (err) {
@@ -26,7 +26,7 @@ function read(path: string, what: string): Buffer {
   }
 }
 
-function publicKeyFrom(path: string): KeyObject {
+function publicKeyFrom(path: string) {
   const bytes = read(path, 'the public key');
   // createPublicKey would derive it from a private key, but that is the signer's secret, never the verifier's
   if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(bytes.toString('latin1')))
@@ -41,7 +41,7 @@ function publicKeyFrom(path: string): KeyObject {
   return key;
 }
 
-function certified(statement: Statement): string {
+function certified(statement: Statement) {
   const p = statement.predicate;
   const what = `${verdictText(p.verdict).toUpperCase()} (${coverageText(p.coverage)})`;
   return `${what}: ${p.profile} profile of ${p.target.baseUrl}, ${p.startedAt}, ${p.tool.name} ${p.tool.version}, ${p.specification.title} ${p.specification.version}`;

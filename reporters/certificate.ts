@@ -140,7 +140,7 @@ export class Mismatch extends Error {}
  * Base64 as DSSE allows it (standard or URL-safe, padded or not), decoded strictly: Node's decoder
  * skips characters outside the alphabet and ignores the last one's unused bits, so a changed character could decode alike.
  */
-function strictBase64(text: string, what: string): Buffer {
+function strictBase64(text: string, what: string) {
   const urlSafe = /[-_]/.test(text);
   const alphabet = urlSafe ? /^[A-Za-z0-9_-]*={0,2}$/ : /^[A-Za-z0-9+/]*={0,2}$/;
   const bytes = Buffer.from(text, urlSafe ? 'base64url' : 'base64');
@@ -149,7 +149,7 @@ function strictBase64(text: string, what: string): Buffer {
   return bytes;
 }
 
-function firstDifference(a: string, b: string): number {
+function firstDifference(a: string, b: string) {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
   let i = 0;
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
@@ -173,7 +173,7 @@ function parseExactly(text: string): unknown {
   return value;
 }
 
-function asStatement(value: unknown): Statement {
+function asStatement(value: unknown) {
   const s = value as Partial<Statement>;
   if (s._type !== STATEMENT_TYPE) throw new Mismatch(`it is not an in-toto statement v1 (_type ${JSON.stringify(s._type)})`);
   if (s.predicateType !== PREDICATE_TYPE) throw new Mismatch(`its predicateType is ${JSON.stringify(s.predicateType)}, not ${PREDICATE_TYPE}`);
@@ -248,7 +248,7 @@ export function checkReports(statement: Statement, read: (name: string) => Buffe
 }
 
 /** An unsigned certificate edited by hand is caught here. */
-function agreeWithReport(p: CertificatePredicate, report: RunReport): void {
+function agreeWithReport(p: CertificatePredicate, report: RunReport) {
   const fields: Array<[string, unknown, unknown]> = [
     ['verdict', p.verdict, report.verdict],
     ['exit code', p.exitCode, report.exitCode],

@@ -32,7 +32,7 @@ export function formatProgress(r: RequirementResult): string {
   return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
 }
 
-function listingByArea(report: RunReport): string[] {
+function listingByArea(report: RunReport) {
   const lines = ['Results by area:'];
   for (const area of report.areas) {
     const c = area.counts;
@@ -43,7 +43,7 @@ function listingByArea(report: RunReport): string[] {
   return lines;
 }
 
-function formatSinceBaseline(s: SinceBaseline): string[] {
+function formatSinceBaseline(s: SinceBaseline) {
   const lines = [`${baselineHeading(s)}:`];
   const groups = changeGroups(s);
   for (const { label, changes } of groups) {

@@ -61,7 +61,7 @@ export function githubAnnotations(report: RunReport): string[] {
 }
 
 /** Step outputs in GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
-function githubOutputs(outputs: Record<string, string>): string {
+function githubOutputs(outputs: Record<string, string>) {
   return Object.entries(outputs)
     .map(([name, value]) => {
       if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;

@@ -45,7 +45,7 @@ const slug = (s: string) =>
     .replace(/^-+|-+$/g, '') || 'x';
 
 /** "2025-01-02 03:04:05 UTC" in any time zone; anything not a time as given. */
-function time(iso: string): string {
+function time(iso: string) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return esc(iso);
   const [date, clock] = d.toISOString().split('T');
@@ -69,7 +69,7 @@ const anchor = (id: string) => `req-${slug(id)}`;
 const idLink = (r: RequirementResult) => `<a class="violation-link" href="#${attr(anchor(r.id))}">${esc(r.id)}</a>`;
 const linkedIds = (results: RequirementResult[]) => `: ${[...results].sort(mustFirst).map(idLink).join(', ')}`;
 
-function verdictBanner(report: RunReport): string {
+function verdictBanner(report: RunReport) {
   const { counts: c, strict, verdict } = report;
   const ids = (which: (r: RequirementResult) => boolean) => linkedIds(report.requirements.filter(which));
   const lines: string[] = [];
@@ -110,7 +110,7 @@ function verdictBanner(report: RunReport): string {
   ].join('\n');
 }
 
-function sinceBaseline(s: SinceBaseline): string {
+function sinceBaseline(s: SinceBaseline) {
   const groups = changeGroups(s).map(({ key, label, changes }) => {
     const items = changes.map(
       (c) =>
@@ -130,7 +130,7 @@ function sinceBaseline(s: SinceBaseline): string {
 
 const field = (name: string, label: string, valueHtml: string) => `<div data-field="${attr(name)}"><dt>${esc(label)}</dt><dd>${valueHtml}</dd></div>`;
 
-function runInfo(report: RunReport): string {
+function runInfo(report: RunReport) {
   const t = report.target;
   const created = report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`;
   return [
@@ -161,7 +161,7 @@ function expectedOf(results: RequirementResult[]): { failed: number; error: numb
   return { failed: expected.filter((r) => r.outcome === 'failed').length, error: expected.filter((r) => r.outcome === 'error').length };
 }
 
-function countsLine(c: Counts, results: RequirementResult[], id?: string): string {
+function countsLine(c: Counts, results: RequirementResult[], id?: string) {
   const expected = expectedOf(results);
   const items = [`<li data-count="total"><b>${esc(c.total)}</b> ${c.total === 1 ? 'requirement' : 'requirements'}</li>`];
   for (const o of ['passed', 'failed', 'error', 'inconclusive', 'skipped'] as const) {
@@ -183,7 +183,7 @@ function countsLine(c: Counts, results: RequirementResult[], id?: string): strin
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 100 ? v.toFixed(1) : Math.round(v).toString()) : '–');
 
-function latencyTable(latency: Record<string, LatencyStats> | undefined, id: string, title = 'Response times per operation'): string {
+function latencyTable(latency: Record<string, LatencyStats> | undefined, id: string, title = 'Response times per operation') {
   const entries = Object.entries(latency ?? {});
   if (!entries.length) return '';
   const rows = entries.map(
@@ -205,7 +205,7 @@ function latencyTable(latency: Record<string, LatencyStats> | undefined, id: str
 const headerLines = (headers: Record<string, string>) =>
   Object.entries(headers ?? {}).map(([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`);
 
-function exchange(x: ExchangeRecord, index: number, total: number): string {
+function exchange(x: ExchangeRecord, index: number, total: number) {
   const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs)];
   if (x.operation) meta.push(x.operation);
   if (x.attempt && x.attempt > 1) meta.push(`attempt ${x.attempt}`);
@@ -235,7 +235,7 @@ function exchange(x: ExchangeRecord, index: number, total: number): string {
   return parts.join('\n');
 }
 
-function detail(r: RequirementResult): string {
+function detail(r: RequirementResult) {
   const violated = isViolation(r);
   const unjudged = isUnjudged(r);
   const expected = failedAsExpected(r);
@@ -266,7 +266,7 @@ function detail(r: RequirementResult): string {
   return parts.join('\n');
 }
 
-function requirement(r: RequirementResult): string {
+function requirement(r: RequirementResult) {
   const body = detail(r);
   const listed = r.expectedFailure !== undefined;
   const expected = failedAsExpected(r);
@@ -292,7 +292,7 @@ function requirement(r: RequirementResult): string {
 /** Violations first, then expected failures, inconclusive, skipped, passed. */
 const rank = (r: RequirementResult) => (failedAsExpected(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
 
-function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
+function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]) {
   const sorted = [...results].sort((a, b) => rank(a) - rank(b) || mustFirst(a, b));
   return [
     `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
@@ -306,7 +306,7 @@ function areaSection(area: string, verdict: Verdict | undefined, results: Requir
   ].join('\n');
 }
 
-function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], requirements: RequirementResult[]): string {
+function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], requirements: RequirementResult[]) {
   const rows = areas.map(({ area, verdict, counts: c }) => {
     const expected = expectedOf(requirements.filter((r) => r.area === area));
     const cls = (k: keyof Counts) =>

@@ -23,7 +23,7 @@ const headerLines = (headers: Record<string, string>) => Object.entries(headers)
 
 const notesText = (notes: string[]) => ['notes:', ...notes.map((n) => `- ${n}`)].join('\n');
 
-function describeExchange(x: ExchangeRecord, index: number, total: number): string {
+function describeExchange(x: ExchangeRecord, index: number, total: number) {
   const attempt = x.attempt && x.attempt > 1 ? `, attempt ${x.attempt}` : '';
   const lines = [`--- exchange ${index + 1} of ${total} (${Math.round(x.durationMs)} ms${attempt}) ---`];
   lines.push(`${x.request.method} ${x.request.url}`, ...headerLines(x.request.headers));
@@ -38,7 +38,7 @@ function describeExchange(x: ExchangeRecord, index: number, total: number): stri
   return lines.join('\n');
 }
 
-function details(r: RequirementResult): string {
+function details(r: RequirementResult) {
   const parts: string[] = [];
   if (r.followsFrom) parts.push(`follows from ${r.followsFrom}, listed before it`);
   if (r.message) parts.push(r.message);
@@ -59,7 +59,7 @@ function kindOf(r: RequirementResult, aborted: boolean, strict: boolean): Kind {
 
 const some = (s: string) => (s ? [s] : []);
 
-function caseBody(r: RequirementResult, aborted: boolean, strict: boolean): string[] {
+function caseBody(r: RequirementResult, aborted: boolean, strict: boolean) {
   const out = (s: string) => `<system-out>${text(s)}</system-out>`;
   const skipped = (why: string, ...rest: string[]) => [`<skipped message="${attr(why)}"/>`, ...rest.map(out)];
   const listed = r.expectedFailure === undefined ? '' : `listed as an expected failure: ${r.expectedFailure}`;
@@ -102,7 +102,7 @@ function caseBody(r: RequirementResult, aborted: boolean, strict: boolean): stri
   return [`<${tag} message="${attr(message)}" type="${r.level}">${text(details(r))}</${tag}>`];
 }
 
-function testcase(r: RequirementResult, aborted: boolean, strict: boolean): string {
+function testcase(r: RequirementResult, aborted: boolean, strict: boolean) {
   const open = `    <testcase classname="${attr(`animal-store.${r.area}`)}" name="${attr(`${r.id} ${r.level} ${r.title}`)}" time="${seconds(r.durationMs)}"`;
   const body = caseBody(r, aborted, strict);
   return body.length ? [`${open}>`, ...body.map((b) => `      ${b}`), '    </testcase>'].join('\n') : `${open}/>`;

@@ -3,7 +3,7 @@
 import type { TestProject } from 'vitest/node';
 import { parseCommandLine } from '../harness/config/resolve.js';
 import { ConfigError } from '../harness/config/values.js';
-import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
+import { prepareRun } from '../harness/run/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';
 import { reportRefusedRun } from '../cli/refused-run.js';
@@ -11,7 +11,7 @@ import type { Requirement } from '../harness/model/types.js';
 import { testTitle } from './test-title.js';
 import type { SuiteSettings } from '../reporters/vitest-compliance.js';
 
-async function configure(): Promise<PreparedRun> {
+async function configure() {
   // Vite's own BASE_URL (the app's base path), set when the user set none, is not a target
   const env = { ...process.env };
   if (env.BASE_URL === '/') delete env.BASE_URL;

@@ -23,7 +23,7 @@ interface SharedRun {
 
 let shared: SharedRun | undefined;
 
-function start(): SharedRun {
+function start() {
   if (shared) return shared;
   const settings = inject('conformance');
   const run = startRun({
@@ -37,14 +37,14 @@ function start(): SharedRun {
   return shared;
 }
 
-async function writeExchangeLog(shared: SharedRun, run: HarRun): Promise<Digested> {
+async function writeExchangeLog(shared: SharedRun, run: HarRun) {
   const text = renderHar(run, await shared.run.exchanges());
   await writeAtomically(inject('conformance').reportDir, EXCHANGE_LOG_FILE, text);
   return { name: EXCHANGE_LOG_FILE, digest: { sha256: sha256(text) } };
 }
 
 /** Without stack frames into the harness. */
-function runAborted(reason: string): Error {
+function runAborted(reason: string) {
   const err = new Error(`the run could not be made: ${reason} (the tests of what it did not carry out are skipped; the CLI exits with code 2 here)`);
   err.stack = `Error: ${err.message}`;
   return err;
