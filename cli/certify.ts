@@ -1,5 +1,4 @@
-// A certify or health run from the command line. cli/cli.ts loads this module only for a
-// run: --help, --version and --list need none of the HTTP client, validators or reporters.
+// A certify or health run from the command line.
 import { constants as osConstants } from 'node:os';
 import type { ParsedArgs } from '../harness/config/resolve.js';
 import { startRun } from '../harness/run/runner.js';

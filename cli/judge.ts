@@ -1,6 +1,5 @@
-// `animal-store-conformance judge <file.har> [options]`: judges a record of traffic the
-// suite did not send (harness/run/record.ts) with the checks a record can speak to
-// (checks/record.ts), with a run's settings, reports and exit codes. Nothing is sent.
+// `animal-store-conformance judge <file.har>`: judges a record of traffic the suite did not
+// send (harness/run/record.ts) with a run's settings, reports and exit codes.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseCommandLine } from '../harness/config/resolve.js';

@@ -1,6 +1,5 @@
-// The two ends of a run from the command line: its target, and its reports. With no
-// target configured (or TARGET=embedded) the embedded reference server is started on
-// 127.0.0.1 with a fresh random key; it, and the schema compiler it validates with, are loaded only then.
+// The two ends of a run: its target, and its reports. With no target configured the embedded
+// reference server is started; it, and the schema compiler it validates with, are loaded only then.
 import { randomBytes } from 'node:crypto';
 import type { RunConfig } from '../harness/config/settings.js';
 import type { RunReport, Target } from '../harness/model/types.js';

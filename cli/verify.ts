@@ -48,9 +48,7 @@ function certified(statement: Statement) {
 }
 
 export function verifyCommand(argv: string[], print: (line: string) => void = console.log): number {
-  let certificatePath: string;
-  let publicKey: KeyObject | undefined;
-  let reportsDir: string;
+  let certificatePath = '';
   try {
     let parsed;
     try {
@@ -69,8 +67,8 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
     if (parsed.positionals.length !== 1) throw new ConfigError('give one certificate: verify <certificate.json> [--public-key <file>] [--reports <dir>]');
     certificatePath = parsed.positionals[0];
     const keyPath = parsed.values['public-key'];
-    if (keyPath !== undefined) publicKey = publicKeyFrom(keyPath);
-    reportsDir = parsed.values.reports ?? dirname(certificatePath);
+    const publicKey = keyPath === undefined ? undefined : publicKeyFrom(keyPath);
+    const reportsDir = parsed.values.reports ?? dirname(certificatePath);
     if (!statSync(reportsDir, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`the reports folder ${reportsDir} does not exist`);
     const text = read(certificatePath, 'the certificate').toString('utf8');
     const opened = openCertificate(text, publicKey);
@@ -98,7 +96,7 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
     }
     if (err instanceof Mismatch) {
       console.error(
-        `${NAME}: does not verify: ${err.message.startsWith('it ') || err.message.startsWith('its ') ? `${certificatePath!}: ${err.message}` : err.message}`,
+        `${NAME}: does not verify: ${err.message.startsWith('it ') || err.message.startsWith('its ') ? `${certificatePath}: ${err.message}` : err.message}`,
       );
       return 1;
     }

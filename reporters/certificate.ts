@@ -1,8 +1,6 @@
-// certificate.json: what a judged run certified, as an in-toto Statement v1 (subject: the
-// reports with their sha256; predicate: the run) that supply-chain tools read; with SIGN_KEY,
-// a DSSE envelope around it signed with Ed25519. A signature proves which key made it and
-// that nothing it covers changed since, not that the run was honest: whoever holds the key
-// can sign what a modified suite wrote.
+// certificate.json: an in-toto Statement v1 (subject: the reports; predicate: the run), with
+// SIGN_KEY a DSSE envelope signed with Ed25519. A signature proves which key made it and that
+// nothing changed since, not that the run was honest: the key can sign what a modified suite wrote.
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { documentDigest, sha256 } from '../harness/api/documents.js';
 import { readFileSync } from 'node:fs';
@@ -151,9 +149,8 @@ function strictBase64(text: string, what: string) {
 
 function firstDifference(a: string, b: string) {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  return i;
+  const i = x.findIndex((byte, k) => byte !== y[k]);
+  return i < 0 ? x.length : i;
 }
 
 function parseJson(text: string, mismatch: (err: Error) => string): unknown {

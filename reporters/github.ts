@@ -9,7 +9,7 @@ import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
 
 export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): string {
-  // the catalogue at the commit that runs, when Actions says which (the example workflow runs in the suite's repository)
+  // the example workflow runs in the suite's repository
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
   const catalogue = server && repo && sha ? `${server}/${repo}/blob/${sha}/docs/requirements.md` : 'docs/requirements.md';
   const link = (id: string) => `[${id}](${catalogue}#${anchorOf(id)})`;

@@ -1,9 +1,6 @@
-// junit.xml for CI (Jenkins xunit junit-10.xsd): a <testsuite> per area, a <testcase> per
-// requirement. CI colours a build by <failure> and <error>, so only what decides the verdict
-// is one: a run with exit code 0 has neither. What does not decide it (a SHOULD without
-// --strict, a listed known deviation, what failed before an abort) is <skipped> with its
-// evidence. A run that was aborted or judged nothing adds a suite "run" whose one <error>
-// says why, or CI would show it as all skipped, nothing wrong.
+// junit.xml (junit-10.xsd). CI colours a build by <failure> and <error>, so only what decides
+// the verdict is one; the rest is <skipped> with its evidence. A run that was aborted or judged
+// nothing adds a suite "run" whose one <error> says why, or CI would show nothing wrong.
 import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete } from '../harness/verdict/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 

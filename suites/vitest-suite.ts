@@ -24,17 +24,17 @@ interface SharedRun {
 let shared: SharedRun | undefined;
 
 function start() {
-  if (shared) return shared;
   const settings = inject('conformance');
-  const run = startRun({
-    ...settings.session,
-    now: new Date(settings.session.now),
-    checks: conformanceChecks(),
-    selected: new Set(settings.selected),
-    expectedFailures: new Map(settings.expectedFailures),
+  return (shared ??= {
+    run: startRun({
+      ...settings.session,
+      now: new Date(settings.session.now),
+      checks: conformanceChecks(),
+      selected: new Set(settings.selected),
+      expectedFailures: new Map(settings.expectedFailures),
+    }),
+    abortReported: false,
   });
-  shared = { run, abortReported: false };
-  return shared;
 }
 
 async function writeExchangeLog(shared: SharedRun, run: HarRun) {
