@@ -52,6 +52,8 @@ function time(iso: string) {
   return `<time datetime="${attr(iso)}">${esc(`${date} ${clock.replace(/\.\d+Z$/, ' UTC')}`)}</time>`;
 }
 
+const code = (text: unknown) => `<code>${esc(text)}</code>`;
+
 const VERDICT_LABEL: Record<Verdict, string> = {
   compliant: 'Compliant',
   'non-compliant': 'Non-compliant',
@@ -114,8 +116,7 @@ function sinceBaseline(s: SinceBaseline) {
   const groups = changeGroups(s).map(({ key, label, changes }) => {
     const items = changes.map(
       (c) =>
-        `<li data-requirement="${attr(c.id)}"><a href="#${attr(anchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
-        `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`,
+        `<li data-requirement="${attr(c.id)}"><a href="#${attr(anchor(c.id))}">${code(c.id)}</a> ` + `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`,
     );
     return `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>${items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>'}</div>`;
   });
@@ -133,27 +134,26 @@ const field = (name: string, label: string, valueHtml: string) => `<div data-fie
 function runInfo(report: RunReport) {
   const t = report.target;
   const created = report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`;
+  const quickstart = t.quickstartBaseUrl ? code(t.quickstartBaseUrl) : '<span class="none">not configured</span>';
   return [
     '<dl id="run" class="run">',
-    field('baseUrl', 'Base URL', `<code>${esc(t.baseUrl)}</code>`),
+    field('baseUrl', 'Base URL', code(t.baseUrl)),
     field('environment', 'Environment', esc(t.environment)),
-    field(
-      'quickstartBaseUrl',
-      'Quickstart base URL',
-      t.quickstartBaseUrl ? `<code>${esc(t.quickstartBaseUrl)}</code>` : '<span class="none">not configured</span>',
-    ),
+    field('quickstartBaseUrl', 'Quickstart base URL', quickstart),
     field('profile', 'Profile', esc(report.profile) + (report.strict ? ' <span class="strict">strict: SHOULD counts</span>' : '')),
     field('tool', 'Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
     field('spec', 'Spec', `${esc(report.spec.title)} ${esc(report.spec.version)}`),
     field('startedAt', 'Started', time(report.startedAt)),
     field('duration', 'Duration', esc(formatDuration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
-    ...(report.profile === 'certify' && report.runPrefix
-      ? [field('runPrefix', 'Data created', `<code>${esc(report.runPrefix)}-…</code>${created} (the API has no delete)`)]
-      : []),
-    ...(report.seed !== undefined ? [field('seed', 'Seed of the values drawn at random', `<code>--seed ${esc(report.seed)}</code>`)] : []),
+    report.profile === 'certify' &&
+      report.runPrefix &&
+      field('runPrefix', 'Data created', `${code(`${report.runPrefix}-…`)}${created} (the API has no delete)`),
+    report.seed !== undefined && field('seed', 'Seed of the values drawn at random', code(`--seed ${report.seed}`)),
     '</dl>',
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 function expectedOf(results: RequirementResult[]): { failed: number; error: number } {
@@ -188,7 +188,7 @@ function latencyTable(latency: Record<string, LatencyStats> | undefined, id: str
   if (!entries.length) return '';
   const rows = entries.map(
     ([op, l]) =>
-      `<tr data-operation="${attr(op)}"><td><code>${esc(op)}</code></td>` +
+      `<tr data-operation="${attr(op)}"><td>${code(op)}</td>` +
       [l.count, ms(l.p50), ms(l.p95), ms(l.max)].map((v) => `<td class="num">${esc(v)}</td>`).join('') +
       '</tr>',
   );
@@ -274,7 +274,7 @@ function requirement(r: RequirementResult) {
   const badge = expected ? 'expected failure' : listed ? 'listed as expected failure' : '';
   const row = [
     `<tr class="summary">`,
-    `<td class="id"><code>${esc(r.id)}</code></td>`,
+    `<td class="id">${code(r.id)}</td>`,
     `<td class="level level-${attr(slug(r.level))}">${esc(r.level)}</td>`,
     `<td class="outcome">${outcome}${badge && ` <span class="badge expected-badge">${badge}</span>`}</td>`,
     `<td class="title">${esc(r.title)}</td>`,
