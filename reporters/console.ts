@@ -54,10 +54,8 @@ function formatSinceBaseline(s: SinceBaseline) {
   return lines;
 }
 
-const p95s = (latency: RunReport['latency']) =>
-  Object.entries(latency)
-    .map(([op, s]) => `${op} ${s.p95} ms`)
-    .join(', ');
+const p95 = ([op, s]: [string, RunReport['latency'][string]]) => `${op} ${s.p95} ms`;
+const p95s = (latency: RunReport['latency']) => Object.entries(latency).map(p95).join(', ');
 
 /** What became of a listed known deviation. */
 const EXPECTED_NOW: Record<string, string> = { passed: 'now passed: remove it from the list', failed: 'still failed', error: 'could not be judged' };

@@ -60,20 +60,17 @@ export function githubAnnotations(report: RunReport): string[] {
   ];
 }
 
-/** Step outputs in GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
-function githubOutputs(outputs: Record<string, string>) {
-  return Object.entries(outputs)
-    .map(([name, value]) => {
-      if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
-      const delimiter = `EOF_${randomUUID()}`;
-      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
-    })
-    .join('');
+/** GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
+function githubOutput([name, value]: [string, string]) {
+  if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+  const delimiter = `EOF_${randomUUID()}`;
+  return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
 }
 
 /** Each through redact: no key reaches GitHub. */
 export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string, reportDir: string): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, redact(githubSummary(report, env)));
-  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, redact(githubOutputs({ verdict: report.verdict, 'report-dir': resolve(reportDir) })));
+  const outputs = Object.entries({ verdict: report.verdict, 'report-dir': resolve(reportDir) }).map(githubOutput);
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, redact(outputs.join('')));
   if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) process.stdout.write(`${redact(line)}\n`);
 }

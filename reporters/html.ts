@@ -206,17 +206,16 @@ const headerLines = (headers: Record<string, string>) =>
   Object.entries(headers ?? {}).map(([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`);
 
 function exchange(x: ExchangeRecord, index: number, total: number) {
-  const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs)];
-  if (x.operation) meta.push(x.operation);
-  if (x.attempt && x.attempt > 1) meta.push(`attempt ${x.attempt}`);
+  const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs), x.operation, x.attempt && x.attempt > 1 && `attempt ${x.attempt}`];
+  const label = (text: string) => `<div class="label">${text}</div>`;
   const request = [`<span class="start-line">${esc(x.request.method)} ${esc(x.request.url)}</span>`, ...headerLines(x.request.headers)];
   if (x.request.body !== undefined) request.push('', esc(x.request.body));
   const parts = [
     `<div class="exchange" data-exchange="${index + 1}">`,
-    `<div class="exchange-head">${esc(meta.join(' · '))}</div>`,
-    `<div class="label">Request</div>`,
+    `<div class="exchange-head">${esc(meta.filter(Boolean).join(' · '))}</div>`,
+    label('Request'),
     `<pre class="request">${request.join('\n')}</pre>`,
-    `<div class="label">Response</div>`,
+    label('Response'),
   ];
   const r = x.response;
   if (r) {
@@ -230,8 +229,8 @@ function exchange(x: ExchangeRecord, index: number, total: number) {
   } else {
     parts.push(`<p class="none">no response</p>`);
   }
-  if (x.error !== undefined) parts.push(`<div class="label">Error</div>`, `<pre class="error">${esc(x.error)}</pre>`);
-  parts.push(`<div class="label">Reproduce</div>`, `<pre class="curl">${esc(x.curl)}</pre>`, '</div>');
+  if (x.error !== undefined) parts.push(label('Error'), `<pre class="error">${esc(x.error)}</pre>`);
+  parts.push(label('Reproduce'), `<pre class="curl">${esc(x.curl)}</pre>`, '</div>');
   return parts.join('\n');
 }
 

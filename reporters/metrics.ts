@@ -17,10 +17,8 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-const labelText = (labels: Labels) =>
-  `{${Object.entries(labels)
-    .map(([k, v]) => `${k}="${escapeLabelValue(v)}"`)
-    .join(',')}}`;
+const label = ([name, value]: [string, string]) => `${name}="${escapeLabelValue(value)}"`;
+const labelText = (labels: Labels) => `{${Object.entries(labels).map(label).join(',')}}`;
 
 export function renderMetrics(report: RunReport): string {
   // on every series, so that several checks can share one collector
