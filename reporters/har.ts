@@ -50,33 +50,20 @@ function request(entry: TranscriptEntry): Request {
 }
 
 function response(entry: TranscriptEntry): Response {
+  // no answer: HAR has no "no response", so status 0, as browsers export a failed request
   const answer = entry.record.response;
-  if (!answer) {
-    // no status line: HAR has no "no response", so status 0, as browsers export a failed request
-    return {
-      status: 0,
-      statusText: '',
-      httpVersion: '',
-      cookies: [],
-      headers: [],
-      content: { size: 0, mimeType: 'x-unknown' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    };
-  }
-  const bytes = entry.responseBytes ?? Buffer.byteLength(answer.body);
-  const body = shown(answer.body, bytes, answer.truncated);
+  const headers = answer?.headers ?? {};
+  const bytes = answer ? (entry.responseBytes ?? Buffer.byteLength(answer.body)) : 0;
   return {
-    status: answer.status,
-    statusText: STATUS_CODES[answer.status] ?? '',
-    httpVersion: 'HTTP/1.1',
+    status: answer?.status ?? 0,
+    statusText: (answer && STATUS_CODES[answer.status]) ?? '',
+    httpVersion: answer ? 'HTTP/1.1' : '',
     cookies: [],
-    headers: pairs(Object.entries(answer.headers)),
-    content: { size: bytes, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', ...body },
-    redirectURL: header(answer.headers, 'location') ?? '',
+    headers: pairs(Object.entries(headers)),
+    content: { size: bytes, mimeType: header(headers, 'content-type') ?? 'x-unknown', ...(answer && shown(answer.body, bytes, answer.truncated)) },
+    redirectURL: header(headers, 'location') ?? '',
     headersSize: -1,
-    bodySize: bytes,
+    bodySize: answer ? bytes : -1,
   };
 }
 
