@@ -209,21 +209,17 @@ export function openCertificate(text: string, publicKey?: KeyObject): { statemen
   if (payloadType !== PAYLOAD_TYPE) throw new Mismatch(`its payloadType is ${JSON.stringify(payloadType)}, not ${PAYLOAD_TYPE}`);
   const body = strictBase64(payload, 'payload');
   const signedBy = signatures.map((s) => String(s?.keyid ?? '(no key id)'));
-  let verifiedKey: string | undefined;
-  if (publicKey) {
-    const keyid = keyIdOf(publicKey);
-    if (!envelopeVerifies({ payload, payloadType, signatures }, publicKey)) {
-      const others = signatures.every((s) => s?.keyid !== undefined && s.keyid !== keyid);
-      throw new Mismatch(
-        others
-          ? `it is signed by key ${signedBy.join(', ')}, not by the given public key (${keyid})`
-          : `its signature does not verify with the given public key (${keyid}): the certificate was altered or signed with another key`,
-      );
-    }
-    verifiedKey = keyid;
+  const keyid = publicKey && keyIdOf(publicKey);
+  if (publicKey && !envelopeVerifies({ payload, payloadType, signatures }, publicKey)) {
+    const others = signatures.every((s) => s?.keyid !== undefined && s.keyid !== keyid);
+    throw new Mismatch(
+      others
+        ? `it is signed by key ${signedBy.join(', ')}, not by the given public key (${keyid})`
+        : `its signature does not verify with the given public key (${keyid}): the certificate was altered or signed with another key`,
+    );
   }
   const statement = parseJson(body.toString('utf8'), () => 'its payload is not JSON');
-  return { statement: asStatement(statement), signedBy, ...(verifiedKey && { verifiedKey }) };
+  return { statement: asStatement(statement), signedBy, ...(keyid && { verifiedKey: keyid }) };
 }
 
 export function checkReports(statement: Statement, read: (name: string) => Buffer | undefined): string[] {
