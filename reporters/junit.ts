@@ -164,13 +164,8 @@ export function renderJunit(report: RunReport): string {
     // an area's checks run concurrently: it took about as long as its longest, not their sum
     const time = seconds(results.reduce((max, r) => Math.max(max, Number.isFinite(r.durationMs) ? r.durationMs : 0), 0));
     const props = [...runProps, ...properties([['area.verdict', verdict]]), ...verdictProps];
-    return suite(
-      area,
-      tally(results),
-      time,
-      props,
-      results.map((r) => testcase(r, aborted, strict)),
-    );
+    const cases = results.map((r) => testcase(r, aborted, strict));
+    return suite(area, tally(results), time, props, cases);
   });
 
   const notTested = report.verdict === 'not-tested' && report.abortReason === undefined;
