@@ -31,9 +31,8 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     const redactor = redactorFor(target);
     const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
     if (server) say(`No BASE_URL configured: certifying the embedded reference server at ${target.baseUrl}`);
-    say(
-      `Certifying ${target.baseUrl} (${config.profile} profile)${target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : ''}`,
-    );
+    const quickstart = target.quickstartBaseUrl ? ` and the quickstart service at ${target.quickstartBaseUrl}` : '';
+    say(`Certifying ${target.baseUrl} (${config.profile} profile)${quickstart}`);
     let report: RunReport;
     let exchanges: TranscriptEntry[] | undefined;
     try {

@@ -95,9 +95,8 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
       return 2;
     }
     if (err instanceof Mismatch) {
-      console.error(
-        `${NAME}: does not verify: ${err.message.startsWith('it ') || err.message.startsWith('its ') ? `${certificatePath}: ${err.message}` : err.message}`,
-      );
+      // a message about the certificate itself names it
+      console.error(`${NAME}: does not verify: ${/^its? /.test(err.message) ? `${certificatePath}: ${err.message}` : err.message}`);
       return 1;
     }
     throw err;

@@ -291,7 +291,8 @@ function requirement(r: RequirementResult) {
 /** Violations first, then expected failures, inconclusive, skipped, passed. */
 const rank = (r: RequirementResult) => (failedAsExpected(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
 
-function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]) {
+function areaSection({ area, verdict }: { area: string; verdict?: Verdict }, requirements: RequirementResult[]) {
+  const results = requirements.filter((r) => r.area === area);
   const sorted = [...results].sort((a, b) => rank(a) - rank(b) || mustFirst(a, b));
   return [
     `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
@@ -460,13 +461,7 @@ export function renderHtml(report: RunReport): string {
     areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
     latencyTable(report.latency, 'latency', report.latencyQuiet ? "Response times per operation under the run's load" : undefined),
     latencyTable(report.latencyQuiet, 'latency-quiet', 'Response times per operation, one request at a time (PERF-LATENCY-P95)'),
-    ...areas.map((a) =>
-      areaSection(
-        a.area,
-        a.verdict,
-        report.requirements.filter((r) => r.area === a.area),
-      ),
-    ),
+    ...areas.map((a) => areaSection(a, report.requirements)),
     `<footer>Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; finished ${time(report.finishedAt)}. ` +
       'compliance.json holds the same run in machine-readable form.</footer>',
     '</main>',

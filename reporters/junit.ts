@@ -62,16 +62,11 @@ function caseBody(r: RequirementResult, aborted: boolean, strict: boolean) {
   const listed = r.expectedFailure === undefined ? '' : `listed as an expected failure: ${r.expectedFailure}`;
   const message = r.message ?? r.outcome;
   switch (r.outcome) {
-    case 'passed':
+    case 'passed': {
       if (!listed) return some(r.notes.join('\n')).map(out);
-      return [
-        out(
-          [
-            `listed as an expected failure (${r.expectedFailure}) but passed: remove it from the expected-failures file`,
-            ...(r.notes.length ? ['', notesText(r.notes)] : []),
-          ].join('\n'),
-        ),
-      ];
+      const notes = r.notes.length ? `\n\n${notesText(r.notes)}` : '';
+      return [out(`listed as an expected failure (${r.expectedFailure}) but passed: remove it from the expected-failures file${notes}`)];
+    }
     case 'skipped':
       return skipped(r.message ?? 'skipped', ...some([listed, r.notes.join('\n')].filter(Boolean).join('\n')));
     case 'inconclusive':
