@@ -17,12 +17,7 @@ import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, render
 import { sha256 } from '../harness/api/documents.js';
 import { writeAtomically } from '../harness/model/files.js';
 
-const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
-  ['compliance.json', renderComplianceJson],
-  ['junit.xml', renderJunit],
-  ['report.html', renderHtml],
-  ['metrics.prom', renderMetrics],
-];
+const REPORT_FILES = { 'compliance.json': renderComplianceJson, 'junit.xml': renderJunit, 'report.html': renderHtml, 'metrics.prom': renderMetrics };
 
 // removed when this run does not write them, so that the folder holds one run's files
 const SOMETIMES_WRITTEN = [EXCHANGE_LOG_FILE, BADGE_FILE, CERTIFICATE_FILE];
@@ -46,7 +41,7 @@ export interface Finish {
 export async function finishRun(report: RunReport, finish: Finish): Promise<string[]> {
   if (finish.baseline) report.sinceBaseline = compareWithBaseline(report, finish.baseline);
   const dir = finish.reportDir;
-  const files: Array<[string, string]> = REPORT_FILES.map(([name, render]) => [name, render(report)]);
+  const files: Array<[string, string]> = Object.entries(REPORT_FILES).map(([name, render]) => [name, render(report)]);
   if (finish.exchanges) files.push([EXCHANGE_LOG_FILE, renderHar(report, finish.exchanges)]);
   const certified = isCertified(report);
   if (certified) files.push([BADGE_FILE, await renderBadge(report)]);
