@@ -1,9 +1,6 @@
-// The command line: certify a target (or the embedded reference server when none
-// is configured), print progress and a summary, write the reports, exit 0/1/2
-// (130/143 when SIGINT/SIGTERM stopped it). --help and --version are answered here
-// from light modules; a run, --list, serve and verify are in cli/commands.ts, loaded
-// only when one starts (the HTTP client, the validators and the reporters take most
-// of the start-up time).
+// The command line. --help and --version are answered here from light modules; the rest is
+// in cli/commands.ts, loaded only when needed (the HTTP client, the validators and the
+// reporters take most of the start-up time).
 import { parseCommandLine } from '../harness/config/resolve.js';
 import { ConfigError } from '../harness/config/values.js';
 import { helpRows } from '../harness/config/settings-doc.js';
@@ -11,7 +8,6 @@ import { TOOL } from '../harness/model/tool.js';
 
 const NAME = 'animal-store-conformance';
 
-/** The commands that need more than this module: loaded only when one is called. */
 const commands = () => import('./commands.js');
 
 export function usage(): string {
@@ -30,9 +26,9 @@ export function usage(): string {
     '',
     'Options (each also as an environment variable or in .env; flags win):',
     ...helpRows(),
-    '  --list'.padEnd(34) + ''.padEnd(22) + 'Print the requirement catalogue and exit.',
-    '  -h, --help'.padEnd(34) + ''.padEnd(22) + 'Show this help.',
-    '  --version'.padEnd(34) + ''.padEnd(22) + 'Show the version.',
+    '  --list'.padEnd(56) + 'Print the requirement catalogue and exit.',
+    '  -h, --help'.padEnd(56) + 'Show this help.',
+    '  --version'.padEnd(56) + 'Show the version.',
     '',
     'Exit codes: 0 compliant (a requirement was judged, and no MUST failed or could not be judged; skipped and inconclusive',
     'ones and listed known deviations do not count), 1 not compliant (a MUST failed), 2 no verdict: incomplete (a MUST could',
@@ -45,8 +41,9 @@ export function usage(): string {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === 'serve') return (await commands()).serveCommand(argv.slice(1), env);
   if (argv[0] === 'verify') return (await commands()).verifyCommand(argv.slice(1));
-  if (argv[0] === 'judge') return judge(argv.slice(1), env);
+  const judging = argv[0] === 'judge';
   try {
+    if (judging) return await (await commands()).judgeCommand(argv.slice(1), env);
     const args = parseCommandLine(argv);
     if (args.help) {
       console.log(usage());
@@ -64,22 +61,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (err) {
     // in the CLI's bundle the run's modules are a script of their own, with their own ConfigError
     if (!(err instanceof ConfigError || err instanceof (await commands()).ConfigError)) throw err;
-    console.error(`${NAME}: ${err.message} (see --help)`);
-    // the reports say so too, in place of an earlier run's (cli/refused-run.ts)
-    await (await commands()).reportRefusedRun(err.message, argv, env);
-    return 2;
-  }
-}
-
-/** judge: a refused configuration or a file that is no usable HAR is one line and exit code 2, its reports those of a refused run. */
-async function judge(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  try {
-    return await (await commands()).judgeCommand(argv, env);
-  } catch (err) {
-    // in the CLI's bundle the run's modules are a script of their own, with their own ConfigError
-    if (!(err instanceof ConfigError || err instanceof (await commands()).ConfigError)) throw err;
-    console.error(`${NAME} judge: ${err.message}`);
-    await (await commands()).reportRefusedRun(err.message, argv.slice(1), env);
+    console.error(judging ? `${NAME} judge: ${err.message}` : `${NAME}: ${err.message} (see --help)`);
+    // the reports say so too, in place of an earlier run's
+    await (await commands()).reportRefusedRun(err.message, argv.slice(judging ? 2 : 0), env);
     return 2;
   }
 }

@@ -1,6 +1,5 @@
-// `animal-store-conformance judge <file.har> [options]`: judges a record of traffic the
-// suite did not send (harness/run/record.ts) with the checks a record can speak to
-// (checks/record.ts), with a run's settings, reports and exit codes. Nothing is sent.
+// `animal-store-conformance judge <file.har>`: judges a record of traffic the suite did not
+// send (harness/run/record.ts) with a run's settings, reports and exit codes.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseCommandLine } from '../harness/config/resolve.js';
@@ -9,11 +8,11 @@ import { prepareRun } from '../harness/run/prepare.js';
 import { judgeRecord } from '../harness/run/record.js';
 import { redactorFor, sessionOptionsFor } from '../harness/run/session.js';
 import { sha256 } from '../harness/api/documents.js';
-import type { Target } from '../harness/model/types.js';
 import { RECORD_CHECKS } from '../checks/record.js';
 import { EXCHANGE_LOG_FILE } from '../reporters/har.js';
+import { configuredTarget, finishCliRun } from './target.js';
 
-export const JUDGE_USAGE = [
+const JUDGE_USAGE = [
   'Usage: animal-store-conformance judge <file.har> [options]',
   '',
   "Judges a record of traffic (HAR: a browser export, Playwright recordHar, this tool's exchanges.har)",
@@ -22,7 +21,6 @@ export const JUDGE_USAGE = [
   'options as for a run (--help). Writes the same reports; exit 0 compliant, 1 not compliant, 2 no verdict.',
 ].join('\n');
 
-/** Judges the HAR named first in argv; returns the exit code. Throws ConfigError (one line, exit code 2) for bad input. */
 export async function judgeCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [file, ...rest] = argv;
   if (file === '--help' || file === '-h') {
@@ -30,42 +28,27 @@ export async function judgeCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     return 0;
   }
   if (!file || file.startsWith('-')) throw new ConfigError('judge needs a HAR file first: judge <file.har> [options]');
-  const { config, catalogue, selected, expectedFailures, baseline, signKey } = await prepareRun(parseCommandLine(rest), env, { record: true });
+  const run = await prepareRun(parseCommandLine(rest), env, { record: true });
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (err) {
     throw new ConfigError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const target: Target = {
-    environment: config.environment,
-    baseUrl: config.baseUrl!,
-    apiKey: config.apiKey ?? '',
-    quickstartBaseUrl: config.quickstartBaseUrl,
-    quickstartApiKey: config.quickstartApiKey,
-  };
+  const target = configuredTarget(run.config);
   const { report, summary } = await judgeRecord({
     checks: RECORD_CHECKS,
-    ...sessionOptionsFor(config, target),
+    ...sessionOptionsFor(run.config, target),
     har: bytes.toString('utf8'),
     file,
-    catalogue,
-    selected,
-    expectedFailures,
+    catalogue: run.catalogue,
+    selected: run.selected,
+    expectedFailures: run.expectedFailures,
   });
   const redactor = redactorFor(target);
   process.stderr.write(`${redactor.redact(summary)}\n`);
   // the record itself where a run writes its exchanges.har: kept, and covered by the certificate
-  const inPlace = resolve(file) === resolve(config.reportDir, EXCHANGE_LOG_FILE);
-  const { finishRun } = await import('../reporters/finish.js');
-  await finishRun(report, {
-    reportDir: config.reportDir,
-    baseline,
-    env,
-    redact: (text) => redactor.redact(text),
-    print: (text) => process.stdout.write(`${text}\n`),
-    ...(inPlace && { written: [{ name: EXCHANGE_LOG_FILE, digest: { sha256: sha256(bytes) } }] }),
-    signKey,
-  });
+  const inPlace = resolve(file) === resolve(run.config.reportDir, EXCHANGE_LOG_FILE);
+  await finishCliRun(report, run, redactor, env, inPlace ? { written: [{ name: EXCHANGE_LOG_FILE, digest: { sha256: sha256(bytes) } }] } : {});
   return report.exitCode;
 }

@@ -1,10 +1,6 @@
-// How the CLI's bin (build/bundle.ts) loads cli/commands.ts, which cli.ts imports for a
-// run, --list, serve and verify: the run's code (commands.ts and all it imports, the
-// packages too) is one script, dist/cli/run.cjs, run with two V8 flags and from the V8
-// code cache the build wrote beside it; --help and --version read neither. Why each,
-// and what it saves: docs/how-it-is-built.md, "The build". Node 20 takes a code cache
-// for scripts only (vm.Script); a cache V8 rejects (another Node) is ignored, and the
-// code compiled as it runs.
+// How the built bin loads the run's code (dist/cli/run.cjs, the bundle of cli/commands.ts):
+// with two V8 flags and from the code cache the build wrote beside it (docs/how-it-is-built.md,
+// "The build"). Node 20 takes a code cache for scripts only (vm.Script); one V8 rejects is ignored.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +10,6 @@ import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { WRITE_CODE_CACHE } from '../harness/model/paths.js';
 
-/** The exports of dist/cli/run.cjs, the bundle of cli/commands.ts. */
 export function loadRun(): Record<string, unknown> {
   for (const flag of ['--liftoff-only', '--interrupt-budget=1081344']) setFlagsFromString(flag);
   const file = join(dirname(fileURLToPath(import.meta.url)), 'run.cjs');
@@ -28,7 +23,7 @@ export function loadRun(): Record<string, unknown> {
     const cache = writing ? undefined : readFileSync(`${file}.cache`);
     if (cache?.subarray(0, digest.length).equals(digest)) cachedData = cache.subarray(digest.length);
   } catch {
-    // no cache: compiled as it runs
+    // no cache
   }
   // the wrapper on the script's first line, so that its lines keep their numbers
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`, { filename: file, cachedData });

@@ -1,8 +1,5 @@
-// `animal-store-conformance serve`: the reference store and its quickstart service on
-// chosen ports, for a client team to develop and test against, with any allowed variant
-// (--variant) or deliberate fault (--fault) switched on; one log line per request
-// (method, path, status, time; never the key). The suite certifies it compliant with
-// every variant and non-compliant with every fault (test/serve.test.ts).
+// `animal-store-conformance serve`: the reference store and its quickstart service, for a
+// client team to develop and test against, with any allowed variant or deliberate fault.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { nearestFlag } from '../harness/config/resolve.js';
@@ -34,13 +31,13 @@ const SERVE_USAGE = [
   '  --list                list the variants and faults with what each does',
 ].join('\n');
 
-function port(name: string, value: string | undefined, fallback: number): number {
+function port(name: string, value: string | undefined, fallback: number) {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`--${name} must be a port from 0 to 65535, got ${value}`);
   return Number(value);
 }
 
-function names<T extends string>(kind: string, given: string[], known: readonly T[]): T[] {
+function names<T extends string>(kind: string, given: string[], known: readonly T[]) {
   for (const name of given) {
     if (known.includes(name as T)) continue;
     const near = nearestFlag(name, [...known]);
@@ -49,8 +46,7 @@ function names<T extends string>(kind: string, given: string[], known: readonly 
   return [...new Set(given)] as T[];
 }
 
-/** Every variant and fault with what it does, for --list. */
-function serveList(): string {
+function serveList() {
   const width = Math.max(...[...VARIANT_NAMES, ...FAULT_NAMES].map((n) => n.length)) + 2;
   const variant = (name: VariantName) => {
     const spec = VARIANT_SPECS[name];
@@ -71,7 +67,7 @@ function serveList(): string {
   ].join('\n');
 }
 
-/** The key a request log line must never show: any run of 8 of its characters (or all of a shorter key), as sent or URL-decoded. */
+/** A log line never shows any 8 characters of the key (all of a shorter one), as sent or URL-decoded. */
 function scrubber(key: string): (text: string) => string {
   const size = Math.min(8, key.length);
   const windows = new Set(Array.from({ length: key.length - size + 1 }, (_, i) => key.slice(i, i + size)));
@@ -80,40 +76,25 @@ function scrubber(key: string): (text: string) => string {
     try {
       decoded = decodeURIComponent(text);
     } catch {
-      // not URL-encoded: checked as it is
+      // not URL-encoded
     }
     return [...windows].some((w) => text.includes(w) || decoded.includes(w));
   };
   return (part) => (holds(part) ? '***' : part);
 }
 
-/** "GET /v1/pets?limit=5 200 1.2 ms": each path segment and query value that holds part of the key is shown as ***. */
-function requestLine(entry: RequestLog, scrub: (text: string) => string): string {
+/** "GET /v1/pets?limit=5 200 1.2 ms", each path segment and query value that holds part of the key as ***. */
+function requestLine(entry: RequestLog, scrub: (text: string) => string) {
   const [path, query] = entry.url.split(/\?(.*)/s, 2);
   const shownPath = path.split('/').map(scrub).join('/');
-  const shownQuery =
-    query === undefined
-      ? ''
-      : `?${query
-          .split('&')
-          .map((pair) => {
-            const [name, value] = pair.split(/=(.*)/s, 2);
-            return value === undefined ? scrub(name) : `${scrub(name)}=${scrub(value)}`;
-          })
-          .join('&')}`;
+  const scrubPair = (pair: string) => pair.split(/=(.*)/s, 2).map(scrub).join('=');
+  const shownQuery = query === undefined ? '' : `?${query.split('&').map(scrubPair).join('&')}`;
   const answer = entry.status === 0 ? 'no answer' : String(entry.status);
   const time = new Date().toISOString().slice(11, 23);
   return `${time} ${entry.service.padEnd(10)} ${entry.method} ${shownPath}${shownQuery} ${answer} ${entry.ms.toFixed(1)} ms`;
 }
 
-interface Serving {
-  server: ReferenceServer;
-  /** The lines printed when it started: the addresses, the key, how to certify and call it. */
-  banner: string[];
-}
-
-/** Starts the servers as the command line says (throws ConfigError); the caller stops them. */
-async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Serving> {
+async function startServing(argv: string[], env: NodeJS.ProcessEnv) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -162,7 +143,7 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
         port: port('port', v.port, DEFAULT_PORT),
         quickstartPort: port('quickstart-port', v['quickstart-port'], DEFAULT_QUICKSTART_PORT),
       },
-      onRequest: (entry) => log(requestLine(entry, scrub)),
+      onRequest: (entry) => process.stdout.write(`${requestLine(entry, scrub)}\n`),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -196,11 +177,11 @@ async function startServing(argv: string[], env: NodeJS.ProcessEnv, log: (line: 
     '',
     'One line per request (time, service, method, path, status, duration); Ctrl-C stops it.',
   ];
-  return { server, banner };
+  console.log(banner.join('\n'));
+  return server;
 }
 
-/** Runs `serve` until SIGINT or SIGTERM; returns the exit code. */
-export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(SERVE_USAGE);
     return 0;
@@ -209,20 +190,19 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     console.log(serveList());
     return 0;
   }
-  let serving: Serving;
+  let server;
   try {
-    serving = await startServing(argv, env, (line) => process.stdout.write(`${line}\n`));
+    server = await startServing(argv, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`${NAME}: ${err.message} (see --help)`);
     return 2;
   }
-  console.log(serving.banner.join('\n'));
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  await serving.server.close();
+  await server.close();
   console.log(`${signal}: stopped`);
   return 0;
 }

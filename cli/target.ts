@@ -1,24 +1,23 @@
-// The target of a run: the configured server, or the embedded reference server
-// (started on 127.0.0.1 with a fresh random key) when no target is configured or
-// TARGET=embedded. The reference server (and the schema compiler it validates with) is
-// loaded only then.
+// The two ends of a run: its target, and its reports. With no target configured the embedded
+// reference server is started; it, and the schema compiler it validates with, are loaded only then.
 import { randomBytes } from 'node:crypto';
 import type { RunConfig } from '../harness/config/settings.js';
-import type { Target } from '../harness/model/types.js';
+import type { RunReport, Target } from '../harness/model/types.js';
+import type { PreparedRun } from '../harness/run/prepare.js';
+import type { Redactor } from '../harness/http/redact.js';
+import type { Finish } from '../reporters/finish.js';
 import type { ReferenceServer } from '../reference/server.js';
 
+export const configuredTarget = (config: RunConfig): Target => ({
+  environment: config.environment,
+  baseUrl: config.baseUrl!,
+  apiKey: config.apiKey ?? '',
+  quickstartBaseUrl: config.quickstartBaseUrl,
+  quickstartApiKey: config.quickstartApiKey,
+});
+
 export async function startTarget(config: RunConfig): Promise<{ target: Target; server?: ReferenceServer }> {
-  if (config.environment !== 'embedded') {
-    return {
-      target: {
-        environment: config.environment,
-        baseUrl: config.baseUrl!,
-        apiKey: config.apiKey!,
-        quickstartBaseUrl: config.quickstartBaseUrl,
-        quickstartApiKey: config.quickstartApiKey,
-      },
-    };
-  }
+  if (config.environment !== 'embedded') return { target: configuredTarget(config) };
   const apiKey = randomBytes(18).toString('base64url');
   const { startReferenceServer } = await import('../reference/server.js');
   // health creates nothing, so it gets a store that already holds animals to read
@@ -34,4 +33,18 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
       quickstartApiKey: config.quickstartBaseUrl ? config.quickstartApiKey : apiKey,
     },
   };
+}
+
+export async function finishCliRun(report: RunReport, run: PreparedRun, redactor: Redactor, env: NodeJS.ProcessEnv, more: Partial<Finish>): Promise<void> {
+  // loaded when the reports are written, not before the first request
+  const { finishRun } = await import('../reporters/finish.js');
+  await finishRun(report, {
+    reportDir: run.config.reportDir,
+    baseline: run.baseline,
+    env,
+    redact: (text) => redactor.redact(text),
+    print: (text) => process.stdout.write(`${text}\n`),
+    signKey: run.signKey,
+    ...more,
+  });
 }

@@ -1,9 +1,4 @@
-// `animal-store-conformance verify <certificate> [--public-key <key>] [--reports <dir>]`:
-// checks a certificate.json (reporters/certificate.ts): the form it was written in, its
-// signature with the given public key, and the digest of every report it covers (in
-// --reports, by default the certificate's own folder), and that it says what
-// compliance.json says. Exit 0 verified, 1 it does not verify (the line says what does
-// not match), 2 bad input (one line).
+// `animal-store-conformance verify`: checks a certificate.json and the reports it covers (reporters/certificate.ts).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +18,7 @@ const VERIFY_USAGE = [
   'Exit codes: 0 verified, 1 it does not verify (the line says what does not match), 2 bad input.',
 ].join('\n');
 
-function read(path: string, what: string): Buffer {
+function read(path: string, what: string) {
   try {
     return readFileSync(path);
   } catch (err) {
@@ -31,10 +26,9 @@ function read(path: string, what: string): Buffer {
   }
 }
 
-function publicKeyFrom(path: string): KeyObject {
+function publicKeyFrom(path: string) {
   const bytes = read(path, 'the public key');
-  // createPublicKey would take a private key and derive its public key; but the private key
-  // is the signer's secret, which whoever verifies should never hold: refused
+  // createPublicKey would derive it from a private key, but that is the signer's secret, never the verifier's
   if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(bytes.toString('latin1')))
     throw new ConfigError(`${path} is a private key; give its public key (openssl pkey -in ${path} -pubout)`);
   let key: KeyObject;
@@ -47,17 +41,14 @@ function publicKeyFrom(path: string): KeyObject {
   return key;
 }
 
-/** What was certified, in one line. */
-function certified(statement: Statement): string {
+function certified(statement: Statement) {
   const p = statement.predicate;
   const what = `${verdictText(p.verdict).toUpperCase()} (${coverageText(p.coverage)})`;
   return `${what}: ${p.profile} profile of ${p.target.baseUrl}, ${p.startedAt}, ${p.tool.name} ${p.tool.version}, ${p.specification.title} ${p.specification.version}`;
 }
 
 export function verifyCommand(argv: string[], print: (line: string) => void = console.log): number {
-  let certificatePath: string;
-  let publicKey: KeyObject | undefined;
-  let reportsDir: string;
+  let certificatePath = '';
   try {
     let parsed;
     try {
@@ -76,8 +67,8 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
     if (parsed.positionals.length !== 1) throw new ConfigError('give one certificate: verify <certificate.json> [--public-key <file>] [--reports <dir>]');
     certificatePath = parsed.positionals[0];
     const keyPath = parsed.values['public-key'];
-    if (keyPath !== undefined) publicKey = publicKeyFrom(keyPath);
-    reportsDir = parsed.values.reports ?? dirname(certificatePath);
+    const publicKey = keyPath === undefined ? undefined : publicKeyFrom(keyPath);
+    const reportsDir = parsed.values.reports ?? dirname(certificatePath);
     if (!statSync(reportsDir, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`the reports folder ${reportsDir} does not exist`);
     const text = read(certificatePath, 'the certificate').toString('utf8');
     const opened = openCertificate(text, publicKey);
@@ -104,9 +95,8 @@ export function verifyCommand(argv: string[], print: (line: string) => void = co
       return 2;
     }
     if (err instanceof Mismatch) {
-      console.error(
-        `${NAME}: does not verify: ${err.message.startsWith('it ') || err.message.startsWith('its ') ? `${certificatePath!}: ${err.message}` : err.message}`,
-      );
+      // a message about the certificate itself names it
+      console.error(`${NAME}: does not verify: ${/^its? /.test(err.message) ? `${certificatePath}: ${err.message}` : err.message}`);
       return 1;
     }
     throw err;

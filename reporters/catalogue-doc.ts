@@ -11,20 +11,18 @@ export function formatCatalogueList(catalogue: Requirement[]): string {
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
 export function renderRequirementsDoc(catalogue: Requirement[]): string {
+  const count = (level: string, area?: string) => catalogue.filter((r) => r.level === level && (!area || r.area === area)).length;
   const lines = [
     '# Requirements',
     '',
     '<!-- Generated from spec/requirements.yaml by `npm run docs`; do not edit by hand. -->',
     '',
-    `${catalogue.length} requirements: ${catalogue.filter((r) => r.level === 'MUST').length} MUST, ${catalogue.filter((r) => r.level === 'SHOULD').length} SHOULD. ` +
+    `${catalogue.length} requirements: ${count('MUST')} MUST, ${count('SHOULD')} SHOULD. ` +
       'Each is checked by `checks/<area>.ts` (search for its id). Profiles: `certify` may create data; `health` sends nothing a conforming server would store.',
     '',
     '| Area | MUST | SHOULD |',
     '|---|---|---|',
-    ...AREAS.filter((a) => catalogue.some((r) => r.area === a)).map(
-      (a) =>
-        `| ${a} | ${catalogue.filter((r) => r.area === a && r.level === 'MUST').length} | ${catalogue.filter((r) => r.area === a && r.level === 'SHOULD').length} |`,
-    ),
+    ...AREAS.filter((a) => catalogue.some((r) => r.area === a)).map((a) => `| ${a} | ${count('MUST', a)} | ${count('SHOULD', a)} |`),
   ];
   for (const area of AREAS) {
     const entries = catalogue.filter((r) => r.area === area);

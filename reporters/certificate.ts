@@ -1,26 +1,18 @@
-// certificate.json: what a judged run certified, with what, and the digests of the
-// reports it wrote, as an in-toto Statement v1 (subject: the reports, with their sha256;
-// predicate: the run), so that supply-chain tools read it. With a signing key
-// (SIGN_KEY) it is a DSSE envelope around that statement, signed with Ed25519 over the
-// DSSE pre-authentication encoding. `animal-store-conformance verify` (cli/verify.ts)
-// checks both through openCertificate and checkReports below.
-//
-// A signature proves which key made the certificate and that nothing it covers changed
-// since; it does not prove that the run was honest: whoever holds the key can sign what
-// a modified suite wrote.
+// certificate.json: an in-toto Statement v1 (subject: the reports; predicate: the run), with
+// SIGN_KEY a DSSE envelope signed with Ed25519. A signature proves which key made it and that
+// nothing changed since, not that the run was honest: the key can sign what a modified suite wrote.
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { documentDigest, sha256 } from '../harness/api/documents.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Coverage, Counts, Environment, Outcome, Profile, RunReport, Verdict } from '../harness/model/types.js';
+import type { RequirementResult, RunReport, Verdict } from '../harness/model/types.js';
 import { PACKAGE_ROOT } from '../harness/model/paths.js';
 
 export const CERTIFICATE_FILE = 'certificate.json';
 export const BADGE_FILE = 'badge.svg';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-/** What the predicate is: a TypeURI that names this tool's certificate, major version 1 (it need not resolve). */
+// a TypeURI that names this tool's certificate; it need not resolve
 export const PREDICATE_TYPE = 'urn:animal-store-conformance:certificate:v1';
-/** DSSE's payloadType for an in-toto statement. */
 export const PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 
 /** An in-toto ResourceDescriptor with its name and sha256. */
@@ -29,23 +21,14 @@ export interface Digested {
   digest: { sha256: string };
 }
 
-interface CertificatePredicate {
-  verdict: Verdict;
-  exitCode: number;
-  strict: boolean;
-  coverage: Coverage;
-  counts: Counts;
-  incompleteReason?: string;
-  target: { environment: Environment; baseUrl: string; quickstartBaseUrl?: string };
-  profile: Profile;
-  startedAt: string;
-  finishedAt: string;
-  tool: { name: string; version: string };
-  /** What the suite implements: the API description it was written from (digest recorded at development time) and the files it ran with. */
+type CertificatePredicate = Pick<
+  RunReport,
+  'verdict' | 'exitCode' | 'strict' | 'coverage' | 'counts' | 'incompleteReason' | 'target' | 'profile' | 'startedAt' | 'finishedAt' | 'tool' | 'seed'
+> & {
+  /** The API description the suite was written from (its digest recorded at development time) and the files it ran with. */
   specification: { title: string; version: string; apiDescription?: Digested; files: Digested[] };
-  seed?: number;
-  requirements: Array<{ id: string; level: string; outcome: Outcome; expectedFailure?: string }>;
-}
+  requirements: Array<Pick<RequirementResult, 'id' | 'level' | 'outcome' | 'expectedFailure'>>;
+};
 
 export interface Statement {
   _type: string;
@@ -60,23 +43,22 @@ export interface Envelope {
   signatures: Array<{ keyid?: string; sig: string }>;
 }
 
-/** A run that judged something and was carried out to its end: it gets a certificate and a badge. */
+/** A run that judged something and was carried out to its end. */
 export const isCertified = (report: Pick<RunReport, 'verdict'>) => ['compliant', 'non-compliant', 'incomplete'].includes(report.verdict);
 
-/** The spec files the suite reads at run time. */
 const SPEC_FILES = ['spec/openapi.yaml', 'spec/quickstart.yaml', 'spec/requirements.yaml'];
-/** The API description's digest, written by `npm run docs` beside the checkout's shared/ folder (never read at run time). */
+/** The API description's digest, written by `npm run docs` where the description is at hand. */
 export const API_DESCRIPTION_FILE = 'spec/api-description.json';
 
-let specification: { apiDescription?: Digested; files: Digested[] } | undefined;
+let specification: Pick<CertificatePredicate['specification'], 'apiDescription' | 'files'> | undefined;
 
-function specificationDigests(): { apiDescription?: Digested; files: Digested[] } {
+function specificationDigests() {
   if (!specification) {
     let apiDescription: Digested | undefined;
     try {
       apiDescription = JSON.parse(readFileSync(join(PACKAGE_ROOT, API_DESCRIPTION_FILE), 'utf8')) as Digested;
     } catch {
-      apiDescription = undefined; // a checkout that never had the description beside it
+      // a checkout that never had the description beside it
     }
     const files = SPEC_FILES.map((name) => ({ name, digest: { sha256: documentDigest(join(PACKAGE_ROOT, name)) } }));
     specification = { ...(apiDescription && { apiDescription }), files };
@@ -84,7 +66,6 @@ function specificationDigests(): { apiDescription?: Digested; files: Digested[] 
   return specification;
 }
 
-/** The statement of a judged run: its reports (name and sha256) as the subject, the run as the predicate. */
 export function certificateStatement(report: RunReport, subject: Digested[]): Statement {
   const { verdict, exitCode, strict, coverage, counts, incompleteReason, target, profile, startedAt, finishedAt, tool, spec, seed } = report;
   return {
@@ -121,18 +102,12 @@ export function pae(payloadType: string, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${body.length} `), body]);
 }
 
-/** A key's id: the sha256 of its public key (SubjectPublicKeyInfo, DER), as `openssl pkey -pubout -outform DER | sha256sum` gives it. */
-export function keyIdOf(key: KeyObject): string {
-  let id = keyIds.get(key);
-  if (id === undefined) keyIds.set(key, (id = sha256((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' }))));
-  return id;
-}
-const keyIds = new WeakMap<KeyObject, string>();
+/** The sha256 of the public key (SubjectPublicKeyInfo, DER), as `openssl pkey -pubout -outform DER | sha256sum` gives it. */
+export const keyIdOf = (key: KeyObject) => sha256((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' }));
 
-/** The file's text: JSON, two-space indented, one newline at the end; verify holds a certificate to exactly this form. */
+/** verify holds a certificate to exactly this form. */
 const certificateText = (value: Statement | Envelope) => `${JSON.stringify(value, null, 2)}\n`;
 
-/** The statement, or with a key the DSSE envelope signed with it (Ed25519). */
 export function renderCertificate(statement: Statement, signKey?: KeyObject): string {
   if (!signKey) return certificateText(statement);
   const body = Buffer.from(JSON.stringify(statement), 'utf8');
@@ -146,9 +121,8 @@ export function renderCertificate(statement: Statement, signKey?: KeyObject): st
 
 const BADGE_COLOURS: Partial<Record<Verdict, string>> = { compliant: 'brightgreen', 'non-compliant': 'red', incomplete: 'orange' };
 
-/** badge.svg: the verdict, the spec version and how many requirements were judged, drawn by shields.io's badge library. */
 export async function renderBadge(report: Pick<RunReport, 'verdict' | 'spec' | 'coverage'>): Promise<string> {
-  // loaded only when a badge is drawn: nothing else needs it
+  // loaded only when a badge is drawn
   const { makeBadge } = await import('badge-maker');
   return makeBadge({
     label: `${report.spec.title} API ${report.spec.version}`,
@@ -157,17 +131,14 @@ export async function renderBadge(report: Pick<RunReport, 'verdict' | 'spec' | '
   });
 }
 
-// ------------------------------------------------------------------ verification
-
-/** The certificate, or a report it covers, does not verify: the message says what does not match. */
+/** Says what does not match. */
 export class Mismatch extends Error {}
 
 /**
- * Base64 as DSSE allows it (standard or URL-safe, padded or not), decoded strictly:
- * Node's decoder skips characters outside the alphabet and ignores the unused bits of
- * the last one, so a changed character could decode to the same bytes.
+ * Base64 as DSSE allows it (standard or URL-safe, padded or not), decoded strictly: Node's decoder
+ * skips characters outside the alphabet and ignores the last one's unused bits, so a changed character could decode alike.
  */
-function strictBase64(text: string, what: string): Buffer {
+function strictBase64(text: string, what: string) {
   const urlSafe = /[-_]/.test(text);
   const alphabet = urlSafe ? /^[A-Za-z0-9_-]*={0,2}$/ : /^[A-Za-z0-9+/]*={0,2}$/;
   const bytes = Buffer.from(text, urlSafe ? 'base64url' : 'base64');
@@ -176,29 +147,30 @@ function strictBase64(text: string, what: string): Buffer {
   return bytes;
 }
 
-/** The first byte at which two texts differ. */
-function firstDifference(a: string, b: string): number {
+function firstDifference(a: string, b: string) {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  return i;
+  const i = x.findIndex((byte, k) => byte !== y[k]);
+  return i < 0 ? x.length : i;
 }
 
-/** Parses a certificate.json held to the form the tool writes it in: any other byte there means it was altered. */
-function parseExactly(text: string): unknown {
-  let value: unknown;
+function parseJson(text: string, mismatch: (err: Error) => string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
-    throw new Mismatch(`it is not valid JSON (${(err as Error).message}): it was altered, or is not a certificate`);
+    throw new Mismatch(mismatch(err as Error));
   }
+}
+
+/** Any byte other than the tool writes means the certificate was altered. */
+function parseExactly(text: string): unknown {
+  const value = parseJson(text, (err) => `it is not valid JSON (${err.message}): it was altered, or is not a certificate`);
   if (typeof value !== 'object' || value === null) throw new Mismatch('it is not a certificate: not a JSON object');
   const written = certificateText(value as Statement);
   if (written !== text) throw new Mismatch(`it was altered: byte ${firstDifference(text, written)} differs from the form the tool writes`);
   return value;
 }
 
-function asStatement(value: unknown): Statement {
+function asStatement(value: unknown) {
   const s = value as Partial<Statement>;
   if (s._type !== STATEMENT_TYPE) throw new Mismatch(`it is not an in-toto statement v1 (_type ${JSON.stringify(s._type)})`);
   if (s.predicateType !== PREDICATE_TYPE) throw new Mismatch(`its predicateType is ${JSON.stringify(s.predicateType)}, not ${PREDICATE_TYPE}`);
@@ -208,11 +180,7 @@ function asStatement(value: unknown): Statement {
   return s as Statement;
 }
 
-/**
- * Whether a signature of the envelope by this public key verifies over DSSE's PAE of its
- * payload. A signature with another key id is not tried: the id is only a hint (DSSE),
- * but a changed one is a changed certificate. Throws Mismatch for base64 that is not.
- */
+/** A signature with another key id is not tried: the id is only a hint (DSSE), but a changed one is a changed certificate. */
 export function envelopeVerifies(envelope: Envelope, publicKey: KeyObject): boolean {
   const keyid = keyIdOf(publicKey);
   const message = pae(envelope.payloadType, strictBase64(envelope.payload, 'payload'));
@@ -223,20 +191,7 @@ export function envelopeVerifies(envelope: Envelope, publicKey: KeyObject): bool
   });
 }
 
-interface OpenedCertificate {
-  statement: Statement;
-  /** The id of the key whose signature verified; undefined for an unsigned statement or one whose signature was not checked. */
-  verifiedKey?: string;
-  /** The key ids of a signed certificate (its signature checked only with a public key). */
-  signedBy?: string[];
-}
-
-/**
- * The statement of a certificate.json, its signature checked when a public key is
- * given. Throws Mismatch saying what does not match: a byte changed anywhere, a signature
- * that does not verify, another key, an unsigned certificate where a signature was asked for.
- */
-export function openCertificate(text: string, publicKey?: KeyObject): OpenedCertificate {
+export function openCertificate(text: string, publicKey?: KeyObject): { statement: Statement; verifiedKey?: string; signedBy?: string[] } {
   const value = parseExactly(text) as Partial<Envelope> & Partial<Statement>;
   if (value.payloadType === undefined && value.payload === undefined) {
     if (publicKey) throw new Mismatch('it is not signed (an in-toto statement without a DSSE envelope), so no signature can be checked with --public-key');
@@ -254,37 +209,20 @@ export function openCertificate(text: string, publicKey?: KeyObject): OpenedCert
   if (payloadType !== PAYLOAD_TYPE) throw new Mismatch(`its payloadType is ${JSON.stringify(payloadType)}, not ${PAYLOAD_TYPE}`);
   const body = strictBase64(payload, 'payload');
   const signedBy = signatures.map((s) => String(s?.keyid ?? '(no key id)'));
-  let verifiedKey: string | undefined;
-  if (publicKey) {
-    const keyid = keyIdOf(publicKey);
-    if (!envelopeVerifies({ payload, payloadType, signatures }, publicKey)) {
-      const others = signatures.every((s) => s?.keyid !== undefined && s.keyid !== keyid);
-      throw new Mismatch(
-        others
-          ? `it is signed by key ${signedBy.join(', ')}, not by the given public key (${keyid})`
-          : `its signature does not verify with the given public key (${keyid}): the certificate was altered or signed with another key`,
-      );
-    }
-    verifiedKey = keyid;
+  const keyid = publicKey && keyIdOf(publicKey);
+  if (publicKey && !envelopeVerifies({ payload, payloadType, signatures }, publicKey)) {
+    const others = signatures.every((s) => s?.keyid !== undefined && s.keyid !== keyid);
+    throw new Mismatch(
+      others
+        ? `it is signed by key ${signedBy.join(', ')}, not by the given public key (${keyid})`
+        : `its signature does not verify with the given public key (${keyid}): the certificate was altered or signed with another key`,
+    );
   }
-  let statement: unknown;
-  try {
-    statement = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new Mismatch('its payload is not JSON');
-  }
-  return { statement: asStatement(statement), signedBy, ...(verifiedKey && { verifiedKey }) };
+  const statement = parseJson(body.toString('utf8'), () => 'its payload is not JSON');
+  return { statement: asStatement(statement), signedBy, ...(keyid && { verifiedKey: keyid }) };
 }
 
-/** A file the certificate names, read from the reports' folder; undefined when it is not there. */
-type ReadReport = (name: string) => Buffer | undefined;
-
-/**
- * Checks every report the statement covers against its digest, and the statement's run
- * against compliance.json (its verdict, target, times and each requirement's outcome):
- * returns one line per report checked; throws Mismatch at the first that does not match.
- */
-export function checkReports(statement: Statement, read: ReadReport): string[] {
+export function checkReports(statement: Statement, read: (name: string) => Buffer | undefined): string[] {
   const lines: string[] = [];
   for (const { name, digest } of statement.subject) {
     // a name is a file of the reports' folder, never a path out of it
@@ -298,18 +236,12 @@ export function checkReports(statement: Statement, read: ReadReport): string[] {
   }
   const compliance = read('compliance.json');
   if (!statement.subject.some((s) => s.name === 'compliance.json') || !compliance) throw new Mismatch('the certificate does not cover compliance.json');
-  let report: RunReport;
-  try {
-    report = JSON.parse(compliance.toString('utf8')) as RunReport;
-  } catch {
-    throw new Mismatch('compliance.json is not JSON');
-  }
-  agreeWithReport(statement.predicate, report);
+  agreeWithReport(statement.predicate, parseJson(compliance.toString('utf8'), () => 'compliance.json is not JSON') as RunReport);
   return lines;
 }
 
-/** The predicate says what compliance.json says: an unsigned certificate edited by hand is caught here. */
-function agreeWithReport(p: CertificatePredicate, report: RunReport): void {
+/** An unsigned certificate edited by hand is caught here. */
+function agreeWithReport(p: CertificatePredicate, report: RunReport) {
   const fields: Array<[string, unknown, unknown]> = [
     ['verdict', p.verdict, report.verdict],
     ['exit code', p.exitCode, report.exitCode],

@@ -1,5 +1,4 @@
-// The console report: a line per requirement as it completes, and the summary (the CLI
-// prints both; the Vitest view prints the summary).
+// The console report: a line per requirement as it completes (the CLI), and the summary.
 import type { RequirementResult, RunReport, SinceBaseline } from '../harness/model/types.js';
 import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
@@ -10,7 +9,6 @@ import {
   dataWarning,
   failedAsExpected,
   isUnjudged,
-  listedButPassed,
   cutShortBy,
   verdictText,
 } from '../harness/verdict/report.js';
@@ -23,8 +21,9 @@ const MARK: Record<RequirementResult['outcome'], string> = {
   inconclusive: 'INCONCLUSIVE',
 };
 
-/** A listed known deviation that failed is XFAIL (expected, not counted), never FAIL. */
 const markOf = (r: RequirementResult) => (failedAsExpected(r) && r.outcome === 'failed' ? 'XFAIL' : MARK[r.outcome]);
+
+const OUTCOMES = ['passed', 'failed', 'error', 'inconclusive', 'skipped'] as const;
 
 const resultLine = (r: RequirementResult, indent: string) => `${indent}${markOf(r).padEnd(12)} ${r.id.padEnd(26)} ${r.level.padEnd(6)} ${r.title}`;
 
@@ -33,57 +32,46 @@ export function formatProgress(r: RequirementResult): string {
   return r.outcome === 'passed' || !r.message ? line : `${line}\n${' '.repeat(16)}${r.message}`;
 }
 
-/** Every requirement by area, in report order, under its area's verdict (details follow in the sections below). */
-function listingByArea(report: RunReport): string[] {
+function listingByArea(report: RunReport) {
   const lines = ['Results by area:'];
   for (const area of report.areas) {
     const c = area.counts;
-    const tally = [
-      c.passed && `${c.passed} passed`,
-      c.failed && `${c.failed} failed`,
-      c.error && `${c.error} error`,
-      c.inconclusive && `${c.inconclusive} inconclusive`,
-      c.skipped && `${c.skipped} skipped`,
-    ];
-    lines.push(`  ${area.area}: ${verdictText(area.verdict)} (${tally.filter(Boolean).join(', ')})`);
+    const tally = OUTCOMES.filter((o) => c[o]).map((o) => `${c[o]} ${o}`);
+    lines.push(`  ${area.area}: ${verdictText(area.verdict)} (${tally.join(', ')})`);
     for (const r of report.requirements.filter((r) => r.area === area.area)) lines.push(resultLine(r, '    '));
   }
   return lines;
 }
 
-/** The "since the baseline" section: newly failing, recovered, still failing, and what differs. */
-function formatSinceBaseline(s: SinceBaseline): string[] {
+function formatSinceBaseline(s: SinceBaseline) {
   const lines = [`${baselineHeading(s)}:`];
-  for (const { label, changes } of changeGroups(s)) {
+  const groups = changeGroups(s);
+  for (const { label, changes } of groups) {
     if (changes.length) lines.push(`  ${label}:`, ...changes.map((c) => `    ${c.id} (${c.level}) ${c.title} — ${c.detail}`));
   }
-  if (changeGroups(s).every((g) => !g.changes.length)) lines.push('  Nothing newly fails, recovered or still fails.');
+  if (groups.every((g) => !g.changes.length)) lines.push('  Nothing newly fails, recovered or still fails.');
   for (const note of s.notes) lines.push(`  Note: ${note}`);
   return lines;
 }
 
-const p95s = (latency: RunReport['latency']) =>
-  Object.entries(latency)
-    .map(([op, s]) => `${op} ${s.p95} ms`)
-    .join(', ');
+const p95 = ([op, s]: [string, RunReport['latency'][string]]) => `${op} ${s.p95} ms`;
+const p95s = (latency: RunReport['latency']) => Object.entries(latency).map(p95).join(', ');
+
+/** What became of a listed known deviation. */
+const EXPECTED_NOW: Record<string, string> = { passed: 'now passed: remove it from the list', failed: 'still failed', error: 'could not be judged' };
 
 export function formatSummary(report: RunReport, reportPaths: string[]): string {
-  // a run that could not be made says so in one line: there is no verdict to explain
   if (report.abortReason) return `The run could not be made: ${report.abortReason} (exit code 2; reports: ${reportPaths.join(', ')})`;
   const c = report.counts;
-  const warning = coverageWarning(report);
   const lines = [
     '',
     ...listingByArea(report),
     '',
     `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
     ...(report.incompleteReason ? [`Incomplete: ${report.incompleteReason}`] : []),
-    ...(warning ? [`Warning: ${warning}`] : []),
-    ...[dataWarning(report)].filter(Boolean).map((w) => `Warning: ${w}`),
+    ...[coverageWarning(report), dataWarning(report)].filter(Boolean).map((w) => `Warning: ${w}`),
     `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
-  ];
-  lines.push(
-    `Requirements: ${c.total} — ${c.passed} passed, ${c.failed} failed, ${c.error} error, ${c.inconclusive} inconclusive, ${c.skipped} skipped` +
+    `Requirements: ${c.total} — ${OUTCOMES.map((o) => `${c[o]} ${o}`).join(', ')}` +
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${plural(report.retries, 'retry', 'retries')})` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +
       (report.rateLimited ? `; ${report.rateLimited} rate-limited (429, or 503 with Retry-After: waited out and sent again)` : '') +
@@ -91,63 +79,39 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     `Areas: ${report.areas.map((a) => `${a.area} ${verdictText(a.verdict)}`).join(', ')}`,
     `Latency p95${report.latencyQuiet ? " under the run's load" : ''}: ${p95s(report.latency) || '(no responses)'}`,
     ...(report.latencyQuiet ? [`Latency p95 one request at a time: ${p95s(report.latencyQuiet)}`] : []),
-  );
+  ];
   if (report.strict) lines.push('Strict: SHOULD failures count against the verdict.');
   if (report.profile === 'certify' && report.runPrefix && report.animalsCreated !== undefined) {
-    // the API has no delete: say how to find what the run left in the store
-    const count = report.animalsCreated === undefined ? '' : ` (${report.animalsCreated})`;
-    lines.push(`Animals created by this run${count} are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);
+    lines.push(`Animals created by this run (${report.animalsCreated}) are named ${report.runPrefix}-… (the API has no delete: filter by this prefix)`);
   }
   if (report.sinceBaseline) lines.push('', ...formatSinceBaseline(report.sinceBaseline));
-  const expected = report.requirements.filter((r) => r.expectedFailure !== undefined);
-  if (expected.length) {
-    lines.push('', 'Expected failures (not counted):');
-    for (const r of expected) {
-      const now = listedButPassed(r)
-        ? 'now passed: remove it from the list'
-        : r.outcome === 'failed'
-          ? 'still failed'
-          : r.outcome === 'error'
-            ? 'could not be judged'
-            : r.outcome;
-      lines.push(`  ${r.id} (${now}) — ${r.expectedFailure}`);
-    }
-  }
+  const section = <T>(heading: string, items: T[], linesOf: (item: T) => string[]) => items.length && lines.push('', heading, ...items.flatMap(linesOf));
+  const listed = report.requirements.filter((r) => r.expectedFailure !== undefined);
+  section('Expected failures (not counted):', listed, (r) => [`  ${r.id} (${EXPECTED_NOW[r.outcome] ?? r.outcome}) — ${r.expectedFailure}`]);
   const skippedBy = new Map<string, string[]>();
   for (const r of report.requirements.filter((r) => r.outcome === 'skipped')) {
     skippedBy.set(r.message ?? '', [...(skippedBy.get(r.message ?? '') ?? []), r.id]);
   }
-  if (skippedBy.size) {
-    lines.push('', 'Skipped:');
-    for (const [reason, ids] of skippedBy) lines.push(`  ${ids.length} — ${reason}: ${ids.join(', ')}`);
-  }
-  const violations = countedViolations(report);
-  if (violations.length) {
-    lines.push('', 'Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):');
-    for (const r of violations) {
-      const follows = r.followsFrom ? ` (follows from ${r.followsFrom})` : '';
-      lines.push(`  FAIL ${r.id} (${r.level}) ${r.title}${follows}`, `       ${r.message}`);
-      if (r.evidence[0]) lines.push(`       ${r.evidence[0].curl}`);
-    }
-  }
-  const unjudged = report.requirements.filter(isUnjudged);
-  if (unjudged.length) {
-    lines.push('', 'Could not be judged (no answer could be observed: not a violation):');
-    for (const r of unjudged) lines.push(`  ERROR ${r.id} (${r.level}) ${r.title}`, `       ${r.message}`);
-  }
+  section('Skipped:', [...skippedBy], ([reason, ids]) => [`  ${ids.length} — ${reason}: ${ids.join(', ')}`]);
+  section('Violations (the curl lines need API_KEY, and QUICKSTART_API_KEY if set, in your shell):', countedViolations(report), (r) => [
+    `  FAIL ${r.id} (${r.level}) ${r.title}${r.followsFrom ? ` (follows from ${r.followsFrom})` : ''}`,
+    `       ${r.message}`,
+    ...(r.evidence[0] ? [`       ${r.evidence[0].curl}`] : []),
+  ]);
+  section('Could not be judged (no answer could be observed: not a violation):', report.requirements.filter(isUnjudged), (r) => [
+    `  ERROR ${r.id} (${r.level}) ${r.title}`,
+    `       ${r.message}`,
+  ]);
   lines.push('', `Reports: ${reportPaths.join(', ')}`);
   return lines.join('\n');
 }
 
-/** One line: what an interrupted run judged before it stopped (the reports hold the rest). */
 export function interruptedSummary(report: RunReport, paths: string[], exitCode: number): string {
   const reason = report.abortReason!;
   const cut = (r: RequirementResult) => cutShortBy(r, reason);
   const left = report.requirements.filter(cut).length;
-  // skipped by the selection, the profile or the configuration: never meant to be carried out
   const skipped = report.requirements.filter((r) => r.outcome === 'skipped' && !cut(r)).length;
   const meant = report.requirements.length - skipped;
-  // an aborted run counts no violation (harness/verdict/report.ts countedViolations): what failed before it is said apart
   const failed = report.counts.failed;
   return (
     `${reason[0].toUpperCase()}${reason.slice(1)}: ${meant - left} of the ${plural(meant, 'requirement')} this run carries out finished before it (${failed} failed, not counted),` +

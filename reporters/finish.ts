@@ -1,7 +1,5 @@
-// After a run, the same for the CLI and the Vitest view: the comparison with the
-// baseline, the reports written (exchanges.har from the run's exchanges; for a judged
-// run the badge and, last, the certificate that covers them all), the summary, and the
-// GitHub Actions output.
+// The end of every run, the CLI's and the Vitest view's: the comparison with the baseline,
+// the reports, the summary and the GitHub Actions output.
 import type { KeyObject } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,45 +17,31 @@ import { BADGE_FILE, CERTIFICATE_FILE, certificateStatement, isCertified, render
 import { sha256 } from '../harness/api/documents.js';
 import { writeAtomically } from '../harness/model/files.js';
 
-/** The reports every run that starts writes to REPORT_DIR, by file name (finishRun adds exchanges.har, the badge and the certificate). */
-const REPORT_FILES: ReadonlyArray<readonly [string, (report: RunReport) => string]> = [
-  ['compliance.json', renderComplianceJson],
-  ['junit.xml', renderJunit],
-  ['report.html', renderHtml],
-  ['metrics.prom', renderMetrics],
-];
+const REPORT_FILES = { 'compliance.json': renderComplianceJson, 'junit.xml': renderJunit, 'report.html': renderHtml, 'metrics.prom': renderMetrics };
 
-/** Files a run writes only in some cases: one an earlier run left and this one did not write is removed, so the folder holds one run's files. */
+// removed when this run does not write them, so that the folder holds one run's files
 const SOMETIMES_WRITTEN = [EXCHANGE_LOG_FILE, BADGE_FILE, CERTIFICATE_FILE];
 
 export interface Finish {
   reportDir: string;
-  /** --baseline, read before the run. */
   baseline: Baseline | undefined;
-  /** For the GitHub Actions output (GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, GITHUB_OUTPUT). */
   env: NodeJS.ProcessEnv;
   /** Every line printed or written for GitHub goes through it: no key leaves the run. */
   redact: (text: string) => string;
   print: (text: string) => void;
   /** The exit code of a run a signal stopped: its summary is one line. */
   interrupted?: number;
-  /** The run's exchanges, written to exchanges.har (the CLI; EXCHANGE_LOG). */
   exchanges?: readonly TranscriptEntry[];
-  /** Files of this run another process wrote into reportDir, with their digests: the Vitest worker's exchanges.har. */
+  /** Files of this run another process wrote into reportDir (the Vitest worker's exchanges.har). */
   written?: readonly Digested[];
-  /** SIGN_KEY: the certificate is a DSSE envelope signed with it. */
   signKey?: KeyObject;
 }
 
-/**
- * Compares with the baseline, writes the reports, prints the summary and the GitHub
- * output; returns the reports' paths. A judged run (isCertified) also gets badge.svg and
- * certificate.json, written last, with the digest of every other file of the run.
- */
+/** Returns the reports' paths. A judged run's certificate is written last: it digests every other file of the run. */
 export async function finishRun(report: RunReport, finish: Finish): Promise<string[]> {
   if (finish.baseline) report.sinceBaseline = compareWithBaseline(report, finish.baseline);
   const dir = finish.reportDir;
-  const files: Array<[string, string]> = REPORT_FILES.map(([name, render]) => [name, render(report)]);
+  const files: Array<[string, string]> = Object.entries(REPORT_FILES).map(([name, render]) => [name, render(report)]);
   if (finish.exchanges) files.push([EXCHANGE_LOG_FILE, renderHar(report, finish.exchanges)]);
   const certified = isCertified(report);
   if (certified) files.push([BADGE_FILE, await renderBadge(report)]);

@@ -1,35 +1,24 @@
-// GitHub Actions: a Markdown job summary (when GITHUB_STEP_SUMMARY is set),
-// annotations (when GITHUB_ACTIONS is set): ::error for a failed MUST, ::warning
-// for a failed SHOULD and for a requirement that could not be judged; and the step's
-// outputs verdict and report-dir (when GITHUB_OUTPUT is set: action.yml reads them).
+// GitHub Actions: the job summary, annotations, and the step's outputs (action.yml reads them).
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { RunReport } from '../harness/model/types.js';
+import type { RequirementResult, RunReport } from '../harness/model/types.js';
 import { countedViolations, coverageText, coverageWarning, dataWarning, isUnjudged, verdictText } from '../harness/verdict/report.js';
 import { anchorOf } from '../harness/api/catalogue.js';
 import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
 
-/**
- * Where the catalogue entries live: in the suite's repository at the commit that
- * runs, when Actions says which (the example workflow runs in that repository);
- * else the path in it.
- */
-function catalogueUrl(env: NodeJS.ProcessEnv): string {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
-  return server && repo && sha ? `${server}/${repo}/blob/${sha}/docs/requirements.md` : 'docs/requirements.md';
-}
-
 export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): string {
-  const catalogue = catalogueUrl(env);
+  // the example workflow runs in the suite's repository
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  const catalogue = server && repo && sha ? `${server}/${repo}/blob/${sha}/docs/requirements.md` : 'docs/requirements.md';
+  const link = (id: string) => `[${id}](${catalogue}#${anchorOf(id)})`;
   const c = report.counts;
   const icon = report.verdict === 'compliant' ? '✅' : report.verdict === 'non-compliant' ? '❌' : '⚠️';
-  const warning = coverageWarning(report);
   const lines = [
     `## ${icon} Animal Store conformance: ${verdictText(report.verdict)} (${coverageText(report.coverage)})`,
     '',
-    ...[warning, dataWarning(report)].filter(Boolean).flatMap((w) => [`> **Warning:** ${w}`, '']),
+    ...[coverageWarning(report), dataWarning(report)].filter(Boolean).flatMap((w) => [`> **Warning:** ${w}`, '']),
     `Target \`${report.target.baseUrl}\` (${report.target.environment}), profile \`${report.profile}\`, spec ${report.spec.version}, ${plural(report.requestCount, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
     '| Passed | Failed | Error | Inconclusive | Skipped | MUST violations | SHOULD violations |',
@@ -44,7 +33,7 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
     for (const r of failed) {
       const message = (r.message ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
       const outcome = r.outcome === 'error' ? 'could not be judged' : r.outcome;
-      lines.push(`| [${r.id}](${catalogue}#${anchorOf(r.id)}) | ${r.level} | ${outcome} | ${message} |`);
+      lines.push(`| ${link(r.id)} | ${r.level} | ${outcome} | ${message} |`);
     }
   }
   const since = report.sinceBaseline;
@@ -52,7 +41,7 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
     lines.push('', `### ${baselineHeading(since)}`, '');
     for (const { label, changes } of changeGroups(since)) {
       lines.push(`**${label}:**${changes.length ? '' : ' none'}`);
-      for (const c of changes) lines.push(`- [${c.id}](${catalogue}#${anchorOf(c.id)}) (${c.level}) ${c.title.replace(/\s+/g, ' ')} — ${c.detail}`);
+      for (const c of changes) lines.push(`- ${link(c.id)} (${c.level}) ${c.title.replace(/\s+/g, ' ')} — ${c.detail}`);
       lines.push('');
     }
     for (const note of since.notes) lines.push(`> Note: ${note}`);
@@ -60,36 +49,28 @@ export function githubSummary(report: RunReport, env: NodeJS.ProcessEnv = {}): s
   return `${lines.join('\n')}\n`;
 }
 
-/** Workflow commands: the data is escaped as GitHub requires (%, CR, LF). */
 export function githubAnnotations(report: RunReport): string[] {
   const escape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const escapeProperty = (s: string) => escape(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const failed = countedViolations(report).map(
-    (r) => `::${r.level === 'MUST' ? 'error' : 'warning'} title=${escapeProperty(`${r.id} (${r.level})`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`,
-  );
-  const unjudged = report.requirements
-    .filter(isUnjudged)
-    .map((r) => `::warning title=${escapeProperty(`${r.id} (${r.level}) could not be judged`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`);
-  return [...failed, ...unjudged];
+  const line = (r: RequirementResult, command: string, title: string) =>
+    `::${command} title=${escapeProperty(`${r.id} (${r.level})${title}`)}::${escape(`${r.title}: ${r.message ?? r.outcome}`)}`;
+  return [
+    ...countedViolations(report).map((r) => line(r, r.level === 'MUST' ? 'error' : 'warning', '')),
+    ...report.requirements.filter(isUnjudged).map((r) => line(r, 'warning', ' could not be judged')),
+  ];
 }
 
-/** Step outputs in GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
-function githubOutputs(outputs: Record<string, string>): string {
-  return Object.entries(outputs)
-    .map(([name, value]) => {
-      if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
-      const delimiter = `EOF_${randomUUID()}`;
-      return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
-    })
-    .join('');
+/** GITHUB_OUTPUT's form: name=value, or a delimited block for a value with a line break. */
+function githubOutput([name, value]: [string, string]) {
+  if (!/[\r\n]/.test(value)) return `${name}=${value}\n`;
+  const delimiter = `EOF_${randomUUID()}`;
+  return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
 }
 
-/** Writes the summary, the outputs and prints the annotations, each through redact: no key reaches GitHub. */
-export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string, reportDir?: string): Promise<void> {
+/** Each through redact: no key reaches GitHub. */
+export async function reportToGithub(report: RunReport, env: NodeJS.ProcessEnv, redact: (text: string) => string, reportDir: string): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, redact(githubSummary(report, env)));
-  if (env.GITHUB_OUTPUT) {
-    const outputs = { verdict: report.verdict, ...(reportDir !== undefined && { 'report-dir': resolve(reportDir) }) };
-    await appendFile(env.GITHUB_OUTPUT, redact(githubOutputs(outputs)));
-  }
+  const outputs = Object.entries({ verdict: report.verdict, 'report-dir': resolve(reportDir) }).map(githubOutput);
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, redact(outputs.join('')));
   if (env.GITHUB_ACTIONS) for (const line of githubAnnotations(report)) process.stdout.write(`${redact(line)}\n`);
 }

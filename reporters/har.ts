@@ -1,9 +1,5 @@
-// exchanges.har: every request the run sent and what came back, as an HTTP Archive
-// (HAR 1.2) that a browser's network panel opens. One entry per attempt, in the order
-// sent: a retry, a request sent again after a rate limit and a redirect hop are each an
-// entry, so the log holds exactly report.requestCount entries. Every value comes from the
-// transcript (harness/run/transcript.ts): redacted as every report is, bodies cut at the
-// evidence cap; a request that got no answer has status 0 and its error in `_error`.
+// exchanges.har: every request the run sent (each attempt an entry, so exactly
+// report.requestCount of them) and what came back, as HAR 1.2 that a browser opens.
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Request, Response } from 'har-format';
 import { MAX_EVIDENCE_BODY_CHARS } from '../harness/http/exchange.js';
@@ -13,24 +9,20 @@ import { formatSize } from '../harness/model/units.js';
 
 export const EXCHANGE_LOG_FILE = 'exchanges.har';
 
-/** What the log says of the run in its header. */
 export type HarRun = Pick<RunReport, 'tool' | 'target' | 'profile' | 'runPrefix' | 'seed'>;
 
-/** Custom fields (HAR allows any that begins with an underscore). */
+/** HAR allows custom fields that begin with an underscore. */
 interface RunEntry extends Entry {
-  /** The attempt of the request this was (a retry, a resend after a rate limit or after no answer). */
   _attempt?: number;
   _operation?: string;
   _service?: string;
-  /** Why no complete answer arrived. */
   _error?: string;
 }
 
-const pairs = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const pairs = (entries: Iterable<[string, string]>): Header[] => [...entries].map(([name, value]) => ({ name, value }));
 
 const header = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
-/** A body as the log shows it: at most the evidence cap, and a comment when it is not whole. */
 function shown(text: string, bytes: number, truncated: boolean): { text: string; comment?: string } {
   if (!truncated && text.length <= MAX_EVIDENCE_BODY_CHARS) return { text };
   return {
@@ -41,16 +33,15 @@ function shown(text: string, bytes: number, truncated: boolean): { text: string;
 
 function request(entry: TranscriptEntry): Request {
   const { method, url, headers, body } = entry.record.request;
-  // the query as URLSearchParams reads it (the URL as sent has no fragment)
   const start = url.indexOf('?');
-  const queryString = start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))].map(([name, value]) => ({ name, value }));
+  const queryString = start < 0 ? [] : pairs(new URLSearchParams(url.slice(start + 1)));
   const postData = body === undefined ? undefined : { mimeType: header(headers, 'content-type') ?? '', ...shown(body, entry.requestBytes, false) };
   return {
     method,
     url,
     httpVersion: 'HTTP/1.1',
     cookies: [],
-    headers: pairs(headers),
+    headers: pairs(Object.entries(headers)),
     queryString,
     ...(postData && { postData }),
     headersSize: -1,
@@ -59,33 +50,20 @@ function request(entry: TranscriptEntry): Request {
 }
 
 function response(entry: TranscriptEntry): Response {
+  // no answer: HAR has no "no response", so status 0, as browsers export a failed request
   const answer = entry.record.response;
-  if (!answer) {
-    // no status line: HAR has no "no response", so status 0, as browsers export a failed request
-    return {
-      status: 0,
-      statusText: '',
-      httpVersion: '',
-      cookies: [],
-      headers: [],
-      content: { size: 0, mimeType: 'x-unknown' },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    };
-  }
-  const bytes = entry.responseBytes ?? Buffer.byteLength(answer.body);
-  const body = shown(answer.body, bytes, answer.truncated);
+  const headers = answer?.headers ?? {};
+  const bytes = answer ? (entry.responseBytes ?? Buffer.byteLength(answer.body)) : 0;
   return {
-    status: answer.status,
-    statusText: STATUS_CODES[answer.status] ?? '',
-    httpVersion: 'HTTP/1.1',
+    status: answer?.status ?? 0,
+    statusText: (answer && STATUS_CODES[answer.status]) ?? '',
+    httpVersion: answer ? 'HTTP/1.1' : '',
     cookies: [],
-    headers: pairs(answer.headers),
-    content: { size: bytes, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', ...body },
-    redirectURL: header(answer.headers, 'location') ?? '',
+    headers: pairs(Object.entries(headers)),
+    content: { size: bytes, mimeType: header(headers, 'content-type') ?? 'x-unknown', ...(answer && shown(answer.body, bytes, answer.truncated)) },
+    redirectURL: header(headers, 'location') ?? '',
     headersSize: -1,
-    bodySize: bytes,
+    bodySize: answer ? bytes : -1,
   };
 }
 
@@ -107,7 +85,6 @@ function entryOf(entry: TranscriptEntry): RunEntry {
   };
 }
 
-/** The run's exchanges as HAR 1.2 JSON text. */
 export function renderHar(run: HarRun, entries: readonly TranscriptEntry[]): string {
   const har: Har = {
     log: {

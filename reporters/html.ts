@@ -1,23 +1,7 @@
-// report.html: the run report for people. One self-contained file: inline CSS, no
-// script, no external asset, font or network request (the Content-Security-Policy
-// forbids them too). Everything that comes from the run is escaped: evidence comes
-// from servers that may be hostile, so a <script> in a body must render as text.
-//
-// Stable hooks for tests and tooling:
-//   #verdict[data-verdict]                 the verdict banner (#abort-reason inside when aborted, #incomplete-reason when incomplete), with
-//     #coverage, #coverage-warning, #data-warning (a health run that wrote) and links a.violation-link[href="#req-<id>"] to the violations
-//   #run [data-field=...]                  target, profile, versions, times, request count
-//   #counts [data-count=...]               run counts
-//   #latency tr[data-operation]            response times per operation (#latency-quiet: the quiet sample)
-//   #areas-overview                        the table of areas
-//   #since-baseline .changes.changes-<newly-failing|recovered|still-failing> li[data-requirement]   (--baseline)
-//   section.area#area-<area>[data-area][data-verdict]
-//   tbody.requirement[data-requirement][data-outcome][data-level][data-area][data-expected-failure]
-//     .expected .message .source .notes .evidence .exchange[data-exchange] pre.request pre.response pre.error pre.curl
-//
-// A listed known deviation that failed or errored is not a violation (harness/verdict/report.ts
-// isViolation): its row says "expected failure" with the reason, is styled apart from
-// violations, sorts after them, and is not counted among them; one that passed says so.
+// report.html: the run report for people, one self-contained file: inline CSS, no script,
+// no external asset (the Content-Security-Policy forbids them too). Evidence comes from
+// servers that may be hostile, so everything from the run is escaped: a <script> in a
+// body renders as text. Tests and tooling read the ids, classes and data-* attributes.
 import {
   countResults,
   countsAgainstVerdict,
@@ -33,55 +17,42 @@ import {
 } from '../harness/verdict/report.js';
 import { baselineHeading, changeGroups } from '../harness/verdict/baseline.js';
 import { plural } from '../harness/model/words.js';
-import type { Counts, ExchangeRecord, LatencyStats, Outcome, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
+import type { Counts, ExchangeRecord, LatencyStats, RequirementResult, RunReport, SinceBaseline, Verdict } from '../harness/model/types.js';
 
-// Characters shown as a visible marker (\x00, \uFFFE) rather than passed through: C0/C1 controls
-// (except tab and LF, and CR before LF), DEL, zero-width and bidi controls (they
-// could disguise evidence), noncharacters, and lone surrogates (no `u` flag: the
-// regex works on UTF-16 code units so that lone surrogates are visible to it).
+// Shown as a visible marker, not passed through: controls (but tab, LF, and CR before LF), zero-width and
+// bidi controls (they could disguise evidence), noncharacters and lone surrogates (no `u` flag, so that it sees them).
 const SPECIAL =
   /[&<>"']|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-const codePoint = (c: string) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+const hex = (c: string, width: number) => c.charCodeAt(0).toString(16).toUpperCase().padStart(width, '0');
 
-/** How a special character is shown: \xNN up to U+00FF, else \uXXXX (plain ASCII: every font has it). */
-function marker(c: string): string {
-  const code = c.charCodeAt(0);
-  const hex = code.toString(16).toUpperCase();
-  return code < 0x100 ? '\\x' + hex.padStart(2, '0') : '\\u' + hex.padStart(4, '0');
-}
+// plain ASCII: every font has it
+const marker = (c: string) => (c.charCodeAt(0) < 0x100 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`);
 
-/** Escapes text content; special characters become a visible, highlighted marker. */
-function esc(value: unknown): string {
-  return String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? `<span class="ctl" title="${codePoint(c)}">${marker(c)}</span>`);
-}
+const esc = (value: unknown) => String(value).replace(SPECIAL, (c) => ENTITIES[c] ?? `<span class="ctl" title="U+${hex(c, 4)}">${marker(c)}</span>`);
 
-/** Escapes an attribute value (always written double-quoted); special characters become a plain marker. */
-function attr(value: unknown): string {
-  return String(value)
+const attr = (value: unknown) =>
+  String(value)
     .replace(SPECIAL, (c) => ENTITIES[c] ?? marker(c))
     .replace(/[\t\n\r]/g, ' ');
-}
 
-/** An id or class fragment: letters, digits and dashes only. */
 const slug = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '') || 'x';
 
-/** An ISO time as "2025-01-02 03:04:05 UTC" (time zone independent); anything else as given. */
-function time(iso: string): string {
+/** "2025-01-02 03:04:05 UTC" in any time zone; anything not a time as given. */
+function time(iso: string) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return esc(iso);
-  const shown = d
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC');
-  return `<time datetime="${attr(iso)}">${esc(shown)}</time>`;
+  const [date, clock] = d.toISOString().split('T');
+  return `<time datetime="${attr(iso)}">${esc(`${date} ${clock.replace(/\.\d+Z$/, ' UTC')}`)}</time>`;
 }
+
+const code = (text: unknown) => `<code>${esc(text)}</code>`;
 
 const VERDICT_LABEL: Record<Verdict, string> = {
   compliant: 'Compliant',
@@ -90,79 +61,64 @@ const VERDICT_LABEL: Record<Verdict, string> = {
   aborted: 'Aborted',
   'not-tested': 'Not tested',
 };
+const verdictLabel = (v: Verdict) => esc(VERDICT_LABEL[v] ?? v);
+const verdictBadge = (v: Verdict) => `<span class="badge verdict-${attr(slug(v))}">${verdictLabel(v)}</span>`;
 
-const OUTCOMES: Outcome[] = ['failed', 'error', 'inconclusive', 'skipped', 'passed'];
-const OUTCOME_RANK = new Map(OUTCOMES.map((o, i) => [o, i]));
+const OUTCOME_RANK = new Map(['failed', 'error', 'inconclusive', 'skipped', 'passed'].map((o, i) => [o, i]));
+const mustFirst = (a: RequirementResult, b: RequirementResult) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1);
+const anchor = (id: string) => `req-${slug(id)}`;
 
-/** The anchor of a requirement's row. */
-const requirementAnchor = (id: string) => `req-${slug(id)}`;
+const idLink = (r: RequirementResult) => `<a class="violation-link" href="#${attr(anchor(r.id))}">${esc(r.id)}</a>`;
+const linkedIds = (results: RequirementResult[]) => `: ${[...results].sort(mustFirst).map(idLink).join(', ')}`;
 
-/** ": ID, ID" with each id linked to its row, MUST before SHOULD. */
-function linkedIds(results: RequirementResult[]): string {
-  const sorted = [...results].sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1));
-  return ': ' + sorted.map((r) => `<a class="violation-link" href="#${attr(requirementAnchor(r.id))}">${esc(r.id)}</a>`).join(', ');
-}
-
-function verdictBanner(report: RunReport): string {
-  const c = report.counts;
+function verdictBanner(report: RunReport) {
+  const { counts: c, strict, verdict } = report;
+  const ids = (which: (r: RequirementResult) => boolean) => linkedIds(report.requirements.filter(which));
   const lines: string[] = [];
-  if (report.verdict === 'aborted') {
-    lines.push(`<p id="abort-reason" class="reason">The run could not be made: ${esc(report.abortReason ?? 'no reason given')}</p>`);
-  } else if (report.verdict === 'non-compliant') {
+  const reason = (html: string, id?: string, warning = false) =>
+    lines.push(`<p${id ? ` id="${id}"` : ''} class="reason${warning ? ' warning' : ''}">${html}</p>`);
+  if (verdict === 'aborted') {
+    reason(`The run could not be made: ${esc(report.abortReason ?? 'no reason given')}`, 'abort-reason');
+  } else if (verdict === 'non-compliant') {
     const counted =
-      report.strict && c.shouldViolations > 0
+      strict && c.shouldViolations > 0
         ? `${plural(c.mustViolations, 'MUST requirement')} and ${plural(c.shouldViolations, 'SHOULD requirement')} (strict)`
         : plural(c.mustViolations, 'MUST requirement');
-    const ids = linkedIds(report.requirements.filter((r) => countsAgainstVerdict(r, report.strict)));
-    lines.push(`<p class="reason">${esc(counted)} failed${ids}.</p>`);
-  } else if (report.verdict === 'incomplete') {
-    const ids = linkedIds(report.requirements.filter((r) => leavesIncomplete(r, report.strict)));
-    lines.push(`<p id="incomplete-reason" class="reason">${esc(report.incompleteReason ?? 'no reason given')}${ids}.</p>`);
-  } else if (report.verdict === 'compliant') {
-    lines.push(`<p class="reason">No MUST${report.strict ? ' or SHOULD' : ''} requirement failed or went unproven.</p>`);
+    reason(`${esc(counted)} failed${ids((r) => countsAgainstVerdict(r, strict))}.`);
+  } else if (verdict === 'incomplete') {
+    reason(`${esc(report.incompleteReason ?? 'no reason given')}${ids((r) => leavesIncomplete(r, strict))}.`, 'incomplete-reason');
+  } else if (verdict === 'compliant') {
+    reason(`No MUST${strict ? ' or SHOULD' : ''} requirement failed or went unproven.`);
   }
-  if (report.verdict !== 'aborted') {
-    lines.push(`<p id="coverage" class="reason">${esc(coverageText(report.coverage))}.</p>`);
-    const warning = coverageWarning(report);
-    if (warning) lines.push(`<p id="coverage-warning" class="reason warning">Warning: ${esc(warning)}.</p>`);
+  const warning = (id: string, text: string | undefined) => text && reason(`Warning: ${esc(text)}.`, id, true);
+  if (verdict !== 'aborted') {
+    reason(`${esc(coverageText(report.coverage))}.`, 'coverage');
+    warning('coverage-warning', coverageWarning(report));
   }
-  const wrote = dataWarning(report);
-  if (wrote) lines.push(`<p id="data-warning" class="reason warning">Warning: ${esc(wrote)}.</p>`);
-  if (report.verdict !== 'aborted' && !report.strict && c.shouldViolations > 0) {
-    const ids = linkedIds(report.requirements.filter((r) => r.level === 'SHOULD' && isViolation(r)));
-    lines.push(`<p class="reason">${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${ids}.</p>`);
+  warning('data-warning', dataWarning(report));
+  if (verdict !== 'aborted' && !strict && c.shouldViolations > 0) {
+    const should = ids((r) => r.level === 'SHOULD' && isViolation(r));
+    reason(`${esc(plural(c.shouldViolations, 'SHOULD requirement'))} failed (reported, does not change the verdict)${should}.`);
   }
   const expected = report.requirements.filter(failedAsExpected).length;
-  if (expected > 0) {
-    lines.push(`<p class="reason">${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).</p>`);
-  }
-  const listedPassed = report.requirements.filter(listedButPassed).length;
-  if (listedPassed > 0) {
-    lines.push(
-      `<p class="reason">${esc(plural(listedPassed, 'listed known deviation'))} passed: remove ${listedPassed === 1 ? 'it' : 'them'} from the expected-failures file.</p>`,
-    );
-  }
+  if (expected > 0) reason(`${esc(plural(expected, 'listed known deviation'))} failed as expected (not counted).`);
+  const passed = report.requirements.filter(listedButPassed).length;
+  if (passed > 0) reason(`${esc(plural(passed, 'listed known deviation'))} passed: remove ${passed === 1 ? 'it' : 'them'} from the expected-failures file.`);
   return [
-    `<header id="verdict" class="banner verdict-${attr(slug(report.verdict))}" data-verdict="${attr(report.verdict)}" data-exit-code="${attr(report.exitCode)}">`,
-    `<div class="banner-head"><span class="banner-label">Verdict</span> <span class="banner-verdict">${esc(VERDICT_LABEL[report.verdict] ?? report.verdict)}</span> <span class="banner-exit">exit code ${esc(report.exitCode)}</span></div>`,
+    `<header id="verdict" class="banner verdict-${attr(slug(verdict))}" data-verdict="${attr(verdict)}" data-exit-code="${attr(report.exitCode)}">`,
+    `<div class="banner-head"><span class="banner-label">Verdict</span> <span class="banner-verdict">${verdictLabel(verdict)}</span> <span class="banner-exit">exit code ${esc(report.exitCode)}</span></div>`,
     ...lines,
     '</header>',
   ].join('\n');
 }
 
-/** What changed since the baseline (--baseline), each requirement linked to its row. */
-function sinceBaseline(s: SinceBaseline): string {
+function sinceBaseline(s: SinceBaseline) {
   const groups = changeGroups(s).map(({ key, label, changes }) => {
     const items = changes.map(
       (c) =>
-        `<li data-requirement="${attr(c.id)}"><a href="#${attr(requirementAnchor(c.id))}"><code>${esc(c.id)}</code></a> ` +
-        `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`,
+        `<li data-requirement="${attr(c.id)}"><a href="#${attr(anchor(c.id))}">${code(c.id)}</a> ` + `${esc(c.level)} ${esc(c.title)} — ${esc(c.detail)}</li>`,
     );
-    return (
-      `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>` +
-      (items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>') +
-      '</div>'
-    );
+    return `<div class="changes changes-${attr(key)}"><b>${esc(label)}</b>${items.length ? `<ul>${items.join('')}</ul>` : ' <span class="none">none</span>'}</div>`;
   });
   return [
     '<section id="since-baseline" class="since-baseline">',
@@ -173,55 +129,44 @@ function sinceBaseline(s: SinceBaseline): string {
   ].join('\n');
 }
 
-function field(name: string, label: string, valueHtml: string): string {
-  return `<div data-field="${attr(name)}"><dt>${esc(label)}</dt><dd>${valueHtml}</dd></div>`;
-}
+const field = (name: string, label: string, valueHtml: string) => `<div data-field="${attr(name)}"><dt>${esc(label)}</dt><dd>${valueHtml}</dd></div>`;
 
-function runInfo(report: RunReport): string {
+function runInfo(report: RunReport) {
   const t = report.target;
+  const created = report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`;
+  const quickstart = t.quickstartBaseUrl ? code(t.quickstartBaseUrl) : '<span class="none">not configured</span>';
   return [
     '<dl id="run" class="run">',
-    field('baseUrl', 'Base URL', `<code>${esc(t.baseUrl)}</code>`),
+    field('baseUrl', 'Base URL', code(t.baseUrl)),
     field('environment', 'Environment', esc(t.environment)),
-    field(
-      'quickstartBaseUrl',
-      'Quickstart base URL',
-      t.quickstartBaseUrl ? `<code>${esc(t.quickstartBaseUrl)}</code>` : '<span class="none">not configured</span>',
-    ),
+    field('quickstartBaseUrl', 'Quickstart base URL', quickstart),
     field('profile', 'Profile', esc(report.profile) + (report.strict ? ' <span class="strict">strict: SHOULD counts</span>' : '')),
     field('tool', 'Tool', `${esc(report.tool.name)} ${esc(report.tool.version)}`),
     field('spec', 'Spec', `${esc(report.spec.title)} ${esc(report.spec.version)}`),
     field('startedAt', 'Started', time(report.startedAt)),
     field('duration', 'Duration', esc(formatDuration(report.durationMs))),
     field('requestCount', 'Requests sent', esc(report.requestCount)),
-    ...(report.profile === 'certify' && report.runPrefix
-      ? [
-          field(
-            'runPrefix',
-            'Data created',
-            `<code>${esc(report.runPrefix)}-…</code>` +
-              (report.animalsCreated === undefined ? '' : ` ${esc(plural(report.animalsCreated, 'animal'))}`) +
-              ' (the API has no delete)',
-          ),
-        ]
-      : []),
-    ...(report.seed !== undefined ? [field('seed', 'Seed of the values drawn at random', `<code>--seed ${esc(report.seed)}</code>`)] : []),
+    report.profile === 'certify' &&
+      report.runPrefix &&
+      field('runPrefix', 'Data created', `${code(`${report.runPrefix}-…`)}${created} (the API has no delete)`),
+    report.seed !== undefined && field('seed', 'Seed of the values drawn at random', code(`--seed ${report.seed}`)),
     '</dl>',
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
-/** Of the failed and errored results, how many are listed known deviations (not violations). */
 function expectedOf(results: RequirementResult[]): { failed: number; error: number } {
   const expected = results.filter(failedAsExpected);
   return { failed: expected.filter((r) => r.outcome === 'failed').length, error: expected.filter((r) => r.outcome === 'error').length };
 }
 
-function countsLine(c: Counts, results: RequirementResult[], id?: string): string {
+function countsLine(c: Counts, results: RequirementResult[], id?: string) {
   const expected = expectedOf(results);
   const items = [`<li data-count="total"><b>${esc(c.total)}</b> ${c.total === 1 ? 'requirement' : 'requirements'}</li>`];
   for (const o of ['passed', 'failed', 'error', 'inconclusive', 'skipped'] as const) {
     const n = c[o];
-    // failed or errored, every one of them an expected failure: not styled as a violation
+    // all of them listed known deviations: not styled as violations
     const allExpected = (o === 'failed' || o === 'error') && n > 0 && expected[o] === n;
     items.push(`<li data-count="${o}" class="count outcome-${o}${n === 0 ? ' zero' : ''}${allExpected ? ' expected' : ''}"><b>${esc(n)}</b> ${o}</li>`);
   }
@@ -238,13 +183,14 @@ function countsLine(c: Counts, results: RequirementResult[], id?: string): strin
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 100 ? v.toFixed(1) : Math.round(v).toString()) : '–');
 
-function latencyTable(latency: Record<string, LatencyStats> | undefined, id = 'latency', title = 'Response times per operation'): string {
+function latencyTable(latency: Record<string, LatencyStats> | undefined, id: string, title = 'Response times per operation') {
   const entries = Object.entries(latency ?? {});
   if (!entries.length) return '';
   const rows = entries.map(
     ([op, l]) =>
-      `<tr data-operation="${attr(op)}"><td><code>${esc(op)}</code></td><td class="num">${esc(l.count)}</td>` +
-      `<td class="num">${esc(ms(l.p50))}</td><td class="num">${esc(ms(l.p95))}</td><td class="num">${esc(ms(l.max))}</td></tr>`,
+      `<tr data-operation="${attr(op)}"><td>${code(op)}</td>` +
+      [l.count, ms(l.p50), ms(l.p95), ms(l.max)].map((v) => `<td class="num">${esc(v)}</td>`).join('') +
+      '</tr>',
   );
   return [
     `<details id="${id}" class="latency"><summary>${esc(title)}</summary>`,
@@ -256,42 +202,43 @@ function latencyTable(latency: Record<string, LatencyStats> | undefined, id = 'l
   ].join('\n');
 }
 
-function headerLines(headers: Record<string, string>): string[] {
-  return Object.entries(headers ?? {}).map(([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`);
-}
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers ?? {}).map(([name, value]) => `<span class="h-name">${esc(name)}:</span> ${esc(value)}`);
 
-function exchange(x: ExchangeRecord, index: number, total: number): string {
-  const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs)];
-  if (x.operation) meta.push(x.operation);
-  if (x.attempt && x.attempt > 1) meta.push(`attempt ${x.attempt}`);
+function exchange(x: ExchangeRecord, index: number, total: number) {
+  const meta = [`Exchange ${index + 1} of ${total}`, formatDuration(x.durationMs), x.operation, x.attempt && x.attempt > 1 && `attempt ${x.attempt}`];
+  const label = (text: string) => `<div class="label">${text}</div>`;
   const request = [`<span class="start-line">${esc(x.request.method)} ${esc(x.request.url)}</span>`, ...headerLines(x.request.headers)];
   if (x.request.body !== undefined) request.push('', esc(x.request.body));
   const parts = [
     `<div class="exchange" data-exchange="${index + 1}">`,
-    `<div class="exchange-head">${esc(meta.join(' · '))}</div>`,
-    `<div class="label">Request</div>`,
+    `<div class="exchange-head">${esc(meta.filter(Boolean).join(' · '))}</div>`,
+    label('Request'),
     `<pre class="request">${request.join('\n')}</pre>`,
+    label('Response'),
   ];
-  if (x.response) {
-    const r = x.response;
+  const r = x.response;
+  if (r) {
+    const truncated = r.truncated ? ' <span class="truncated">(body truncated at the size cap)</span>' : '';
     const response = [
-      `<span class="start-line status-${attr(String(r.status).charAt(0))}xx">HTTP ${esc(r.status)}${r.truncated ? ' <span class="truncated">(body truncated at the size cap)</span>' : ''}</span>`,
+      `<span class="start-line status-${attr(String(r.status).charAt(0))}xx">HTTP ${esc(r.status)}${truncated}</span>`,
       ...headerLines(r.headers),
     ];
     if (r.body !== '') response.push('', esc(r.body));
-    parts.push(`<div class="label">Response</div>`, `<pre class="response">${response.join('\n')}</pre>`);
+    parts.push(`<pre class="response">${response.join('\n')}</pre>`);
   } else {
-    parts.push(`<div class="label">Response</div>`, `<p class="none">no response</p>`);
+    parts.push(`<p class="none">no response</p>`);
   }
-  if (x.error !== undefined) parts.push(`<div class="label">Error</div>`, `<pre class="error">${esc(x.error)}</pre>`);
-  parts.push(`<div class="label">Reproduce</div>`, `<pre class="curl">${esc(x.curl)}</pre>`, '</div>');
+  if (x.error !== undefined) parts.push(label('Error'), `<pre class="error">${esc(x.error)}</pre>`);
+  parts.push(label('Reproduce'), `<pre class="curl">${esc(x.curl)}</pre>`, '</div>');
   return parts.join('\n');
 }
 
-function detail(r: RequirementResult): string {
+function detail(r: RequirementResult) {
   const violated = isViolation(r);
   const unjudged = isUnjudged(r);
   const expected = failedAsExpected(r);
+  const prefixed = (prefix: string) => (prefix ? `<span class="prefix">${prefix}</span>` : '');
   const parts: string[] = [];
   if (r.expectedFailure !== undefined) {
     const prefix = expected
@@ -299,18 +246,18 @@ function detail(r: RequirementResult): string {
       : r.outcome === 'passed'
         ? 'Listed as an expected failure but passed (remove it from the expected-failures file): '
         : 'Listed as an expected failure: ';
-    parts.push(`<p class="expected"><span class="prefix">${prefix}</span>${esc(r.expectedFailure)}</p>`);
+    parts.push(`<p class="expected">${prefixed(prefix)}${esc(r.expectedFailure)}</p>`);
   }
   if (r.message) {
     const prefix = r.outcome === 'skipped' ? 'Skipped: ' : r.outcome === 'inconclusive' ? 'Inconclusive: ' : '';
-    parts.push(`<p class="message">${prefix ? `<span class="prefix">${prefix}</span>` : ''}${esc(r.message)}</p>`);
+    parts.push(`<p class="message">${prefixed(prefix)}${esc(r.message)}</p>`);
   }
-  if (r.cause) parts.push(`<p class="cause"><span class="prefix">Could not be judged: </span>${esc(r.cause)}</p>`);
+  if (r.cause) parts.push(`<p class="cause">${prefixed('Could not be judged: ')}${esc(r.cause)}</p>`);
   if ((violated || expected) && r.source) parts.push(`<blockquote class="source">${esc(r.source)}</blockquote>`);
   if (r.notes.length) parts.push(`<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   if (r.evidence.length && (violated || unjudged || expected || r.outcome === 'inconclusive')) {
     const exchanges = r.evidence.map((x, i, all) => exchange(x, i, all.length)).join('\n');
-    // evidence of a violation, or of what could not be judged, is open; of an expected failure or an inconclusive check, one click away
+    // evidence of a violation or of what could not be judged is open; of the others, one click away
     parts.push(
       `<details class="evidence"${violated || unjudged ? ' open' : ''}><summary>Evidence: ${esc(plural(r.evidence.length, 'exchange'))}</summary>\n${exchanges}\n</details>`,
     );
@@ -318,44 +265,38 @@ function detail(r: RequirementResult): string {
   return parts.join('\n');
 }
 
-function requirement(r: RequirementResult): string {
+function requirement(r: RequirementResult) {
   const body = detail(r);
+  const listed = r.expectedFailure !== undefined;
+  const expected = failedAsExpected(r);
+  const outcome = `<span class="badge outcome-${attr(slug(r.outcome))}${expected ? ' expected-outcome' : ''}">${esc(r.outcome)}</span>`;
+  const badge = expected ? 'expected failure' : listed ? 'listed as expected failure' : '';
   const row = [
     `<tr class="summary">`,
-    `<td class="id"><code>${esc(r.id)}</code></td>`,
+    `<td class="id">${code(r.id)}</td>`,
     `<td class="level level-${attr(slug(r.level))}">${esc(r.level)}</td>`,
-    `<td class="outcome"><span class="badge outcome-${attr(slug(r.outcome))}${failedAsExpected(r) ? ' expected-outcome' : ''}">${esc(r.outcome)}</span>` +
-      (failedAsExpected(r)
-        ? ' <span class="badge expected-badge">expected failure</span>'
-        : r.expectedFailure !== undefined
-          ? ' <span class="badge expected-badge">listed as expected failure</span>'
-          : '') +
-      '</td>',
+    `<td class="outcome">${outcome}${badge && ` <span class="badge expected-badge">${badge}</span>`}</td>`,
     `<td class="title">${esc(r.title)}</td>`,
     `<td class="duration">${esc(formatDuration(r.durationMs))}</td>`,
     `</tr>`,
   ].join('');
   const detailRow = body ? `\n<tr class="detail"><td colspan="5">\n${body}\n</td></tr>` : '';
   return (
-    `<tbody class="requirement outcome-${attr(slug(r.outcome))}${r.expectedFailure !== undefined ? ' expected-failure' : ''}" id="${attr(requirementAnchor(r.id))}" data-requirement="${attr(r.id)}"` +
+    `<tbody class="requirement outcome-${attr(slug(r.outcome))}${listed ? ' expected-failure' : ''}" id="${attr(anchor(r.id))}" data-requirement="${attr(r.id)}"` +
     ` data-outcome="${attr(r.outcome)}" data-level="${attr(r.level)}" data-area="${attr(r.area)}"` +
-    `${r.expectedFailure !== undefined ? ' data-expected-failure' : ''}>\n${row}${detailRow}\n</tbody>`
+    `${listed ? ' data-expected-failure' : ''}>\n${row}${detailRow}\n</tbody>`
   );
 }
 
-/** Where a result sorts: violations first, then expected failures, inconclusive, skipped, passed. */
+/** Violations first, then expected failures, inconclusive, skipped, passed. */
 const rank = (r: RequirementResult) => (failedAsExpected(r) ? 1.5 : (OUTCOME_RANK.get(r.outcome) ?? 9));
 
-function areaSection(area: string, verdict: Verdict | undefined, results: RequirementResult[]): string {
-  // violations first, then expected failures, inconclusive, skipped, passed; MUST before SHOULD; otherwise report order
-  const sorted = results
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => rank(a.r) - rank(b.r) || (a.r.level === b.r.level ? 0 : a.r.level === 'MUST' ? -1 : 1) || a.i - b.i)
-    .map(({ r }) => r);
-  const badge = verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : '';
+function areaSection({ area, verdict }: { area: string; verdict?: Verdict }, requirements: RequirementResult[]) {
+  const results = requirements.filter((r) => r.area === area);
+  const sorted = [...results].sort((a, b) => rank(a) - rank(b) || mustFirst(a, b));
   return [
     `<section class="area" id="area-${attr(slug(area))}" data-area="${attr(area)}"${verdict ? ` data-verdict="${attr(verdict)}"` : ''}>`,
-    `<h2><span class="area-name">${esc(area)}</span> ${badge}</h2>`,
+    `<h2><span class="area-name">${esc(area)}</span> ${verdict ? verdictBadge(verdict) : ''}</h2>`,
     countsLine(countResults(results), results),
     '<table class="requirements">',
     '<thead><tr><th class="id">Requirement</th><th class="level">Level</th><th class="outcome">Outcome</th><th class="title">Title</th><th class="duration">Duration</th></tr></thead>',
@@ -365,15 +306,14 @@ function areaSection(area: string, verdict: Verdict | undefined, results: Requir
   ].join('\n');
 }
 
-function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], requirements: RequirementResult[]): string {
+function overview(areas: { area: string; verdict?: Verdict; counts: Counts }[], requirements: RequirementResult[]) {
   const rows = areas.map(({ area, verdict, counts: c }) => {
     const expected = expectedOf(requirements.filter((r) => r.area === area));
-    // failed or errored, every one of them an expected failure: not styled as a violation
     const cls = (k: keyof Counts) =>
       c[k] === 0 && k !== 'total' ? ' zero' : (k === 'failed' || k === 'error') && expected[k] === c[k] ? ' n-expected' : ` n-${k}`;
     return (
       `<tr data-area="${attr(area)}"><td><a href="#area-${attr(slug(area))}">${esc(area)}</a></td>` +
-      `<td>${verdict ? `<span class="badge verdict-${attr(slug(verdict))}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</span>` : ''}</td>` +
+      `<td>${verdict ? verdictBadge(verdict) : ''}</td>` +
       (['total', 'passed', 'failed', 'error', 'inconclusive', 'skipped'] as const).map((k) => `<td class="num${cls(k)}">${esc(c[k])}</td>`).join('') +
       '</tr>'
     );
@@ -495,21 +435,11 @@ footer { color: var(--muted); font-size: 12px; border-top: 1px solid var(--line)
 
 export function renderHtml(report: RunReport): string {
   // areas in report order, then any area a result names that the area list lacks
-  const areas = report.areas.map((a) => ({ area: a.area, verdict: a.verdict as Verdict | undefined, counts: a.counts }));
-  for (const r of report.requirements) {
-    if (!areas.some((a) => a.area === r.area)) areas.push({ area: r.area, verdict: undefined, counts: countResults([]) });
-  }
-  for (const a of areas) {
-    if (!report.areas.some((x) => x.area === a.area)) a.counts = countResults(report.requirements.filter((r) => r.area === a.area));
+  const areas: { area: string; verdict?: Verdict; counts: Counts }[] = [...report.areas];
+  for (const { area } of report.requirements) {
+    if (!areas.some((a) => a.area === area)) areas.push({ area, counts: countResults(report.requirements.filter((r) => r.area === area)) });
   }
   const title = `${report.spec.title} conformance: ${VERDICT_LABEL[report.verdict] ?? report.verdict} (${report.target.baseUrl})`;
-  const sections = areas.map((a) =>
-    areaSection(
-      a.area,
-      a.verdict,
-      report.requirements.filter((r) => r.area === a.area),
-    ),
-  );
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -531,7 +461,7 @@ export function renderHtml(report: RunReport): string {
     areas.length ? overview(areas, report.requirements) : '<p class="none">No requirement was run.</p>',
     latencyTable(report.latency, 'latency', report.latencyQuiet ? "Response times per operation under the run's load" : undefined),
     latencyTable(report.latencyQuiet, 'latency-quiet', 'Response times per operation, one request at a time (PERF-LATENCY-P95)'),
-    ...sections,
+    ...areas.map((a) => areaSection(a, report.requirements)),
     `<footer>Written by ${esc(report.tool.name)} ${esc(report.tool.version)}; finished ${time(report.finishedAt)}. ` +
       'compliance.json holds the same run in machine-readable form.</footer>',
     '</main>',

@@ -1,10 +1,6 @@
-// metrics.prom: the run in the Prometheus text exposition format, for node_exporter's
-// textfile collector or a Pushgateway, so that scheduled health checks can be alerted on.
-//
-// Every value describes this one run, so every family is a gauge: a counter must only
-// grow, while the next run's file starts again from its own figures (rate() over such a
-// "counter" would be wrong). That is also why the request count is `..._run_requests`
-// and not `..._requests_total`: Prometheus keeps the `_total` suffix for counters.
+// metrics.prom: the run in the Prometheus text format, so that scheduled health checks can be
+// alerted on. Every value describes this one run, so every family is a gauge (the next run's
+// file starts again from its own figures), and none is named `_total`, a counter's suffix.
 import { countedViolations, writesAcceptedCount } from '../harness/verdict/report.js';
 import { VERDICTS, type RunReport } from '../harness/model/types.js';
 
@@ -16,19 +12,16 @@ const QUANTILES = [
 
 type Labels = Record<string, string>;
 
-/** Milliseconds as seconds, to the microsecond (no float noise such as 0.13219999999999998). */
+/** To the microsecond: no float noise such as 0.13219999999999998. */
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
-/** A label value as the format wants it: backslash, double quote and line feed escaped. */
 const escapeLabelValue = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-const labelText = (labels: Labels) =>
-  `{${Object.entries(labels)
-    .map(([k, v]) => `${k}="${escapeLabelValue(v)}"`)
-    .join(',')}}`;
+const label = ([name, value]: [string, string]) => `${name}="${escapeLabelValue(value)}"`;
+const labelText = (labels: Labels) => `{${Object.entries(labels).map(label).join(',')}}`;
 
 export function renderMetrics(report: RunReport): string {
-  // on every series: which server and which profile, so that several checks can share one collector
+  // on every series, so that several checks can share one collector
   const run: Labels = { target: report.target.baseUrl, profile: report.profile };
   const lines: string[] = [];
   const family = (name: string, help: string, samples: Array<[Labels, number]>) => {
@@ -36,8 +29,7 @@ export function renderMetrics(report: RunReport): string {
     for (const [labels, value] of samples) lines.push(`${PREFIX}${name}${labelText({ ...labels, ...run })} ${value}`);
   };
 
-  // one series per verdict, 1 for this run's: each always exists, so `== 1` and `== 0`
-  // both work without absent(), and an aborted run is told apart from a non-compliant one
+  // each verdict always has its series, so `== 1` and `== 0` both work without absent()
   family(
     'verdict',
     'The verdict of the last run: 1 for its verdict, 0 for the others.',
@@ -46,13 +38,10 @@ export function renderMetrics(report: RunReport): string {
   family('exit_code', 'Exit code of the last run: 0 compliant, 1 not compliant, 2 incomplete, aborted or not tested.', [[{}, report.exitCode]]);
   family('run_duration_seconds', 'Wall time of the last run.', [[{}, seconds(report.durationMs)]]);
   family('run_requests', 'HTTP requests the last run sent, retries included.', [[{}, report.requestCount]]);
-  // a health run changes nothing on a conforming server: alert on any above 0 there
   family('run_writes_accepted', 'Writes (POST, PUT, PATCH, DELETE) the servers accepted from the last run; above 0 in health: the run changed production.', [
     [{}, writesAcceptedCount(report)],
   ]);
   family('last_run_timestamp_seconds', 'When the last run finished, in seconds since the Unix epoch.', [[{}, Date.parse(report.finishedAt) / 1000]]);
-  // exactly one series per requirement; its outcome is a label, the value what the verdict counts
-  // (an aborted run counts none: what failed before the abort keeps its outcome label)
   const violated = new Set(countedViolations(report));
   family(
     'requirement_violated',

@@ -1,9 +1,5 @@
-// A Vitest reporter: when the conformance suites run under Vitest, it finishes the run
-// as the CLI does (finish.ts): the comparison with BASELINE, the same reports in
-// REPORT_DIR, the summary and the GitHub output; also when the run was aborted (every
-// test then carries the abort reason). The exchanges live in the worker that ran the
-// checks, not here: the worker writes exchanges.har and hands over its digest
-// (meta.written), which the certificate covers with the rest.
+// The Vitest reporter of the conformance suites: it finishes the run as the CLI does. The
+// exchanges live in the worker that ran the checks: it writes exchanges.har and hands over its digest.
 import type {} from 'vitest';
 import type {} from '@vitest/runner';
 import type { Reporter, TestModule } from 'vitest/node';
@@ -19,17 +15,13 @@ import type { Digested } from './certificate.js';
 /** What global-setup provides: JSON-serialisable (arrays, not Sets or Maps). */
 export interface SuiteSettings {
   session: Omit<SessionOptions, 'now'> & { now: string };
-  /** The ids the run carries out: those ONLY and SKIP select whose test -t runs. */
+  /** Those ONLY and SKIP select whose test -t runs. */
   selected: string[];
-  /** EXPECTED_FAILURES: [id, reason] pairs. */
   expectedFailures: Array<[string, string]>;
-  /** REPORT_DIR, for the reporter. */
   reportDir: string;
-  /** BASELINE, read before the run as the CLI reads it. */
   baseline: Baseline | undefined;
-  /** EXCHANGE_LOG: the worker writes exchanges.har. */
   exchangeLog: boolean;
-  /** SIGN_KEY, checked by global-setup; read again here (a key object does not travel as JSON). */
+  /** Read again here: a key object does not travel as JSON. */
   signKeyFile?: string;
 }
 
@@ -40,19 +32,16 @@ declare module 'vitest' {
 }
 
 declare module '@vitest/runner' {
-  // the result and the run's figures ride on the test case, for reporters/vitest-compliance.ts
+  // the result and the run's figures ride on the test case
   interface TaskMeta {
     requirement?: RequirementResult;
     run?: ReportBase;
-    /** Files of the run the worker wrote into REPORT_DIR (exchanges.har), with their digests. */
+    /** exchanges.har, if the worker wrote it. */
     written?: Digested[];
   }
 }
 
-/**
- * A test that failed before its requirement's result was known (a timeout, a crash):
- * its requirement is reported as an error, not left out of the report.
- */
+/** A test that failed before its result was known (a timeout, a crash) is an error, not left out of the report. */
 function withoutResult(title: string, errors: ReadonlyArray<{ message?: string }> | undefined): RequirementResult {
   const id = title.split(' ')[0];
   const requirement = loadCatalogue().find((r) => r.id === id);
@@ -67,19 +56,18 @@ export default class ComplianceReporter implements Reporter {
     let run: ReportBase | undefined;
     let written: Digested[] | undefined;
     let settings: SuiteSettings | undefined;
-    // the conformance suites only (global-setup provides their settings): the self-tests carry no requirements
+    // the conformance suites only: global-setup provides their settings
     for (const module of testModules.filter((m) => m.project.getProvidedContext().conformance)) {
       settings ??= module.project.getProvidedContext().conformance;
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         if (meta.requirement) results.push(meta.requirement);
         else if (test.result().state === 'failed') results.push(withoutResult(test.name, test.result().errors));
-        // every test of the shared run carries the same figures, those of the finished run
         run ??= meta.run;
         written ??= meta.written;
       }
     }
-    if (!run || !settings) return; // not a conformance run (the self-tests)
+    if (!run || !settings) return;
     const redactor = redactorFor(settings.session.target);
     await finishRun(buildReport(run, results), {
       reportDir: settings.reportDir,

@@ -1,4 +1,3 @@
-// The create requirements of spec/requirements.yaml; the checks are in checks/create.ts.
 import { defineAreaSuite } from './vitest-suite.js';
 
 defineAreaSuite('create');

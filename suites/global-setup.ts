@@ -1,12 +1,9 @@
-// Configures the conformance suites exactly as the CLI is configured (flags aside):
-// environment and .env; with no target configured (or TARGET=embedded) the embedded
-// reference server is started.
-// A bad setting ends the run as the CLI does: one line on stderr, the reports of a
-// refused run, exit code 2.
+// Configures the conformance suites as the CLI is configured, flags aside; a bad setting
+// ends the run as the CLI does: one line on stderr, the reports of a refused run, exit code 2.
 import type { TestProject } from 'vitest/node';
 import { parseCommandLine } from '../harness/config/resolve.js';
 import { ConfigError } from '../harness/config/values.js';
-import { prepareRun, type PreparedRun } from '../harness/run/prepare.js';
+import { prepareRun } from '../harness/run/prepare.js';
 import { sessionOptionsFor } from '../harness/run/session.js';
 import { startTarget } from '../cli/target.js';
 import { reportRefusedRun } from '../cli/refused-run.js';
@@ -14,9 +11,8 @@ import type { Requirement } from '../harness/model/types.js';
 import { testTitle } from './test-title.js';
 import type { SuiteSettings } from '../reporters/vitest-compliance.js';
 
-async function configure(): Promise<PreparedRun> {
-  // Vite puts its own BASE_URL ("/", the app's base path) into process.env when the
-  // user has not set one; that one is not a target
+async function configure() {
+  // Vite's own BASE_URL (the app's base path), set when the user set none, is not a target
   const env = { ...process.env };
   if (env.BASE_URL === '/') delete env.BASE_URL;
   try {
@@ -31,7 +27,7 @@ async function configure(): Promise<PreparedRun> {
 
 export default async function setup(project: TestProject) {
   const { config, catalogue, selected, expectedFailures, baseline } = await configure();
-  // -t selects tests by their full name (area, then title): the run carries out only those
+  // -t selects tests by their full name: the run carries out only those
   const pattern = project.config.testNamePattern;
   const named = (r: Requirement) => !pattern || pattern.test(`${r.area} ${testTitle(r)}`);
   const { target, server } = await startTarget(config);

@@ -1,14 +1,7 @@
-// A thin Vitest view over the one runner (harness/run/runner.ts): one test per
-// requirement, titled "<ID> <LEVEL> <title>" so that `vitest run -t LIST-` selects an
-// area. All suite files of a Vitest run share one run, started by the first test:
-// it runs what ONLY, SKIP and -t select, the observers after every other check, as
-// the CLI does. A test ends as the CLI judges its requirement: a violated MUST (with
-// STRICT, also SHOULD) fails it, and so does one that could not be judged (Vitest has
-// no "incomplete", and a pass would let CI go green on what was not seen); a failed
-// SHOULD passes with a warning, an expected failure is skipped. A run that cannot be made (target unreachable, key rejected)
-// fails one test with the reason and skips the others: one failure that says why. The
-// run's exchanges are in this worker, so the first test to finish writes exchanges.har
-// and every test hands its digest to the reporter, which certifies the run.
+// A thin Vitest view over the one runner: a test per requirement, all of them sharing one
+// run. A test ends as the CLI judges its requirement; one that could not be judged fails too
+// (Vitest has no "incomplete", and a pass would let CI go green on what was not seen). A run
+// that cannot be made fails one test with the reason and skips the others.
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
@@ -23,43 +16,41 @@ import { sha256 } from '../harness/api/documents.js';
 
 interface SharedRun {
   run: ConformanceRun;
-  /** Whether a test has failed with the abort reason already (the first one to see it). */
   abortReported: boolean;
-  /** exchanges.har, written once by the first test to finish (the exchanges live in this worker, not in the reporter). */
+  /** Written by the first test to finish: the exchanges live in this worker, not in the reporter. */
   exchangeLog?: Promise<Digested>;
 }
 
 let shared: SharedRun | undefined;
 
-function start(): SharedRun {
-  if (shared) return shared;
+function start() {
   const settings = inject('conformance');
-  const run = startRun({
-    ...settings.session,
-    now: new Date(settings.session.now),
-    checks: conformanceChecks(),
-    selected: new Set(settings.selected),
-    expectedFailures: new Map(settings.expectedFailures),
+  return (shared ??= {
+    run: startRun({
+      ...settings.session,
+      now: new Date(settings.session.now),
+      checks: conformanceChecks(),
+      selected: new Set(settings.selected),
+      expectedFailures: new Map(settings.expectedFailures),
+    }),
+    abortReported: false,
   });
-  shared = { run, abortReported: false };
-  return shared;
 }
 
-/** Writes the run's exchanges.har into REPORT_DIR; its digest goes to the reporter, which certifies the run. */
-async function writeExchangeLog(shared: SharedRun, run: HarRun): Promise<Digested> {
+async function writeExchangeLog(shared: SharedRun, run: HarRun) {
   const text = renderHar(run, await shared.run.exchanges());
   await writeAtomically(inject('conformance').reportDir, EXCHANGE_LOG_FILE, text);
   return { name: EXCHANGE_LOG_FILE, digest: { sha256: sha256(text) } };
 }
 
-/** The one failure of an aborted run: the reason, without stack frames into the harness. */
-function runAborted(reason: string): Error {
+/** Without stack frames into the harness. */
+function runAborted(reason: string) {
   const err = new Error(`the run could not be made: ${reason} (the tests of what it did not carry out are skipped; the CLI exits with code 2 here)`);
   err.stack = `Error: ${err.message}`;
   return err;
 }
 
-/** A test waits for the whole run (its figures are the run's): the run's deadline bounds it, with room to close. */
+// a test waits for the whole run: the run's deadline bounds it, with room to close
 const TEST_MARGIN_MS = 60_000;
 
 export function defineAreaSuite(area: string): void {
@@ -73,13 +64,10 @@ export function defineAreaSuite(area: string): void {
           const shared = start();
           const result = await shared.run.result(requirement.id);
           task.meta.requirement = result; // before the wait for the whole run, so that the reporter has it in any case
-          // the run's figures; its results travel one per test (meta.requirement), and the
-          // reporter builds the report from those, so that a test's own end is counted
+          // the results travel one per test, so that the report counts a test's own end
           const { requirements: _results, ...base } = await shared.run.report;
           task.meta.run = base;
           if (inject('conformance').exchangeLog) task.meta.written = [await (shared.exchangeLog ??= writeExchangeLog(shared, base))];
-          // the run was aborted (target unreachable, key rejected, the target stopped
-          // answering): one failure says why, the requirements it did not carry out are skipped
           const reason = base.abortReason;
           if (reason !== undefined && leftUnjudgedBy(result, reason)) {
             if (shared.abortReported) skip(result.message);
