@@ -1,6 +1,5 @@
 // Authentication: every operation the spec secures, probed without a valid bearer
-// credential, must answer 401. Operations past their removal date are left out; one
-// whose response is not shown and that is not there for this key must only give no data.
+// credential, must answer 401; one not there for this key must only give no data.
 import { fillPath, type Auth, type CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -24,32 +23,34 @@ import {
   type Spelling,
 } from '../harness/run/kit.js';
 
-/**
- * How an operation's probes are judged: `credential`, each must get 401 (or 400 for an
- * invalid body); `no-data`, each must only get no data (no 2xx).
- */
+/** How an operation's probes are judged: `credential`, each must get 401 (or 400 for an invalid body); `no-data`, each must only get no data. */
 type Judged = 'credential' | 'no-data';
 
-/** An operation, and how the run judges its probes (judgedAs). */
-interface Gated {
+interface Probe {
   op: Operation;
   judged: Promise<Judged>;
+  auth: Auth;
+  label: string;
+  /** Query parameters the probe carries (listPets with a filter or a limit). */
+  query?: Record<string, string>;
 }
 
+type Credential = Pick<Probe, 'auth' | 'label' | 'query'>;
+
 /**
- * The operations that must demand the key today: every secured one not past its removal
- * date (a removed operation need not exist). Each comes with how its probes are judged,
- * so that the probes of the others need not wait for the call that decides it.
+ * The operations that must demand the key today (a removed one need not exist), those
+ * `only` keeps, each with how its probes are judged, so that the probes of the others
+ * need not wait for the call that decides it.
  */
-function probedOperations(ctx: CheckContext, only: (op: Operation) => boolean = () => true): Gated[] {
+function probedOperations(ctx: CheckContext, only: (op: Operation) => boolean) {
   const live = ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now) && only(op));
   return live.map((op) => ({ op, judged: judgedAs(ctx, op) }));
 }
 
 /**
- * How an operation's probes are judged: by 401 where it has a documented success or the
- * key gets a 2xx there, else by no data (GET /store/orders; why: AUTH-MISSING-HEADER's
- * accepts). Asked once per operation, with the key, and noted.
+ * By 401 where the operation has a documented success or the key gets a 2xx there, else
+ * by no data (GET /store/orders; why: AUTH-MISSING-HEADER's accepts). Asked once per
+ * operation, with the key, and noted.
  */
 async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   if (op.successShown) return 'credential';
@@ -59,89 +60,64 @@ async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   return 'no-data';
 }
 
-interface Credential {
-  auth: Auth;
-  label: string;
-  /** Query parameters the probe carries (listPets with a filter or a limit). */
-  query?: Record<string, string | number>;
+/** Each credential to listPets, and the health sample `everyOperation` of them (all in certify) to every other operation. */
+function toOperations(ctx: CheckContext, credentials: Credential[]): Probe[] {
+  const everywhere = ctx.sample(credentials, 'everyOperation');
+  // filtered before judgedAs runs: an operation left out adds no note
+  return probedOperations(ctx, (op) => everywhere.length > 0 || op.id === 'listPets').flatMap((gated) =>
+    (gated.op.id === 'listPets' ? credentials : everywhere).map((c) => ({ ...gated, ...c })),
+  );
 }
 
+const toListPets = (ctx: CheckContext, credentials: Credential[]): Probe[] =>
+  probedOperations(ctx, (op) => op.id === 'listPets').flatMap((gated) => credentials.map((c) => ({ ...gated, ...c })));
+
 /**
- * Sends each probe and expects 401 (or, for an operation not there for this key, no
- * 2xx: judgedAs), with 400 too where health's body is {} (AUTH-MISSING-HEADER's
- * accepts says why). An operation with a petId gets an animal that getPet shows
- * (ctx.visible.animal()), so that it cannot fail for want of one; the others are sent without
- * waiting for it.
+ * Sends each probe and expects 401, or no 2xx where the operation is not there for this
+ * key (judgedAs), and 400 too where health's body is {}. An operation with a petId gets
+ * an animal that getPet shows, so that it cannot fail for want of one.
  */
-async function expect401(ctx: CheckContext, probes: Array<Gated & Credential>): Promise<void> {
+async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
+  const valid = ctx.profile === 'certify';
   await eachProbe(probes, async ({ op, judged, auth, label, query }) => {
-    const valid = ctx.profile === 'certify';
     const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
     const animal = op.path.includes('{petId}') ? await ctx.visible.animal() : undefined;
-    const params = animal && { petId: animal.id };
-    const ex = await ctx.call(op.id, { auth, json, params, query });
-    const sent = query
-      ? `${op.id}?${Object.entries(query)
-          .map(([k, v]) => `${k}=${v}`)
-          .join('&')}`
-      : op.id;
+    const ex = await ctx.call(op.id, { auth, json, params: animal && { petId: animal.id }, query });
+    const sent = `${op.id}${query ? `?${new URLSearchParams(query)}` : ''} with ${label}`;
     if ((await judged) === 'no-data') {
-      if (ex.succeeded) fail(`${sent} with ${label}: ${ex.summary}, data without a valid credential`, ex);
+      if (ex.succeeded) fail(`${sent}: ${ex.summary}, data without a valid credential`, ex);
       return;
     }
     // a lookup before the credential (AUTH-BEFORE-LOOKUP, a SHOULD) answers 404 for an
     // animal the server does not show: that says nothing of the credential
     if (animal?.unseen && ex.status === 404) {
       ctx.note(
-        `${sent} with ${label}: ${ex.summary}, for animal ${animal.id}, which getPet did not show even with the key within the consistency window (--consistency-window)`,
+        `${sent}: ${ex.summary}, for animal ${animal.id}, which getPet did not show even with the key within the consistency window (--consistency-window)`,
       );
       return;
     }
-    expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], `${sent} with ${label}`);
+    expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], sent);
   });
 }
 
-/** Sends each credential to each operation (by default every probed one) and expects 401. */
-async function expect401Everywhere(ctx: CheckContext, credentials: Credential[], operations?: Gated[]): Promise<void> {
-  const ops = operations ?? probedOperations(ctx);
-  await expect401(
-    ctx,
-    ops.flatMap((gated) => credentials.map((c) => ({ ...gated, ...c }))),
-  );
-}
-
-/**
- * The scheme probes reach every operation in certify. Health, which runs every few
- * minutes against production, sends them to listPets only: the header is parsed by
- * the same code on every route far more often than not, and missing or invalid keys
- * are still probed everywhere.
- */
-function schemeProbeOperations(ctx: CheckContext): Gated[] {
-  // filtered before judgedAs runs: an operation left out adds no note
-  return probedOperations(ctx, (op) => ctx.profile === 'certify' || op.id === 'listPets');
-}
-
-/** Why a check that needs the real key in another spelling than `Bearer <key>` is skipped. */
 const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
 
 export const AUTH_CHECKS: Check[] = [
   // no header and an empty one, listPets also with each of its parameters (why: the catalogue)
   check('AUTH-MISSING-HEADER', async (ctx) => {
-    const [none, empty] = [ctx.credentials('store', 'missing'), ctx.credentials('store', 'empty')];
-    const ops = probedOperations(ctx);
-    const listPets = ops.filter(({ op }) => op.id === 'listPets');
-    // health (few requests, every few minutes) sends the filter only, and the empty header to listPets only
-    const withParameters = ctx.sample<Record<string, string | number>>([{ status: ctx.spec.statuses[0] }, { limit: ctx.spec.limit.min }], 1);
+    const [none] = ctx.credentials('store', 'missing');
+    const parameters = ctx.sample<Record<string, string>>([{ status: ctx.spec.statuses[0] }, { limit: String(ctx.spec.limit.min) }], 'parameters');
     await expect401(ctx, [
-      ...ops.flatMap((gated) => [...none, ...(ctx.profile === 'certify' || gated.op.id === 'listPets' ? empty : [])].map((c) => ({ ...gated, ...c }))),
-      ...listPets.flatMap((gated) => withParameters.map((query) => ({ ...gated, ...none[0], query }))),
+      ...toOperations(ctx, ctx.credentials('store', 'missing', 'empty')),
+      ...toListPets(
+        ctx,
+        parameters.map((query) => ({ ...none, query })),
+      ),
     ]);
   }),
 
   // the near-miss keys (a random key of the key's format instead, without --key-variants),
-  // the scheme with no token and the tokens of an unset variable: every one to every
-  // operation in certify, with the scheme twice to listPets; health sends them all to
-  // listPets and the first (the changed key, or the random one) to every other operation
+  // the scheme with no token, the tokens of an unset variable, and the scheme twice
   check('AUTH-INVALID-KEY', async (ctx) => {
     const keys = ctx.credentials(
       'store',
@@ -155,21 +131,14 @@ export const AUTH_CHECKS: Check[] = [
       'scheme-only',
       'unset-variable',
     );
-    const ops = probedOperations(ctx);
-    await expect401(ctx, [
-      ...ops.flatMap((gated) => (ctx.profile === 'certify' || gated.op.id === 'listPets' ? keys : keys.slice(0, 1)).map((c) => ({ ...gated, ...c }))),
-      ...(ctx.profile === 'certify'
-        ? ops.filter(({ op }) => op.id === 'listPets').flatMap((gated) => ctx.credentials('store', 'scheme-twice').map((c) => ({ ...gated, ...c })))
-        : []),
-    ]);
+    await expect401(ctx, [...toOperations(ctx, keys), ...toListPets(ctx, ctx.sample(ctx.credentials('store', 'scheme-twice'), 'schemeTwice'))]);
   }),
 
-  check('AUTH-WRONG-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.credentials('store', 'other-scheme'), schemeProbeOperations(ctx))),
+  check('AUTH-WRONG-SCHEME', (ctx) => expect401(ctx, toOperations(ctx, ctx.credentials('store', 'other-scheme')))),
 
-  // certify also glues the key to the scheme (BearerKEY)
-  check('AUTH-NO-SCHEME', (ctx) => expect401Everywhere(ctx, ctx.sample(ctx.credentials('store', 'no-scheme', 'glued'), 1), schemeProbeOperations(ctx))),
+  // the key alone, and glued to the scheme (BearerKEY)
+  check('AUTH-NO-SCHEME', (ctx) => expect401(ctx, toOperations(ctx, ctx.sample(ctx.credentials('store', 'no-scheme', 'glued'), 'credentials')))),
 
-  // the real key under the lower-case scheme; why a SHOULD: the catalogue
   check('AUTH-SCHEME-CASE', async (ctx) => {
     const [valid] = ctx.credentials('store', 'scheme-case');
     if (!valid) throw new Skip(WITHOUT_KEY_VARIANTS);
@@ -177,7 +146,6 @@ export const AUTH_CHECKS: Check[] = [
     expectStatus(ex, [200], `listPets with ${valid.label}`);
   }),
 
-  // Only data fails (expectNoData); why anything else passes: the catalogue's accepts
   check('AUTH-NO-BYPASS', async (ctx) => {
     const none = { auth: 'none' as const };
     const list = () => ctx.call('listPets', none);
@@ -198,7 +166,7 @@ export const AUTH_CHECKS: Check[] = [
           { label: 'listPets with the key in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
         ];
     const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
-    // writes too, in certify: a valid NewPet to every spelling of the collection, no key
+    // health writes nothing
     const listPath = ctx.spec.operation('listPets').path;
     const create = () => ctx.call('createPet', { ...none, json: ctx.newPet('bypass-probe') });
     const writes =
@@ -212,16 +180,17 @@ export const AUTH_CHECKS: Check[] = [
     await expectNoData(
       ctx,
       [
-        ...ctx.sample(pathSpellings(listPath).map(spelled(list)), 4),
-        ...ctx.sample(elsewhere, 1).map(({ label, options }) => ({ label, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list })),
-        ...(id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 2)),
+        ...ctx.sample(pathSpellings(listPath).map(spelled(list)), 'listPets'),
+        ...ctx
+          .sample(elsewhere, 'keyElsewhere')
+          .map(({ label, options }) => ({ label, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list })),
+        ...(id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 'getPet')),
         ...writes,
       ],
       'AUTH-MISSING-HEADER',
     );
   }),
 
-  // the key as access_token in the query; why a SHOULD: the catalogue
   check('AUTH-NO-QUERY-TOKEN', (ctx) => {
     if (!ctx.keyVariants) throw new Skip(WITHOUT_KEY_VARIANTS);
     return expectNoData(
@@ -237,12 +206,7 @@ export const AUTH_CHECKS: Check[] = [
     );
   }),
 
-  /**
-   * The methods no operation documents, without a key: HEAD and OPTIONS to the paths
-   * (OPTIONS as a CORS preflight), and in certify each unsafe method to an animal the run
-   * made for it (PUT and POST with a NewPet, PATCH with a name, DELETE), which getPet
-   * with the key must then show as it was made. What passes and why: the catalogue.
-   */
+  // HEAD and OPTIONS (as a CORS preflight) to the paths; in certify, the unsafe methods to an animal made for them
   check('AUTH-EVERY-METHOD', async (ctx) => {
     const listPath = ctx.spec.operation('listPets').path;
     const itemTemplate = ctx.spec.operation('getPet').path;
@@ -256,11 +220,11 @@ export const AUTH_CHECKS: Check[] = [
       ...(id === undefined ? [] : [{ template: itemTemplate, path: fillPath(itemTemplate, 'getPet', { petId: id }) }]),
     ];
     const cors = { origin: 'https://conformance.example', 'access-control-request-method': 'GET' };
-    // by method first: health sends HEAD to both paths and OPTIONS to the list
+    // by method first, so that a health sample has each method
     const reads = undocumentedMethods(ctx.spec, listPath).safe.flatMap((method) =>
       paths.filter(({ template }) => undocumentedMethods(ctx.spec, template).safe.includes(method)).map(({ path }) => ({ method, path })),
     );
-    const probes = ctx.sample(reads, 3).map(({ method, path }) => async () => {
+    const probes = ctx.sample(reads).map(({ method, path }) => async () => {
       const ex = await ctx.request(method, path, { auth: 'none', ...(method === 'OPTIONS' && { headers: cors }) });
       // HEAD answered as GET would be is GET without the key; a bare 2xx is AUTH-HEAD-REFUSED's
       const data = method === 'HEAD' ? headLikeGet(ex) : animalsShown(ex).length > 0;
@@ -270,7 +234,6 @@ export const AUTH_CHECKS: Check[] = [
     await eachProbe([...probes, ...(writes ? [() => writes] : [])], (probe) => probe());
   }),
 
-  // judged on the run's HEADs without a key; why a SHOULD: the catalogue
   check('AUTH-HEAD-REFUSED', async (ctx) => {
     const headsWithoutKey = () => ctx.observed('store').filter((ex) => ex.request.method === 'HEAD' && ex.request.headers?.authorization === undefined);
     // run without AUTH-EVERY-METHOD, it sends its own
@@ -282,13 +245,11 @@ export const AUTH_CHECKS: Check[] = [
     ctx.note(`${heads.length} HEAD requests without a key, none answered 2xx`);
   }),
 
-  // why a SHOULD: the catalogue
   check('AUTH-BEFORE-VALIDATION', async (ctx) => {
     const ex = await ctx.call('createPet', { auth: 'none', json: {} });
     expectStatus(ex, [401], 'createPet with an invalid body ({}) and no key (authentication comes before validation)');
   }),
 
-  // why a SHOULD: the catalogue
   check('AUTH-BEFORE-LOOKUP', async (ctx) => {
     if (isRemoved(ctx.spec.operation('getPet'), ctx.now)) throw new Skip('getPet is past its removal date');
     const ex = await ctx.call('getPet', { auth: 'none', params: { petId: await ctx.probes.absentId() } });
@@ -299,11 +260,7 @@ export const AUTH_CHECKS: Check[] = [
 /** A HEAD answered as GET would be: GET's media type, or a body length (RFC 9110 9.3.2). */
 const headLikeGet = (ex: Exchange) => ex.succeeded && (ex.mediaType === 'application/json' || Number(ex.headers['content-length'] ?? 0) > 0);
 
-/**
- * Makes an animal, waits until getPet shows it, sends it every unsafe method no operation
- * documents without a key, then reads it again with the key: each must have got no 2xx,
- * and the animal must be there as it was made.
- */
+/** Each unsafe method no operation documents, without a key, to an animal getPet shows: each gets no 2xx, and the animal stays as it was. */
 async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: string): Promise<void> {
   // an animal without a status changes no status page, and one more animal in the store
   // makes no page shorter: it need not wait for the pages the list checks judge

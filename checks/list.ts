@@ -45,18 +45,13 @@ function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   }
 }
 
-/**
- * A limit the description does not allow: any refusal (expectRefusal) or a 200 with a
- * valid page of at most the maximum passes, never a 5xx (why: LIST-LIMIT-BELOW-MIN's
- * accepts). The values come from the limit's schema (harness/api/edge-values.ts); the
- * nearest one is also sent with each status filter. Health sends the two nearest alone.
- */
+/** Limits the description does not allow, the nearest also with each status filter (why: LIST-LIMIT-BELOW-MIN's accepts). */
 async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
   const { max } = ctx.spec.limit;
   await ctx.seeding.created(); // a store with more animals than any page, so a missing bound shows
   const queries: Array<Record<string, string>> = [
-    ...ctx.sample(values, 2).map((limit) => ({ limit })),
-    ...ctx.sample(ctx.spec.statuses, 0).map((status) => ({ status, limit: values[0] })),
+    ...ctx.sample(values, 'limits').map((limit) => ({ limit })),
+    ...ctx.sample(ctx.spec.statuses, 'statuses').map((status) => ({ status, limit: values[0] })),
   ];
   await eachProbe(queries, async (query) => {
     const ex = await ctx.call('listPets', { query });
@@ -114,7 +109,7 @@ export const LIST_CHECKS: Check[] = [
     // need the run's animals (so that a missing bound shows), not the pages, and are sent
     // while those are fetched, but judged after the unfiltered page as before
     const filtered = ctx.seeding.created().then(() =>
-      eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+      eachProbe(ctx.sample(ctx.spec.statuses), async (status) => {
         expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
       }),
     );
@@ -191,9 +186,9 @@ export const LIST_CHECKS: Check[] = [
     const { interior } = limitProbes(ctx);
     if (!interior) throw new Inconclusive('the limit has no values between its bounds');
     const { max } = ctx.spec.limit;
-    const statuses = ctx.sample(ctx.spec.statuses, 1);
-    const unfiltered = ctx.profile === 'certify' ? 3 : 2;
-    const repeated = ctx.profile === 'certify' ? 2 : 0;
+    const statuses = ctx.sample(ctx.spec.statuses, 'statuses');
+    const unfiltered = ctx.sampleSize(3, 'unfiltered');
+    const repeated = 2 * ctx.sampleSize(1, 'repeated');
     const drawn = await ctx.drawIntegers(unfiltered + statuses.length + repeated, interior, 'LIST-LIMIT-ANY');
     const listed = await ctx.lists.listed();
     const known = [...(await ctx.lists.knownPets(listed.value)).values()];
@@ -263,8 +258,7 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`judged: ${judged.join(', ')}`);
   }),
 
-  // and, in certify, the filter given twice: undefined by the description, so what
-  // LIST-STATUS-UNKNOWN accepts passes (a framework may join the values into one unknown one)
+  // and the filter given twice, judged as LIST-STATUS-UNKNOWN
   check('LIST-STATUS-FILTER', async (ctx) => {
     const { byStatus } = await ctx.lists.pages();
     for (const { status, ex } of byStatus) {
@@ -276,7 +270,7 @@ export const LIST_CHECKS: Check[] = [
       }
     }
     const twice = ctx.spec.statuses.slice(0, 2);
-    if (ctx.profile !== 'certify' || twice.length < 2) return;
+    if (twice.length < 2 || ctx.sampleSize(1, 'repeated') === 0) return;
     const ex = await ctx.call('listPets', { query: { status: twice } });
     if (!isRefusal(ex.status)) validPage(ctx, ex, `listPets with the status filter given twice`);
   }),
@@ -313,7 +307,7 @@ export const LIST_CHECKS: Check[] = [
 
   check('LIST-STATUS-UNKNOWN', async (ctx) => {
     const { outside } = enumProbes(ctx.spec.parameter('listPets', 'status'));
-    await eachProbe(ctx.sample(outside, 1), async (status) => {
+    await eachProbe(ctx.sample(outside), async (status) => {
       const ex = await ctx.call('listPets', { query: { status } });
       expectRefusal(ex, `listPets with status=${status}`, [200]);
       if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);

@@ -2,30 +2,29 @@
 // the data the checks share (fixtures.ts), and a place for notes and evidence.
 import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
-import type { CallOptions, Service } from './request.js';
-
-export type { Auth, CallOptions } from './request.js';
-export { fillPath } from './request.js';
-import type { Requirement } from '../model/types.js';
+import type { Auth, CallOptions, Service } from './request.js';
+import type { CatalogueEntry } from '../api/catalogue.js';
 import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
 import type { Fixtures } from './fixtures.js';
 import type { CredentialKind } from '../api/credentials.js';
-import type { Auth } from './request.js';
 import { pollWithinWindow, type Polled } from './window.js';
 
+export type { Auth, CallOptions } from './request.js';
+export { fillPath } from './request.js';
 export { waitedFor, type Polled } from './window.js';
 
 export class CheckContext {
   readonly notes: string[] = [];
   readonly evidence: Exchange[] = [];
+  /** The requests this check sent itself, redirect hops included: its catalogue entry's health.requests bounds them. */
+  requestsSent = 0;
 
-  // private: the session is the runner's; what a check may use is below
   constructor(
     private readonly session: Session,
     private readonly fixtures: Fixtures,
-    readonly requirement: Requirement,
+    readonly requirement: CatalogueEntry,
   ) {}
 
   /** The run's animals, the early page, when the writes ended (seeding.ts). */
@@ -69,7 +68,6 @@ export class CheckContext {
   get seed() {
     return this.session.seed;
   }
-  /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
   get clockToleranceMs() {
     return this.session.options.clockToleranceMs;
   }
@@ -79,18 +77,19 @@ export class CheckContext {
   get apiKey() {
     return this.session.options.target.apiKey;
   }
-  get quickstartApiKey() {
-    return this.session.quickstartApiKey;
-  }
-  /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants; certify by default). */
+  /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants). */
   get keyVariants() {
     return this.session.options.keyVariants;
   }
-  /**
-   * The classes of Authorization header of these kinds (credentials.ts), from one
-   * service's key, as the auth of a call: in the order the kinds are given (a kind the
-   * run does not send, such as a near-miss without --key-variants, is left out).
-   */
+  get latencyBudgetMs() {
+    return this.session.options.maxLatencyMs;
+  }
+  /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
+  get referenceValues() {
+    return referenceValues(this.session);
+  }
+
+  /** One service's classes of Authorization header of these kinds (credentials.ts), in that order; a kind the run does not send is left out. */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
     const classes = this.session.credentials(service);
     return kinds
@@ -98,11 +97,7 @@ export class CheckContext {
       .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
-  /**
-   * `count` distinct integers from the range, drawn with the run's seed, so that --seed
-   * draws them again; `use` names the draw, so that two checks drawing from the same
-   * range do not get the same values.
-   */
+  /** `count` distinct integers from the range, drawn with the run's seed; `use` names the draw, so that two checks get different values. */
   async drawIntegers(count: number, range: { min: number; max: number }, use: string): Promise<number[]> {
     const { default: fc } = await import('fast-check');
     const seed = [...use].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, this.session.seed);
@@ -110,9 +105,22 @@ export class CheckContext {
     return fc.sample(fc.uniqueArray(fc.integer(range), { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0];
   }
 
-  /** The latency budget the user set (--max-latency-ms), if any. */
-  get latencyBudgetMs() {
-    return this.session.options.maxLatencyMs;
+  /**
+   * How many of `all` probe values the run sends: all in certify; in health, which runs
+   * every few minutes against production, what the catalogue declares (health.samples,
+   * by `name` where the check samples more than one list).
+   */
+  sampleSize(all: number, name?: string): number {
+    if (this.profile === 'certify') return all;
+    const { samples } = this.requirement.health ?? {};
+    const declared = typeof samples === 'object' ? samples[name ?? ''] : samples;
+    if (declared === undefined) throw new Error(`${this.requirement.id}: spec/requirements.yaml declares no health sample ${name ?? ''}`);
+    return Math.min(all, declared);
+  }
+
+  /** The first sampleSize() of the values. */
+  sample<T>(values: T[], name?: string): T[] {
+    return values.slice(0, this.sampleSize(values.length, name));
   }
 
   /** Response times per operation over every exchange of the run so far. */
@@ -121,15 +129,12 @@ export class CheckContext {
   }
 
   /** Sends the request of `ex` again as part of the quiet sample (reported as latencyQuiet, apart from the run's load). */
-  async resendQuiet(ex: Exchange): Promise<Exchange> {
+  resendQuiet(ex: Exchange): Promise<Exchange> {
+    this.requestsSent++;
     return this.session.resendQuiet(ex.request);
   }
 
-  /**
-   * Every answer one service gave the run so far that counts (Session.answered), in the
-   * order sent, for the observer requirements; a rate limit (429, 503 with Retry-After)
-   * is left out (why: STORE-NO-5XX's accepts).
-   */
+  /** Every answer one service gave the run so far that counts (Session.answered), in the order sent, but rate limits (why: STORE-NO-5XX's accepts). */
   observed(service: Service): Exchange[] {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
@@ -144,42 +149,25 @@ export class CheckContext {
     return this.session.recovered(service);
   }
 
-  /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
-  get referenceValues() {
-    return referenceValues(this.session);
-  }
-
   /** A valid NewPet named `<runPrefix>-<label>`, with the run's values for the required fields. */
   newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     return validNewPet(this.spec, this.session.petValues(`${this.runPrefix}-${label}`), extra);
-  }
-
-  /**
-   * The probe values a run sends: all of them in certify; in health, which runs every
-   * few minutes against production and keeps its requests few, the first `inHealth`.
-   */
-  sample<T>(values: T[], inHealth: number): T[] {
-    return this.profile === 'certify' ? values : values.slice(0, inHealth);
   }
 
   note(message: string): void {
     this.notes.push(message);
   }
 
-  /** Calls an animal-store operation by its operationId, built from the spec. */
+  /** Calls an animal-store operation by its operationId. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
-  /**
-   * Sends a method and a path (relative to the animal store's base address) that no
-   * documented operation has: a probe of an undocumented form of a path.
-   */
+  /** Sends a method and a path (relative to the store's base address) that no documented operation has. */
   async request(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.request('store', method, path, options));
   }
 
-  /** Sends to the quickstart message service. */
   async sendMessage(options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
   }
@@ -189,10 +177,7 @@ export class CheckContext {
     return this.collect(await this.session.request('quickstart', method, path, options));
   }
 
-  /**
-   * Sends, and sends again while the answer is `pending` within the consistency
-   * window (pollWithinWindow): for a read of something just written.
-   */
+  /** Sends, and sends again while the answer is `pending` within the consistency window: for a read of something just written. */
   async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number): Promise<Polled<Exchange>> {
     const started = since ?? performance.now();
     return pollWithinWindow(this.session, await send(), send, pending, started);
@@ -202,6 +187,7 @@ export class CheckContext {
     // a followed redirect shows in the evidence before the answer it led to
     const hops: Exchange[] = [];
     for (let hop = ex.redirectedFrom; hop; hop = hop.redirectedFrom) hops.unshift(hop);
+    this.requestsSent += hops.length + 1;
     this.cite(...hops, ex);
     return ex;
   }
