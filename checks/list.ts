@@ -1,7 +1,6 @@
 // listPets: the bare array, page bounds from the spec's limit parameter, the status
-// filter. Most checks judge the shared list pages (fetched once, after the run's
-// animals exist); the out-of-range probes are their own.
-import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
+// filter. Most checks judge the shared list pages below; the out-of-range probes are their own.
+import { declareListPages, waitedFor, type CheckContext, type ListPage, type Polled } from '../harness/run/context.js';
 import {
   absentFrom,
   check,
@@ -24,6 +23,18 @@ import {
 } from '../harness/run/kit.js';
 import { judgeListAnswers, judgeUniqueIds } from './transcript.js';
 
+// The pages the list checks judge, fetched once the run's animals exist: unfiltered first
+// (so an animal seen unfiltered already existed when its status page was asked), then
+// each status with the largest limit (the more a short page holds, the more it says) and
+// the favoured status without limit (the default page size must hold with the filter too).
+declareListPages(({ limit: { min, max }, statuses }) => [
+  [{}, { limit: min }, { limit: max }],
+  [...statuses.map((status) => ({ status, limit: max })), { status: favouredStatus({ statuses }) }],
+]);
+
+/** The pages without a status filter, from the smallest limit to the largest. */
+const unfiltered = (pages: ListPages) => pages.filter((p) => p.status === undefined).sort((a, b) => a.most - b.most);
+
 /** A 200 page that is a valid Pets array; anything else fails the calling check. */
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
   ctx.cite(ex);
@@ -36,7 +47,6 @@ function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: strin
   if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
 }
 
-/** Says how long the list took to show the run's animals, when it was not at once. */
 function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   if (listed.asked > 1 && !listed.pending) {
     ctx.note(
@@ -47,7 +57,6 @@ function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
 
 /** Limits the description does not allow, the nearest also with each status filter (why: LIST-LIMIT-BELOW-MIN's accepts). */
 async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
-  const { max } = ctx.spec.limit;
   await ctx.seeding.created(); // a store with more animals than any page, so a missing bound shows
   const queries: Array<Record<string, string>> = [
     ...ctx.sample(values, 'limits').map((limit) => ({ limit })),
@@ -57,22 +66,11 @@ async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<voi
     const ex = await ctx.call('listPets', { query });
     const what = `listPets with ${new URLSearchParams(query)}`;
     expectRefusal(ex, what, [200]);
-    if (ex.status === 200) expectAtMost(ctx, ex, max, `${what} (answered 200, so it must be a valid page)`);
+    if (ex.status === 200) expectAtMost(ctx, ex, ctx.spec.limit.max, `${what} (answered 200, so it must be a valid page)`);
   });
 }
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
-
-/** One page LIST-LIMIT-ANY asks for: at most `most` animals, at least min(`least`, the animals known to exist). */
-interface LimitProbe {
-  query: Record<string, string | number | number[]>;
-  most: number;
-  least: number;
-  /** Of this status only (a filtered page). */
-  status?: string;
-  /** A refusal passes too (a value the description does not define). */
-  refusable?: boolean;
-}
 
 /** Some of the known animals a page lacks, with their names and statuses, for a message. */
 function describeKnown(ids: string[], known: Map<string, Record<string, any>>): string {
@@ -95,19 +93,18 @@ export const LIST_CHECKS: Check[] = [
     judgeListAnswers(ctx);
   }),
 
+  // with the status filter too: a server may apply the default on one path only
   check('LIST-LIMIT-DEFAULT', async (ctx) => {
     const most = ctx.spec.limit.default;
     expectAtMost(ctx, await ctx.lists.page(), most, 'listPets without limit');
-    // and with the status filter: a server may apply the default on one path only
     const status = favouredStatus(ctx.spec);
     expectAtMost(ctx, await ctx.lists.page({ status }), most, `listPets with status=${status} and no limit`);
   }),
 
   check('LIST-LIMIT-MIN', async (ctx) => {
     const { min } = ctx.spec.limit;
-    // and with each status filter: a server may enforce the bound on one query only; these
-    // need the run's animals (so that a missing bound shows), not the pages, and are sent
-    // while those are fetched, but judged after the unfiltered page as before
+    // with each status filter too: a server may enforce the bound on one query only; sent
+    // once the run's animals exist (so a missing bound shows), judged after the unfiltered page
     const filtered = ctx.seeding.created().then(() =>
       eachProbe(ctx.sample(ctx.spec.statuses), async (status) => {
         expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
@@ -121,27 +118,17 @@ export const LIST_CHECKS: Check[] = [
   check('LIST-LIMIT-MAX', async (ctx) => {
     const { max } = ctx.spec.limit;
     expectAtMost(ctx, await ctx.lists.page({ limit: max }), max, `listPets with limit=${max}`);
-    // and with each status filter: the bound must hold with the filter
     for (const status of ctx.spec.statuses) {
       expectAtMost(ctx, await ctx.lists.page({ status, limit: max }), max, `listPets with status=${status}&limit=${max}`);
     }
   }),
 
-  // Judged on the pages once they show the run's animals (within --consistency-window):
-  // a list may show writes late.
+  // judged once the pages show the run's animals (within --consistency-window): a list may show writes late
   check('LIST-PAGE-FULL', async (ctx) => {
-    const { min, max, default: pageDefault } = ctx.spec.limit;
     const listed = await ctx.lists.listed();
-    const pages = listed.value;
     // the animals known before each page was asked: another client may add some meanwhile
     const asked = await Promise.all(
-      (
-        [
-          [pages.min, min],
-          [pages.default, pageDefault],
-          [pages.max, max],
-        ] as const
-      ).map(async ([ex, limit]) => ({ ex, limit, held: (await ctx.lists.knownBefore(ex, pages)).size })),
+      unfiltered(listed.value).map(async ({ ex, most }) => ({ ex, limit: most, held: (await ctx.lists.knownBefore(ex, listed.value)).size })),
     );
     const cases = asked.filter(({ limit, held }) => held >= limit);
     const storeHasAtLeast = Math.max(...asked.map((a) => a.held));
@@ -149,7 +136,7 @@ export const LIST_CHECKS: Check[] = [
       throw new Inconclusive(
         storeHasAtLeast === 0
           ? 'the store shows no animals: no page can be required to hold any'
-          : `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${min}`,
+          : `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${ctx.spec.limit.min}`,
       );
     }
     for (const { ex, limit, held } of cases) {
@@ -165,10 +152,9 @@ export const LIST_CHECKS: Check[] = [
   check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).below)),
 
   check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
-    const { max } = ctx.spec.limit;
     await outOfRangeLimit(ctx, limitProbes(ctx).above);
     const known = (await ctx.lists.knownPets()).size;
-    if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
+    if (known <= ctx.spec.limit.max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
   }),
 
   check('LIST-LIMIT-NOT-INTEGER', (ctx) => {
@@ -176,28 +162,23 @@ export const LIST_CHECKS: Check[] = [
     return outOfRangeLimit(ctx, [...notInteger, ...lenient]);
   }),
 
-  /**
-   * Limits between the edges, drawn with the run's seed: a page of limit L holds at most
-   * L animals, and at least min(L, the animals known to exist, of its status when
-   * filtered). Asked once the list shows the run's animals. The limit given twice may be
-   * refused, or read as either value.
-   */
+  // limits drawn with the run's seed, asked once the list shows the run's animals
   check('LIST-LIMIT-ANY', async (ctx) => {
     const { interior } = limitProbes(ctx);
     if (!interior) throw new Inconclusive('the limit has no values between its bounds');
     const { max } = ctx.spec.limit;
     const statuses = ctx.sample(ctx.spec.statuses, 'statuses');
-    const unfiltered = ctx.sampleSize(3, 'unfiltered');
-    const repeated = 2 * ctx.sampleSize(1, 'repeated');
-    const drawn = await ctx.drawIntegers(unfiltered + statuses.length + repeated, interior, 'LIST-LIMIT-ANY');
+    const plain = ctx.sampleSize(3, 'unfiltered');
+    const twice = 2 * ctx.sampleSize(1, 'repeated');
+    const drawn = await ctx.drawIntegers(plain + statuses.length + twice, interior, 'LIST-LIMIT-ANY');
     const listed = await ctx.lists.listed();
     const known = [...(await ctx.lists.knownPets(listed.value)).values()];
     const knownOf = (status?: string) => (status === undefined ? known.length : known.filter((p) => p.status === status).length);
-    const probes: LimitProbe[] = [
-      ...drawn.slice(0, unfiltered).map((limit) => ({ query: { limit }, most: limit, least: limit })),
-      ...statuses.map((status, i) => ({ query: { status, limit: drawn[unfiltered + i] }, most: drawn[unfiltered + i], least: drawn[unfiltered + i], status })),
+    const probes: Array<{ query: Record<string, number | string | number[]>; most: number; least: number; status?: string; refusable?: boolean }> = [
+      ...drawn.slice(0, plain).map((limit) => ({ query: { limit }, most: limit, least: limit })),
+      ...statuses.map((status, i) => ({ query: { status, limit: drawn[plain + i] }, most: drawn[plain + i], least: drawn[plain + i], status })),
       // the limit given twice: refused, or read as anything a page of at most the maximum shows
-      ...(repeated ? [drawn.slice(-2)] : []).map((twice) => ({ query: { limit: twice }, most: max, least: 0, refusable: true })),
+      ...(twice ? [drawn.slice(-2)] : []).map((limits) => ({ query: { limit: limits }, most: max, least: 0, refusable: true })),
     ];
     await eachProbe(probes, async ({ query, most, least, status, refusable }) => {
       const ex = await ctx.call('listPets', { query });
@@ -222,11 +203,10 @@ export const LIST_CHECKS: Check[] = [
   }),
 
   // A page shorter than its limit is the whole list: every animal known to exist must be
-  // on it, with a status or without. The early page (certify, before the bulk) makes that
-  // observable on a store smaller than a page, whatever order it lists in.
+  // on it. The early page (certify, before the bulk) makes that observable on a store
+  // smaller than a page, whatever order it lists in.
   check('LIST-UNFILTERED-COMPLETE', async (ctx) => {
     const judged: string[] = [];
-    /** Judges a page that is not full against the animals known to exist, and says so. */
     const expectWhole = (ex: Exchange, items: Array<Record<string, any>>, limit: number, known: Map<string, Record<string, any>>, polled: Polled<unknown>) => {
       const missing = absentFrom(items, known.keys());
       if (missing.length) {
@@ -237,18 +217,14 @@ export const LIST_CHECKS: Check[] = [
       }
       judged.push(`${ex.target} (${items.length} animals)`);
     };
-    const { min, max, default: pageDefault } = ctx.spec.limit;
+    const { max } = ctx.spec.limit;
     const early = await ctx.seeding.earlyListing();
     if (early) {
       const items = validPage(ctx, early.polled.value, "listPets with the largest limit, after the run's first animals");
       if (items.length < max) expectWhole(early.polled.value, items, max, early.known, early.polled);
     }
     const listed = await ctx.lists.listed();
-    for (const [ex, limit] of [
-      [listed.value.min, min],
-      [listed.value.default, pageDefault],
-      [listed.value.max, max],
-    ] as const) {
+    for (const { ex, most: limit } of unfiltered(listed.value)) {
       const known = await ctx.lists.knownBefore(ex, listed.value);
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
       // a full page may leave out any animal; one short of what the store holds is LIST-PAGE-FULL's
@@ -260,8 +236,7 @@ export const LIST_CHECKS: Check[] = [
 
   // and the filter given twice, judged as LIST-STATUS-UNKNOWN
   check('LIST-STATUS-FILTER', async (ctx) => {
-    const { byStatus } = await ctx.lists.pages();
-    for (const { status, ex } of byStatus) {
+    for (const { status, ex } of statusPages(await ctx.lists.pages())) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const others = items.filter((pet) => pet.status !== status);
       if (others.length) {
@@ -275,16 +250,14 @@ export const LIST_CHECKS: Check[] = [
     if (!isRefusal(ex.status)) validPage(ctx, ex, `listPets with the status filter given twice`);
   }),
 
-  // Judged on the pages once they show every known animal (within --consistency-window):
-  // the list may lag a write, and another client may change an animal's status (each
-  // re-listing asks unfiltered first, so the status known is the one shown last).
+  // judged once the pages show every known animal (within --consistency-window): each
+  // re-listing asks unfiltered first, so the status known is the one shown last
   check('LIST-STATUS-COMPLETE', async (ctx) => {
     const listed = await ctx.lists.listed();
     const judged: string[] = [];
     const full: string[] = [];
-    // every status page (each status, and one without limit): a full one may leave out
-    // animals of its status (there may be more than a page holds), so it is not judged
-    for (const { status, limit, ex, most } of listed.value.byStatus) {
+    // a full page may leave out animals of its status (there may be more than a page holds)
+    for (const { status, limit, ex, most } of statusPages(listed.value)) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;
       if (items.length >= most) {
@@ -314,8 +287,10 @@ export const LIST_CHECKS: Check[] = [
     });
   }),
 
-  // Every page the run was given, judged after every other check (checks/transcript.ts)
+  // every page the run was given, judged after every other check
   check('LIST-IDS-UNIQUE', async (ctx) => {
     if ((await judgeUniqueIds(ctx)) === 0) throw new Inconclusive('no list page was observed');
   }),
 ];
+
+const statusPages = (pages: ListPages) => pages.filter((p): p is ListPage & { status: string } => p.status !== undefined);
