@@ -23,7 +23,6 @@ import {
   type Spelling,
 } from '../harness/run/kit.js';
 
-/** How an operation's probes are judged: `credential`, each must get 401 (or 400 for an invalid body); `no-data`, each must only get no data. */
 type Judged = 'credential' | 'no-data';
 
 interface Probe {
@@ -31,26 +30,26 @@ interface Probe {
   judged: Promise<Judged>;
   auth: Auth;
   label: string;
-  /** Query parameters the probe carries (listPets with a filter or a limit). */
   query?: Record<string, string>;
 }
 
-type Credential = Pick<Probe, 'auth' | 'label' | 'query'>;
-
 /**
- * The operations that must demand the key today (a removed one need not exist), those
- * `only` keeps, each with how its probes are judged, so that the probes of the others
- * need not wait for the call that decides it.
+ * Each credential to listPets, and `everywhere` (by default the health sample
+ * everyOperation of them) to every other operation that must demand the key today.
  */
-function probedOperations(ctx: CheckContext, only: (op: Operation) => boolean) {
-  const live = ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now) && only(op));
-  return live.map((op) => ({ op, judged: judgedAs(ctx, op) }));
+function toOperations(ctx: CheckContext, credentials: Omit<Probe, 'op' | 'judged'>[], everywhere = ctx.sample(credentials, 'everyOperation')): Probe[] {
+  // filtered before judgedAs runs: an operation left out adds no note
+  const ops = ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now) && (everywhere.length > 0 || op.id === 'listPets'));
+  return ops.flatMap((op) => {
+    const judged = judgedAs(ctx, op);
+    return (op.id === 'listPets' ? credentials : everywhere).map((c) => ({ op, judged, ...c }));
+  });
 }
 
 /**
  * By 401 where the operation has a documented success or the key gets a 2xx there, else
- * by no data (GET /store/orders; why: AUTH-MISSING-HEADER's accepts). Asked once per
- * operation, with the key, and noted.
+ * by no data (no 2xx; why: AUTH-MISSING-HEADER's accepts). Asked once per operation, so
+ * that the probes of the others need not wait for it.
  */
 async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   if (op.successShown) return 'credential';
@@ -60,23 +59,7 @@ async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   return 'no-data';
 }
 
-/** Each credential to listPets, and the health sample `everyOperation` of them (all in certify) to every other operation. */
-function toOperations(ctx: CheckContext, credentials: Credential[]): Probe[] {
-  const everywhere = ctx.sample(credentials, 'everyOperation');
-  // filtered before judgedAs runs: an operation left out adds no note
-  return probedOperations(ctx, (op) => everywhere.length > 0 || op.id === 'listPets').flatMap((gated) =>
-    (gated.op.id === 'listPets' ? credentials : everywhere).map((c) => ({ ...gated, ...c })),
-  );
-}
-
-const toListPets = (ctx: CheckContext, credentials: Credential[]): Probe[] =>
-  probedOperations(ctx, (op) => op.id === 'listPets').flatMap((gated) => credentials.map((c) => ({ ...gated, ...c })));
-
-/**
- * Sends each probe and expects 401, or no 2xx where the operation is not there for this
- * key (judgedAs), and 400 too where health's body is {}. An operation with a petId gets
- * an animal that getPet shows, so that it cannot fail for want of one.
- */
+/** 401 to each probe (400 too for health's body, {}), or no 2xx (judgedAs); an operation with a petId gets an animal getPet shows. */
 async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
   const valid = ctx.profile === 'certify';
   await eachProbe(probes, async ({ op, judged, auth, label, query }) => {
@@ -88,13 +71,11 @@ async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
       if (ex.succeeded) fail(`${sent}: ${ex.summary}, data without a valid credential`, ex);
       return;
     }
-    // a lookup before the credential (AUTH-BEFORE-LOOKUP, a SHOULD) answers 404 for an
-    // animal the server does not show: that says nothing of the credential
+    // a lookup before the credential (AUTH-BEFORE-LOOKUP, a SHOULD) answers 404 for an animal the server does not show
     if (animal?.unseen && ex.status === 404) {
-      ctx.note(
+      return ctx.note(
         `${sent}: ${ex.summary}, for animal ${animal.id}, which getPet did not show even with the key within the consistency window (--consistency-window)`,
       );
-      return;
     }
     expectStatus(ex, json !== undefined && !valid ? [401, 400] : [401], sent);
   });
@@ -103,35 +84,20 @@ async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
 const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
 
 export const AUTH_CHECKS: Check[] = [
-  // no header and an empty one, listPets also with each of its parameters (why: the catalogue)
+  // no header and an empty one, listPets also with each of its parameters
   check('AUTH-MISSING-HEADER', async (ctx) => {
     const [none] = ctx.credentials('store', 'missing');
     const parameters = ctx.sample<Record<string, string>>([{ status: ctx.spec.statuses[0] }, { limit: String(ctx.spec.limit.min) }], 'parameters');
-    await expect401(ctx, [
-      ...toOperations(ctx, ctx.credentials('store', 'missing', 'empty')),
-      ...toListPets(
-        ctx,
-        parameters.map((query) => ({ ...none, query })),
-      ),
-    ]);
+    const withParameters = parameters.map((query) => ({ ...none, query }));
+    await expect401(ctx, [...toOperations(ctx, ctx.credentials('store', 'missing', 'empty')), ...toOperations(ctx, withParameters, [])]);
   }),
 
   // the near-miss keys (a random key of the key's format instead, without --key-variants),
   // the scheme with no token, the tokens of an unset variable, and the scheme twice
   check('AUTH-INVALID-KEY', async (ctx) => {
-    const keys = ctx.credentials(
-      'store',
-      'random',
-      'changed',
-      'extended',
-      'shortened',
-      'case-changed',
-      'prefixed',
-      'second-word',
-      'scheme-only',
-      'unset-variable',
-    );
-    await expect401(ctx, [...toOperations(ctx, keys), ...toListPets(ctx, ctx.sample(ctx.credentials('store', 'scheme-twice'), 'schemeTwice'))]);
+    const kinds = ['random', 'changed', 'extended', 'shortened', 'case-changed', 'prefixed', 'second-word', 'scheme-only', 'unset-variable'] as const;
+    const twice = ctx.sample(ctx.credentials('store', 'scheme-twice'), 'schemeTwice');
+    await expect401(ctx, [...toOperations(ctx, ctx.credentials('store', ...kinds)), ...toOperations(ctx, twice, [])]);
   }),
 
   check('AUTH-WRONG-SCHEME', (ctx) => expect401(ctx, toOperations(ctx, ctx.credentials('store', 'other-scheme')))),
@@ -166,17 +132,13 @@ export const AUTH_CHECKS: Check[] = [
           { label: 'listPets with the key in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
         ];
     const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
-    // health writes nothing
     const listPath = ctx.spec.operation('listPets').path;
     const create = () => ctx.call('createPet', { ...none, json: ctx.newPet('bypass-probe') });
-    const writes =
-      ctx.profile !== 'certify'
-        ? []
-        : pathSpellings(listPath).map((s) => ({
-            label: `POST ${s.path} (${s.label}) of a valid NewPet with no key`,
-            send: () => ctx.request('POST', s.path, { ...none, json: ctx.newPet('bypass-probe') }),
-            canonical: create,
-          }));
+    const writes = (ctx.profile === 'certify' ? pathSpellings(listPath) : []).map((s) => ({
+      label: `POST ${s.path} (${s.label}) of a valid NewPet with no key`,
+      send: () => ctx.request('POST', s.path, { ...none, json: ctx.newPet('bypass-probe') }),
+      canonical: create,
+    }));
     await expectNoData(
       ctx,
       [
@@ -193,17 +155,9 @@ export const AUTH_CHECKS: Check[] = [
 
   check('AUTH-NO-QUERY-TOKEN', (ctx) => {
     if (!ctx.keyVariants) throw new Skip(WITHOUT_KEY_VARIANTS);
-    return expectNoData(
-      ctx,
-      [
-        {
-          label: 'listPets with the key in the query (access_token)',
-          send: () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } }),
-          canonical: () => ctx.call('listPets', { auth: 'none' }),
-        },
-      ],
-      'AUTH-MISSING-HEADER',
-    );
+    const label = 'listPets with the key in the query (access_token)';
+    const send = () => ctx.call('listPets', { auth: 'none', query: { access_token: ctx.apiKey } });
+    return expectNoData(ctx, [{ label, send, canonical: () => ctx.call('listPets', { auth: 'none' }) }], 'AUTH-MISSING-HEADER');
   }),
 
   // HEAD and OPTIONS (as a CORS preflight) to the paths; in certify, the unsafe methods to an animal made for them
@@ -211,8 +165,7 @@ export const AUTH_CHECKS: Check[] = [
     const listPath = ctx.spec.operation('listPets').path;
     const itemTemplate = ctx.spec.operation('getPet').path;
     // started first: its animal is made at once, off the run's longest chain
-    const live = !isRemoved(ctx.spec.operation('getPet'), ctx.now);
-    const writes = ctx.profile === 'certify' && live ? unsafeMethodsChangeNothing(ctx, itemTemplate) : undefined;
+    const writes = ctx.profile === 'certify' && !isRemoved(ctx.spec.operation('getPet'), ctx.now) ? unsafeMethodsChangeNothing(ctx, itemTemplate) : undefined;
     writes?.catch(() => undefined); // awaited below
     const id = await ctx.visible.liveId();
     const paths = [
@@ -227,9 +180,9 @@ export const AUTH_CHECKS: Check[] = [
     const probes = ctx.sample(reads).map(({ method, path }) => async () => {
       const ex = await ctx.request(method, path, { auth: 'none', ...(method === 'OPTIONS' && { headers: cors }) });
       // HEAD answered as GET would be is GET without the key; a bare 2xx is AUTH-HEAD-REFUSED's
-      const data = method === 'HEAD' ? headLikeGet(ex) : animalsShown(ex).length > 0;
-      if (data)
+      if (method === 'HEAD' ? headLikeGet(ex) : animalsShown(ex).length > 0) {
         fail(`${method} ${path} with no key: ${ex.summary}${method === 'OPTIONS' ? ', with animals in the body' : ", with GET's media type or length"}`, ex);
+      }
     });
     await eachProbe([...probes, ...(writes ? [() => writes] : [])], (probe) => probe());
   }),

@@ -1,7 +1,5 @@
-// createPet: the animals the run created (one per status, one without, and the
-// filling ones) are judged for status, shape, echo and unique ids; the negative
-// bodies are generated from the NewPet schema, one requirement per kind of defect;
-// valid edge values and generated examples must come back exactly (round-trip.ts).
+// createPet: the animals the run created, judged for status, shape, echo and unique ids;
+// the negative bodies, one requirement per kind of defect; the round trips (round-trip.ts).
 import type { CheckContext } from '../harness/run/context.js';
 import { judgeViews, judgeWrites } from './model.js';
 import { judgeSuccesses, reportOffences } from './transcript.js';
@@ -29,18 +27,13 @@ import {
   type RoundTrip,
 } from '../harness/run/kit.js';
 
-/** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
 async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
   const created = (await ctx.seeding.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
   if (created.length === 0) throw new Inconclusive('no animal was created (see CREATE-OK)');
   return created;
 }
 
-/**
- * How a created Pet does not echo the NewPet sent: a field that came back otherwise in
- * meaning (text trimmed or normalised is CREATE-STORED-AS-SENT's, a SHOULD), or an
- * omitted status that came back as no PetStatus.
- */
+/** How a created Pet does not echo the NewPet sent (text trimmed or normalised is CREATE-STORED-AS-SENT's). */
 export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>): string | undefined {
   const changed = Object.entries(sent).find(([field, value]) => !sameMeaning(pet[field], value));
   if (changed) return `${changed[0]} was sent as ${showJson(changed[1])} but came back as ${showJson(pet[changed[0]])}`;
@@ -50,17 +43,7 @@ export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pe
   return undefined;
 }
 
-/** Sends every negative body of one family; each must get 400. */
-async function rejects(ctx: CheckContext, family: NegativeFamily): Promise<void> {
-  const bodies = (await ctx.probes.negativeBodies())[family];
-  await eachProbe(bodies, async (body) => {
-    const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
-    if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
-    expectStatus(ex, [400], `createPet where ${body.label}`);
-  });
-}
-
-/** The requirements judged by rejects(), each with its family of invalid bodies (negativeNewPets). */
+/** The requirements that send every negative body of a family (negativeNewPets): each must get 400. */
 const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MISSING-REQUIRED': 'missing-required',
   'CREATE-WRONG-TYPE': 'wrong-type',
@@ -72,13 +55,7 @@ const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MALFORMED-JSON': 'malformed-json',
 };
 
-/**
- * The required members in another letter case (NAME), and a member given twice: JSON
- * names are case-sensitive, so the first lacks its required fields, but a binder that
- * matches names in any case (ASP.NET's default) reads them; RFC 8259 leaves a repeated
- * name to the reader. So 400 passes, and so does a 201 that made the animal of one of the
- * values sent; a 2xx with anything else does not (a 5xx is STORE-NO-5XX's).
- */
+/** The required members upper-cased (NAME), and name given twice: 400, or a 201 that read one of the values sent. */
 async function memberSpellings(ctx: CheckContext): Promise<void> {
   const body = ctx.newPet('member-case');
   const [first, second] = [ctx.newPet('member-twice-1').name, ctx.newPet('member-twice-2').name];
@@ -107,24 +84,22 @@ async function memberSpellings(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** One round trip for a message; a generated example with its seed and what it shrank to. */
-function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
-  if (t.field !== undefined || !examples) return `${t.label}: ${t.why}`;
-  let text = `${t.label} ${showJson(t.sent)} (--seed ${examples.seed}): ${t.why}`;
-  const shrunk = examples.shrunk;
-  if (shrunk?.from === t) {
-    text +=
-      shrunk.to === t
-        ? `; no smaller body failed the same way within ${shrunk.runs} tries`
-        : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
-  }
-  return text;
-}
-
-/** The exchanges that show these round trips, a shrunk example's first. */
-function tripEvidence(trips: RoundTrip[], examples: Examples | undefined) {
-  const shrunk = examples?.shrunk && trips.includes(examples.shrunk.from) ? examples.shrunk.to.exchanges : [];
-  return [...shrunk, ...trips.flatMap((t) => t.exchanges)];
+/** The round trips the check finds at fault, a generated example with its seed and what it shrank to (shown first). */
+function failTrips(bad: RoundTrip[], trips: RoundTrip[], examples: Examples | undefined, what: string): void {
+  if (bad.length === 0) return;
+  const { shrunk, seed } = examples ?? {};
+  const describe = (t: RoundTrip) => {
+    if (t.field !== undefined || !examples) return `${t.label}: ${t.why}`;
+    const shrank =
+      shrunk?.from !== t
+        ? ''
+        : shrunk.to === t
+          ? `; no smaller body failed the same way within ${shrunk.runs} tries`
+          : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
+    return `${t.label} ${showJson(t.sent)} (--seed ${seed}): ${t.why}${shrank}`;
+  };
+  const first = shrunk && bad.includes(shrunk.from) ? shrunk.to.exchanges : [];
+  fail(`${bad.length} of ${trips.length} valid NewPets ${what}: ${bad.slice(0, 4).map(describe).join(' | ')}`, ...first, ...bad.flatMap((t) => t.exchanges));
 }
 
 async function roundTrips(ctx: CheckContext) {
@@ -133,10 +108,21 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
+/** The views of the run's animals (checks/model.ts), judged after every other check. */
+async function views(ctx: CheckContext, found: 'disagree' | 'canonicalised', what: string): Promise<void> {
+  const judged = await judgeViews(ctx);
+  if (judged.animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
+  reportOffences(ctx, judged[found], `${plural(judged.views, 'view')} of the run's ${plural(judged.animals, 'animal')}`, what);
+}
+
 export const CREATE_CHECKS: Check[] = [
   ...Object.entries(INVALID_BODIES).map(([id, family]) =>
     check(id, async (ctx) => {
-      await rejects(ctx, family);
+      await eachProbe((await ctx.probes.negativeBodies())[family], async (body) => {
+        const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
+        if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
+        expectStatus(ex, [400], `createPet where ${body.label}`);
+      });
       if (family === 'missing-required' && ctx.profile === 'certify') await memberSpellings(ctx);
     }),
   ),
@@ -179,16 +165,7 @@ export const CREATE_CHECKS: Check[] = [
 
   check('CREATE-ROUND-TRIP', async (ctx) => {
     const { trips, examples, listing, listed } = await roundTrips(ctx);
-    const broken = trips.filter(isBroken);
-    if (broken.length) {
-      fail(
-        `${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken
-          .slice(0, 4)
-          .map((t) => describeTrip(t, examples))
-          .join(' | ')}`,
-        ...tripEvidence(broken, examples),
-      );
-    }
+    failTrips(trips.filter(isBroken), trips, examples, 'did not come back exactly');
     const accepted = trips.filter((t) => t.kind === 'exact');
     ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
     ctx.note(
@@ -214,20 +191,10 @@ export const CREATE_CHECKS: Check[] = [
           .join('; ')}`,
       );
     }
-    if (judged.length) {
-      fail(
-        `${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged
-          .slice(0, 4)
-          .map((t) => describeTrip(t, examples))
-          .join(' | ')}`,
-        ...tripEvidence(judged, examples),
-      );
-    }
+    failTrips(judged, trips, examples, 'were refused, though the description sets no length or character limits');
     ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
   }),
 
-  // The id is "assigned by the service": one sent in the body is ignored (201 with
-  // another id) or refused with 400 (a body carrying a field the client may not set).
   check('CREATE-ID-ASSIGNED', async (ctx) => {
     await ctx.lists.pages(); // created after the pages the list checks judge, as the round trips are
     const sentId = unlikelyId([...(await ctx.lists.knownPets()).keys()].map(BigInt));
@@ -246,28 +213,10 @@ export const CREATE_CHECKS: Check[] = [
     ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
   }),
 
-  // Every view of every animal the run made, judged after every other check: the fields
-  // sent the same in meaning, the status never back to one it left (checks/model.ts)
-  check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx);
-    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
-  }),
+  check('CREATE-VIEWS-AGREE', (ctx) => views(ctx, 'disagree', 'disagree with how they were made')),
 
-  // text trimmed or in another normal form; why a SHOULD: the catalogue
-  check('CREATE-STORED-AS-SENT', async (ctx) => {
-    const { canonicalised, views, animals } = await judgeViews(ctx);
-    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(
-      ctx,
-      canonicalised,
-      `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`,
-      'show text trimmed or normalised, not as it was sent',
-    );
-  }),
+  check('CREATE-STORED-AS-SENT', (ctx) => views(ctx, 'canonicalised', 'show text trimmed or normalised, not as it was sent')),
 
-  // A refused write adds no animal, an accepted one exactly one: every animal a view
-  // shows with a name the run sent is explained by the writes that carried it
   check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
     const { offences, names } = await judgeWrites(ctx);
     if (names === 0) throw new Inconclusive("no write of the run carried a name of the run's");

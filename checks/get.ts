@@ -63,8 +63,7 @@ export const GET_CHECKS: Check[] = [
       const ex = polled.value;
       if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
       const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
-      // a live store may lose an animal the list showed (delete is not shown, not ruled out):
-      // not held against getPet while the list no longer shows it either
+      // a live store may lose an animal the list showed: not held against getPet while the list no longer shows it
       if (ex.status === 404 && from === 'listed') {
         const again = await ctx.call('listPets', { query: { limit: ctx.spec.limit.max } });
         if (!(pageItems(again) ?? []).some((p) => isInteger(p?.id) && integerText(p.id) === id)) {

@@ -1,6 +1,4 @@
-// Every check of the suite, as one list: the CLI, the Vitest suites and the
-// self-tests hand it to the runner (harness/run/runner.ts). Find the check for a
-// requirement id by searching for the id: checks/<area>.ts defines it.
+// Every check of the suite, as one list for the runner (harness/run/runner.ts).
 import type { Check } from '../harness/run/check.js';
 import { AUTH_CHECKS } from './auth.js';
 import { ERRORS_CHECKS } from './errors.js';
@@ -13,7 +11,6 @@ import { ORDERS_CHECKS } from './orders.js';
 import { QUICKSTART_CHECKS } from './quickstart.js';
 import { PERFORMANCE_CHECKS } from './performance.js';
 
-/** The checks of every requirement in spec/requirements.yaml, one each. */
 export function conformanceChecks(): Check[] {
   return [
     ...AUTH_CHECKS,

@@ -1,8 +1,6 @@
 // The run's model of the store, built from its own transcript: every animal a view
 // shows (a 201 body, getPet, a list page, another spelling of a path) is held to the
-// writes the run sent. The run's animals keep their id, name and categoryId in every
-// view; their status may change over time but never goes back to one it left; and an
-// animal bearing a name the run sent was added by a write the store accepted.
+// writes the run sent.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -26,19 +24,16 @@ import type { Offence } from './transcript.js';
 /** null and absent are the same value of an optional field: none. */
 const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
 
-/** The ids the run sent a write other than a createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
+/** The ids the run sent a write other than a createPet to: what became of them is AUTH-EVERY-METHOD's to judge. */
 function writtenTo(observed: Exchange[]): Set<string> {
   const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method) && ex.request.method !== 'POST');
   return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
 }
 
-/**
- * The most animals of one answer the model reads: a page holds at most the maximum, and
- * one longer (a hostile server's 200,000) is the limit checks' to fail, not work for this.
- */
+/** The most animals of one answer the model reads: a longer page (a hostile server's 200,000) is the limit checks' to fail. */
 const viewsOf = (ctx: CheckContext) => ctx.spec.limit.max;
 
-/** One view of a field not fixed at creation (status): when it was asked for, and what it showed. */
+/** One view of the status: when it was asked for, and what it showed. */
 interface Seen {
   value: unknown;
   from: number;
@@ -50,9 +45,8 @@ const seenIn = (ex: Exchange, value: unknown): Seen => ({ value, from: ex.sentAt
 
 /**
  * A value that went back to one it had left, in views that do not overlap in time (A,
- * then B, then A again): one animal with two values at once, as when the list and getPet
- * fill in different defaults. A value that changes once (a moderation job making a
- * pending animal available) is a transition: "Transitions: not shown".
+ * then B, then A again): two values at once, as when the list and getPet fill in
+ * different defaults. One change is a transition ("Transitions: not shown").
  */
 function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
   for (const b of seen) {
@@ -66,7 +60,7 @@ function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
 export interface Views {
   /** Views that show a run's animal otherwise than it was made (CREATE-VIEWS-AGREE). */
   disagree: Offence[];
-  /** Views that show a value the same in meaning but not as sent: trimmed, normalised (CREATE-STORED-AS-SENT). */
+  /** Views that show a value the same in meaning but not as sent (CREATE-STORED-AS-SENT). */
   canonicalised: Offence[];
   views: number;
   animals: number;
@@ -74,18 +68,16 @@ export interface Views {
 
 /**
  * Every view of every animal the run made from a valid NewPet: each field sent comes
- * back the same in meaning (as sent, or trimmed and normalised: canonicalised says so);
- * status, sent or not, may be left out by a view it was not sent to, changes only as a
- * transition does (wentBack), and an animal sent with one keeps showing one.
+ * back the same in meaning; status changes only as a transition does (wentBack), and an
+ * animal sent with one keeps showing one. Worked out once a run, for both requirements.
  */
 export function judgeViews(ctx: CheckContext): Promise<Views> {
-  // CREATE-VIEWS-AGREE and CREATE-STORED-AS-SENT read the same views, after every other check: once a run
   const done = viewsOfRun.get(ctx.seeding) ?? viewsIn(ctx, ctx.seeding.runAnimals());
   viewsOfRun.set(ctx.seeding, done);
   return done;
 }
 
-/** judgeViews's answer, by the run (its seeding, one object a run). */
+/** judgeViews's answer, by the run's seeding (one a run). */
 const viewsOfRun = new WeakMap<object, Promise<Views>>();
 
 async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
@@ -160,16 +152,11 @@ function stringsOf(text: string | undefined): string[] {
 
 /**
  * Every animal a view shows with a name the run sent in a write, and an id no accepted
- * write answered with, must be explained: a write that got no definite answer (a server
- * error, none at all, an attempt the client gave up on and sent again) may have added
- * one each; a refused write (any 4xx) adds none; an
- * accepted one adds exactly the animal it answered with. Names the run never sent are
- * not judged (another client's animals, or the run's own stored otherwise, which
- * CREATE-VIEWS-AGREE judges by id).
+ * write answered with, is explained by a write that got no definite answer (a server
+ * error, none at all, an attempt the client gave up on and sent again), one each.
  */
 export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offence[]; names: number }> {
   const observed = ctx.observed('store');
-  // every attempt: one the client gave up on, or sent again, may have been carried out too
   const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));
   const accepted = new Set(writes.filter((ex) => ex.succeeded).flatMap((ex) => animalsShown(ex).map((p) => integerText(p.id))));
   const byName = new Map<string, Exchange[]>();

@@ -1,9 +1,7 @@
 // The checks of a record of traffic the suite did not send (`judge <file.har>`,
-// harness/run/record.ts): the requirements a record can speak to, each judged on every
-// entry it applies to. The rules every run applies to its whole transcript are reused
-// as they are (checks/transcript.ts, checks/model.ts); here are only the rules a run
-// judges from its own probes, held to whatever the record happened to ask. A
-// requirement no entry speaks to is skipped (not tested), never passed.
+// harness/run/record.ts), each judged on every entry it applies to: the rules of a run's
+// whole transcript as they are (checks/transcript.ts, model.ts), and those a run judges
+// from its own probes. A requirement no entry speaks to is skipped, never passed.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   check,
@@ -34,7 +32,6 @@ import {
   type Offence,
 } from './transcript.js';
 
-/** Nothing of the record was judged: the requirement is not tested. */
 function judged(count: number): void {
   if (count === 0) throw new Skip(NO_ENTRY);
 }
@@ -45,11 +42,7 @@ const successes = (ctx: CheckContext, operation: string) =>
     .observed(operation === 'sendMessage' ? 'quickstart' : 'store')
     .filter((ex) => ex.request.operation === operation && ex.succeeded && ex.json !== undefined);
 
-/**
- * Requests of the store's secured operations with this kind of credential that got data
- * (handsOutData). A record with no Authorization header anywhere says nothing of keys: a
- * browser's sanitised export strips them all.
- */
+/** Requests of the store's secured operations with this kind of credential must get no data (handsOutData). */
 function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string): void {
   const secured = ctx.observed('store').filter((ex) => ex.request.operation && ctx.spec.operation(ex.request.operation).secured);
   if (!secured.some((ex) => ex.request.headers?.authorization !== undefined)) {
@@ -62,7 +55,7 @@ function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string)
   reportOffences(ctx, offences, `${plural(asked.length, 'request')} ${what}`, 'got data');
 }
 
-/** Which limit requirement a page answers to, and the most animals it may hold: the limit asked, else the default; the maximum whatever the server made of another value. */
+/** Which limit requirement a page answers to, and the most animals it may hold (the maximum, whatever the server made of a bad value). */
 function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } {
   const { min, max, default: fallback } = ctx.spec.limit;
   const values = new URL(ex.request.url).searchParams.getAll('limit');
@@ -76,7 +69,6 @@ function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } 
   return { id: Number(limit) === min ? 'LIST-LIMIT-MIN' : Number(limit) === max ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-ANY', most: Number(limit) };
 }
 
-/** Every page of one limit requirement holds at most as many animals as it may. */
 function pageLengths(ctx: CheckContext, id: string): void {
   const pages = successes(ctx, 'listPets').flatMap((ex) => {
     const items = pageItems(ex);
@@ -98,7 +90,6 @@ const LIMIT_RULES = [
   'LIST-LIMIT-NOT-INTEGER',
 ];
 
-/** The bigint a path segment names, when it is an integer. */
 const segmentId = (url: string) => {
   const segment = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
   return /^-?\d+$/.test(segment) ? BigInt(segment) : undefined;
@@ -114,7 +105,6 @@ export const RECORD_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => judged(judgeListAnswers(ctx))),
   ...LIMIT_RULES.map((id) => check(id, async (ctx) => pageLengths(ctx, id))),
 
-  // every animal of a page filtered by one documented status carries it
   check('LIST-STATUS-FILTER', async (ctx) => {
     const pages = successes(ctx, 'listPets').flatMap((ex) => {
       const asked = new URL(ex.request.url).searchParams.getAll('status');
@@ -149,8 +139,7 @@ export const RECORD_CHECKS: Check[] = [
     judged(animals);
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the record's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
-  // only names the record marks as its own (this tool's exchanges.har names its data):
-  // another client may have stored an animal of any other name
+  // only names the record marks as its own (this tool's exchanges.har names its data)
   check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
     const { offences, names } = await judgeWrites(ctx);
     judged(names);

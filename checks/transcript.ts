@@ -1,7 +1,6 @@
-// Rules that hold for every answer the run receives, whoever sent it: the preflight, a
-// shared fixture, a poll, a probe or the quiet sample. Each judges the whole transcript
-// of one service (ctx.observed); a check adds only what its own probe is for. A server
-// error is the NO-5XX requirement's one finding and is judged by no other rule here.
+// Rules that hold for every answer of one service the run receives (ctx.observed),
+// whoever sent it; a check adds only what its own probe is for. A server error is the
+// NO-5XX requirement's one finding and is judged by no other rule here.
 import type { CheckContext } from '../harness/run/context.js';
 import { carriesApiBody, fail, integerText, isInteger, isServerError, nextTurn, plural, type Exchange } from '../harness/run/kit.js';
 
@@ -10,7 +9,7 @@ export interface Offence {
   why: string;
 }
 
-/** Fails with the offences found, quoting the first few; otherwise notes how many answers were judged. */
+/** Fails with the offences found, quoting the first few; otherwise notes what was judged. */
 export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string): void {
   if (offences.length) {
     const shown = offences
@@ -22,24 +21,19 @@ export function reportOffences(ctx: CheckContext, offences: Offence[], among: st
   ctx.note(`${among} judged`);
 }
 
-/** An answer whose body arrived whole: one cut at the cap (or in a record) cannot be judged. */
+/** A body cut at the cap (or in a record) cannot be judged. */
 const whole = (ex: Exchange) => !ex.truncated && ex.error === undefined;
 
-/** The body is JSON and valid against the schema; why not, otherwise. */
+/** Why the body is not JSON valid against the schema, if it is not. */
 function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'], ex: Exchange, schema: string): string | undefined {
   if (ex.json === undefined) return `not JSON: ${ex.bodyExcerpt}`;
   const errors = spec.errors(schema, ex.json);
   return errors.length ? `not a valid ${schema}: ${errors.slice(0, 3).join('; ')}` : undefined;
 }
 
-/**
- * A listPets request of the documented form: the valid key in the suite's own spelling of
- * a request, and each parameter at most once with a documented value (limit an integer
- * within its bounds, status a member).
- */
+/** A listPets request of the documented form: the valid key, the suite's own spelling (others are HTTP-VALID-SPELLINGS's), each parameter at most once with a documented value. */
 function documentedList(ctx: CheckContext, ex: Exchange): boolean {
   const headers = ex.request.headers ?? {};
-  // in the suite's own spelling: another one HTTP allows is HTTP-VALID-SPELLINGS's
   const ownSpelling = headers.accept === 'application/json' && headers['accept-encoding'] === 'identity' && headers['content-type'] === undefined;
   if (!ownSpelling || headers.authorization !== `Bearer ${ctx.apiKey}`) return false;
   const query = new URL(ex.request.url).searchParams;
@@ -56,10 +50,9 @@ function documentedList(ctx: CheckContext, ex: Exchange): boolean {
 }
 
 /**
- * Every answer of one documented operation, judged on its documented success: a 2xx body
- * has the operation's shape whatever the request held; `status`, where given, is the one
- * success status the description names; `must`: requests that must succeed (the
- * documented form of listPets).
+ * Every answer of one operation, judged on its documented success: a 2xx body has its
+ * shape whatever the request held; `status`: the one success status the description
+ * names; `must`: requests that must succeed.
  */
 export function judgeSuccesses(
   ctx: CheckContext,
@@ -84,15 +77,13 @@ export function judgeSuccesses(
   return answers.length;
 }
 
-/** listPets: every 2xx a bare Pets array, and every request of the documented form 200. */
 export const judgeListAnswers = (ctx: CheckContext) => judgeSuccesses(ctx, 'listPets', 'Pets', { status: 200, must: (ex) => documentedList(ctx, ex) });
 
-/** Every error response of the animal store that carries an API body (not HEAD, not OPTIONS). */
+/** Every error response of the animal store that carries an API body. */
 export function storeErrors(ctx: CheckContext): Exchange[] {
   return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex) && whole(ex));
 }
 
-/** Every error response is an Error body (code, message, status). */
 export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): number {
   const offences = errors.flatMap((ex) => {
     const why = shapeProblem(ctx.spec, ex, 'Error');
@@ -102,7 +93,7 @@ export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): number 
   return errors.length;
 }
 
-/** Every error body's status field, where it is an integer, is the HTTP status; returns how many carried one. */
+/** Every error body's integer status field is the HTTP status; returns how many carried one. */
 export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]): number {
   const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
   const offences = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
@@ -110,7 +101,6 @@ export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]): numbe
   return judged.length;
 }
 
-/** Every response body of the animal store is served as application/json. */
 export function judgeMediaTypes(ctx: CheckContext): number {
   const withBody = ctx.observed('store').filter((ex) => ex.text.length > 0 && carriesApiBody(ex));
   const offences = withBody
@@ -120,12 +110,7 @@ export function judgeMediaTypes(ctx: CheckContext): number {
   return withBody.length;
 }
 
-/**
- * No list page lists an id twice: an id is a "unique identifier", so one page that
- * lists an animal twice (a join that multiplies rows, an offset computed twice) shows a
- * broken list. Pages with ids that are not integers are LIST-OK's to fail. Returns how
- * many pages were judged.
- */
+/** No list page lists an id twice (ids that are not integers are LIST-OK's); returns how many pages were judged. */
 export async function judgeUniqueIds(ctx: CheckContext): Promise<number> {
   const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
   for (const ex of pages) {

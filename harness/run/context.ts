@@ -1,5 +1,5 @@
-// What a check gets: the spec, the profile, one request helper for each service,
-// the data the checks share (fixtures.ts), and a place for notes and evidence.
+// What a check gets: the spec, the profile, one request helper for each service, the
+// data the checks share (fixtures.ts), and a place for notes and evidence.
 import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import type { Auth, CallOptions, Service } from './request.js';
@@ -19,7 +19,7 @@ export { declareListPages, type ListPage } from './list-pages.js';
 export class CheckContext {
   readonly notes: string[] = [];
   readonly evidence: Exchange[] = [];
-  /** The requests this check sent itself, redirect hops included: its catalogue entry's health.requests bounds them. */
+  /** The requests this check sent itself: its catalogue entry's health.requests bounds them. */
   requestsSent = 0;
 
   constructor(
@@ -28,27 +28,21 @@ export class CheckContext {
     readonly requirement: CatalogueEntry,
   ) {}
 
-  /** The run's animals, the early page, when the writes ended (seeding.ts). */
   get seeding() {
     return this.fixtures.seeding;
   }
-  /** The list pages the list checks judge and the animals known to exist (list-pages.ts). */
   get lists() {
     return this.fixtures.lists;
   }
-  /** The error probes, calls with the key, an absent id, the negative bodies (probes.ts). */
   get probes() {
     return this.fixtures.probes;
   }
-  /** An animal getPet shows (visible.ts). */
   get visible() {
     return this.fixtures.visible;
   }
-  /** The valid values followed back (round-trips.ts). */
   get roundTrips() {
     return this.fixtures.roundTrips;
   }
-  /** The quickstart preflight and one valid message (quickstart-message.ts). */
   get quickstart() {
     return this.fixtures.quickstart;
   }
@@ -65,7 +59,6 @@ export class CheckContext {
   get now() {
     return this.session.options.now;
   }
-  /** The seed of every value the run draws at random (--seed). */
   get seed() {
     return this.session.seed;
   }
@@ -85,12 +78,11 @@ export class CheckContext {
   get latencyBudgetMs() {
     return this.session.options.maxLatencyMs;
   }
-  /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
   get referenceValues() {
     return referenceValues(this.session);
   }
 
-  /** One service's classes of Authorization header of these kinds (credentials.ts), in that order; a kind the run does not send is left out. */
+  /** One service's Authorization headers of these kinds (credentials.ts), in that order; a kind the run does not send is left out. */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
     const classes = this.session.credentials(service);
     return kinds
@@ -119,12 +111,10 @@ export class CheckContext {
     return Math.min(all, declared);
   }
 
-  /** The first sampleSize() of the values. */
   sample<T>(values: T[], name?: string): T[] {
     return values.slice(0, this.sampleSize(values.length, name));
   }
 
-  /** Response times per operation over every exchange of the run so far. */
   latency() {
     return latencyByOperation(this.session.client.exchanges);
   }
@@ -140,12 +130,12 @@ export class CheckContext {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
-  /** Every attempt the run sent to one service, in the order sent: those another attempt replaced, and those that got no answer, too. */
+  /** Every attempt the run sent to one service, in the order sent, those replaced or unanswered too. */
   sent(service: Service): Exchange[] {
     return this.session.client.exchanges.filter((ex) => ex.request.service === service);
   }
 
-  /** 5xx answers of one service that a retry recovered from (--retries): not among observed(), but worth saying. */
+  /** 5xx answers of one service that a retry recovered from (--retries): not among observed(). */
   recovered(service: Service): Exchange[] {
     return this.session.recovered(service);
   }
@@ -159,12 +149,11 @@ export class CheckContext {
     this.notes.push(message);
   }
 
-  /** Calls an animal-store operation by its operationId. */
   async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
-  /** Sends a method and a path (relative to the store's base address) that no documented operation has. */
+  /** A method and a path (relative to the store's base address) no documented operation has. */
   async request(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.request('store', method, path, options));
   }
@@ -173,12 +162,12 @@ export class CheckContext {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
   }
 
-  /** Sends a method and a path (relative to the quickstart service's base address) that no documented operation has. */
+  /** A method and a path (relative to the quickstart service's base address) no documented operation has. */
   async quickstartRequest(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
     return this.collect(await this.session.request('quickstart', method, path, options));
   }
 
-  /** Sends, and sends again while the answer is `pending` within the consistency window: for a read of something just written. */
+  /** Sends, and again while the answer is `pending`, within the consistency window: a read of something just written. */
   async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number): Promise<Polled<Exchange>> {
     const started = since ?? performance.now();
     return pollWithinWindow(this.session, await send(), send, pending, started);

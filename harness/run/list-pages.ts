@@ -1,6 +1,5 @@
-// The list pages the list checks judge, as checks/list.ts declares them, fetched once
-// the run's animals exist, and the animals known to exist that they are held to.
-// Fetched once per run: concurrent checks wait for the same requests.
+// The list pages checks/list.ts declares, fetched once the run's animals exist (once a
+// run: concurrent checks wait for the same requests), and the animals known to exist.
 import type { Exchange } from '../http/exchange.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 import { pollWithinWindow, type Polled } from './window.js';
@@ -19,7 +18,7 @@ export interface ListPage extends PageQuery {
 
 export type ListPages = ListPage[];
 
-/** The queries of the list pages, from the spec: each group asked at once, after the group before. */
+/** The queries of the pages, from the spec: each group asked at once, after the group before. */
 type PageTable = (spec: AnimalStoreSpec) => PageQuery[][];
 
 let table: PageTable | undefined;
@@ -38,23 +37,12 @@ export class Lists {
     private readonly seeding: Seeding,
   ) {}
 
-  /** The page of this query among pages(). */
-  async page(query: PageQuery = {}): Promise<Exchange> {
-    const found = (await this.pages()).find((p) => p.status === query.status && p.limit === query.limit);
-    if (!found) throw new Error(`listPets ${JSON.stringify(query)} is none of the pages the run fetches (checks/list.ts)`);
-    return found.ex;
-  }
-
   /** The list pages, fetched after the run's animals exist; in health, which creates none, the preflight is the page without a query. */
   pages(): Promise<ListPages> {
     return (this.fetched ??= this.seeding.created().then(() => this.fetchPages(this.session.options.profile === 'health')));
   }
 
-  /**
-   * The list pages once they show every animal the run knows of (unseen()), or as they
-   * were when the consistency window passed: for the checks that need the run's writes
-   * to be visible. One re-listing serves every check that waits on it.
-   */
+  /** The pages once they show every animal the run knows of (unseen()), or when the consistency window passed; one re-listing serves every check. */
   listed(): Promise<Polled<ListPages>> {
     return (this.relisted ??= (async () => {
       const [created, first, since] = await Promise.all([this.seeding.created(), this.pages(), this.seeding.writesEnded()]);
@@ -69,10 +57,9 @@ export class Lists {
   }
 
   /**
-   * How many known animals the pages fail to show where they must: an unfiltered page
-   * holds at least as many animals as the run created (up to its limit), and a status
-   * page that is not full every known animal of its status. A page that is no list is
-   * the checks' to judge, not a reason to wait.
+   * How many known animals the pages fail to show: an unfiltered page holds at least as
+   * many as the run created (up to its limit), a status page that is not full every known
+   * one of its status. A page that is no list is the checks' to judge, not a reason to wait.
    */
   private unseen(pages: ListPages, created: CreatedPet[]): number {
     const written = created.filter((c) => c.pet && isInteger(c.pet.id)).length;
@@ -102,21 +89,13 @@ export class Lists {
     return pages;
   }
 
-  /**
-   * Animals known to exist, by id: those the run created (as the server answered) and
-   * those the pages showed (default: pages(); the checks that waited pass listed()'s).
-   * The map is shared by every check that asks: read it, never change it.
-   */
+  /** Animals known to exist, by id: created by the run, or shown by the pages (default: pages()). Shared: never change it. */
   async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
     await this.seeding.created();
     return knownIn(this.seeding.runAnimals(), pages ?? (await this.pages()));
   }
 
-  /**
-   * The known animals the run knew of before `ex` was sent: created by an answer, or
-   * shown by a page answered, before it. Another client may add animals while the run
-   * lists: a page is held only to what existed when it was asked.
-   */
+  /** The known animals created, or shown by a page answered, before `ex` was sent: another client may add some meanwhile. */
   async knownBefore(ex: Exchange, pages?: ListPages): Promise<Map<string, Record<string, any>>> {
     const set = pages ?? (await this.pages());
     const known = await this.knownPets(set);
@@ -131,11 +110,9 @@ export class Lists {
 }
 
 /**
- * The animals the run created (as the store answered their creation), then those the
- * pages showed that it did not, by id. A page's view of an animal the run created
- * replaces only its status (a default filled in on reads, or a transition since): its
- * status page must hold it with that status. Views that disagree otherwise are
- * CREATE-VIEWS-AGREE's to judge.
+ * The animals the run created (as the store answered), then those the pages showed. A
+ * page's view of one the run created replaces only its status (a default filled in on
+ * reads, or a transition since); other disagreements are CREATE-VIEWS-AGREE's.
  */
 function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
   // the animals made only grow in number (animalsMadeBy): the same count is the same animals
@@ -154,10 +131,9 @@ function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string
 const knownCache = new WeakMap<ListPages, { made: number; known: Map<string, Record<string, any>> }>();
 
 /**
- * The animals the pages show, by id, each as first shown with the last status shown for
- * it (it may have changed since). Worked out once per set of pages: a page may hold
- * 200,000 animals. The status pages count too, so that an unfiltered list that hides a
- * status (a filter applied by default) is judged against them.
+ * The animals the pages show (the status pages too, against an unfiltered list that hides
+ * a status), each as first shown with the last status shown. Once per set of pages: a
+ * page may hold 200,000 animals.
  */
 function shownOn(pages: ListPages): Map<string, { first: Record<string, any>; status?: unknown }> {
   let shown = shownCache.get(pages);
