@@ -1,5 +1,4 @@
-// Authentication: every operation the spec secures, probed without a valid bearer
-// credential, must answer 401; one not there for this key must only give no data.
+// Authentication: every secured operation, probed without a valid bearer credential.
 import { fillPath, type Auth, type CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -33,10 +32,7 @@ interface Probe {
   query?: Record<string, string>;
 }
 
-/**
- * Each credential to listPets, and `everywhere` (by default the health sample
- * everyOperation of them) to every other operation that must demand the key today.
- */
+/** Each credential to listPets, `everywhere` (health: a sample) to every other operation that must demand the key today. */
 function toOperations(ctx: CheckContext, credentials: Omit<Probe, 'op' | 'judged'>[], everywhere = ctx.sample(credentials, 'everyOperation')): Probe[] {
   // filtered before judgedAs runs: an operation left out adds no note
   const ops = ctx.spec.operations.filter((op) => op.secured && !isRemoved(op, ctx.now) && (everywhere.length > 0 || op.id === 'listPets'));
@@ -46,12 +42,8 @@ function toOperations(ctx: CheckContext, credentials: Omit<Probe, 'op' | 'judged
   });
 }
 
-/**
- * By 401 where the operation has a documented success or the key gets a 2xx there, else
- * by no data (no 2xx; why: AUTH-MISSING-HEADER's accepts). Asked once per operation, so
- * that the probes of the others need not wait for it.
- */
-async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
+/** By 401 where the operation has a documented success or the key gets a 2xx there, else by no data (why: AUTH-MISSING-HEADER's accepts). */
+async function judgedAs(ctx: CheckContext, op: Operation) {
   if (op.successShown) return 'credential';
   const ex = await ctx.probes.withKey(op.id).catch(() => undefined);
   if (ex?.succeeded) return 'credential';
@@ -59,8 +51,8 @@ async function judgedAs(ctx: CheckContext, op: Operation): Promise<Judged> {
   return 'no-data';
 }
 
-/** 401 to each probe (400 too for health's body, {}), or no 2xx (judgedAs); an operation with a petId gets an animal getPet shows. */
-async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
+// an operation with a petId gets an animal getPet shows, so that it cannot fail for want of one
+async function expect401(ctx: CheckContext, probes: Probe[]) {
   const valid = ctx.profile === 'certify';
   await eachProbe(probes, async ({ op, judged, auth, label, query }) => {
     const json = !op.hasBody ? undefined : valid ? ctx.newPet('auth-probe') : {};
@@ -71,7 +63,7 @@ async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
       if (ex.succeeded) fail(`${sent}: ${ex.summary}, data without a valid credential`, ex);
       return;
     }
-    // a lookup before the credential (AUTH-BEFORE-LOOKUP, a SHOULD) answers 404 for an animal the server does not show
+    // a lookup before the credential (AUTH-BEFORE-LOOKUP, a SHOULD) says nothing of the credential
     if (animal?.unseen && ex.status === 404) {
       return ctx.note(
         `${sent}: ${ex.summary}, for animal ${animal.id}, which getPet did not show even with the key within the consistency window (--consistency-window)`,
@@ -84,7 +76,6 @@ async function expect401(ctx: CheckContext, probes: Probe[]): Promise<void> {
 const WITHOUT_KEY_VARIANTS = 'it sends the real key in another spelling than Bearer <key>, which this run does not (--key-variants; off in health)';
 
 export const AUTH_CHECKS: Check[] = [
-  // no header and an empty one, listPets also with each of its parameters
   check('AUTH-MISSING-HEADER', async (ctx) => {
     const [none] = ctx.credentials('store', 'missing');
     const parameters = ctx.sample<Record<string, string>>([{ status: ctx.spec.statuses[0] }, { limit: String(ctx.spec.limit.min) }], 'parameters');
@@ -92,8 +83,6 @@ export const AUTH_CHECKS: Check[] = [
     await expect401(ctx, [...toOperations(ctx, ctx.credentials('store', 'missing', 'empty')), ...toOperations(ctx, withParameters, [])]);
   }),
 
-  // the near-miss keys (a random key of the key's format instead, without --key-variants),
-  // the scheme with no token, the tokens of an unset variable, and the scheme twice
   check('AUTH-INVALID-KEY', async (ctx) => {
     const kinds = ['random', 'changed', 'extended', 'shortened', 'case-changed', 'prefixed', 'second-word', 'scheme-only', 'unset-variable'] as const;
     const twice = ctx.sample(ctx.credentials('store', 'scheme-twice'), 'schemeTwice');
@@ -102,7 +91,6 @@ export const AUTH_CHECKS: Check[] = [
 
   check('AUTH-WRONG-SCHEME', (ctx) => expect401(ctx, toOperations(ctx, ctx.credentials('store', 'other-scheme')))),
 
-  // the key alone, and glued to the scheme (BearerKEY)
   check('AUTH-NO-SCHEME', (ctx) => expect401(ctx, toOperations(ctx, ctx.sample(ctx.credentials('store', 'no-scheme', 'glued'), 'credentials')))),
 
   check('AUTH-SCHEME-CASE', async (ctx) => {
@@ -114,43 +102,36 @@ export const AUTH_CHECKS: Check[] = [
 
   check('AUTH-NO-BYPASS', async (ctx) => {
     const none = { auth: 'none' as const };
-    const list = () => ctx.call('listPets', none);
     const id = await ctx.visible.liveId();
-    const spelled = (canonical: () => Promise<Exchange>) => (s: Spelling) => ({
+    const listPath = ctx.spec.operation('listPets').path;
+    const list = () => ctx.call('listPets', none);
+    const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
+    const create = () => ctx.call('createPet', { ...none, json: ctx.newPet('bypass-probe') });
+    const get = (canonical: () => Promise<Exchange>) => (s: Spelling) => ({
       label: `GET ${s.path} (${s.label}) with no key`,
       send: () => ctx.request('GET', s.path, none),
       canonical,
     });
-    // the query parameters servers and gateways read a key from (access_token is RFC 6750's: AUTH-NO-QUERY-TOKEN)
+    // access_token is RFC 6750's: AUTH-NO-QUERY-TOKEN
     const elsewhere = !ctx.keyVariants
       ? []
       : [
           ...['api_key', 'key', 'apikey', 'apiKey', 'token', 'auth'].map((name) => ({
-            label: `listPets with the key in the query (${name})`,
+            where: `in the query (${name})`,
             options: { query: { [name]: ctx.apiKey } },
           })),
-          { label: 'listPets with the key in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
+          { where: 'in an X-API-Key header', options: { headers: { 'x-api-key': ctx.apiKey } } },
         ];
-    const item = () => ctx.call('getPet', { ...none, params: { petId: id! } });
-    const listPath = ctx.spec.operation('listPets').path;
-    const create = () => ctx.call('createPet', { ...none, json: ctx.newPet('bypass-probe') });
     const writes = (ctx.profile === 'certify' ? pathSpellings(listPath) : []).map((s) => ({
       label: `POST ${s.path} (${s.label}) of a valid NewPet with no key`,
       send: () => ctx.request('POST', s.path, { ...none, json: ctx.newPet('bypass-probe') }),
       canonical: create,
     }));
-    await expectNoData(
-      ctx,
-      [
-        ...ctx.sample(pathSpellings(listPath).map(spelled(list)), 'listPets'),
-        ...ctx
-          .sample(elsewhere, 'keyElsewhere')
-          .map(({ label, options }) => ({ label, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list })),
-        ...(id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(spelled(item)), 'getPet')),
-        ...writes,
-      ],
-      'AUTH-MISSING-HEADER',
-    );
+    const keyElsewhere = ctx
+      .sample(elsewhere, 'keyElsewhere')
+      .map(({ where, options }) => ({ label: `listPets with the key ${where}`, send: () => ctx.call('listPets', { ...none, ...options }), canonical: list }));
+    const items = id === undefined ? [] : ctx.sample(itemSpellings(ctx.spec.operation('getPet').path, id).map(get(item)), 'getPet');
+    await expectNoData(ctx, [...ctx.sample(pathSpellings(listPath).map(get(list)), 'listPets'), ...keyElsewhere, ...items, ...writes], 'AUTH-MISSING-HEADER');
   }),
 
   check('AUTH-NO-QUERY-TOKEN', (ctx) => {
@@ -160,7 +141,6 @@ export const AUTH_CHECKS: Check[] = [
     return expectNoData(ctx, [{ label, send, canonical: () => ctx.call('listPets', { auth: 'none' }) }], 'AUTH-MISSING-HEADER');
   }),
 
-  // HEAD and OPTIONS (as a CORS preflight) to the paths; in certify, the unsafe methods to an animal made for them
   check('AUTH-EVERY-METHOD', async (ctx) => {
     const listPath = ctx.spec.operation('listPets').path;
     const itemTemplate = ctx.spec.operation('getPet').path;
@@ -213,10 +193,8 @@ export const AUTH_CHECKS: Check[] = [
 /** A HEAD answered as GET would be: GET's media type, or a body length (RFC 9110 9.3.2). */
 const headLikeGet = (ex: Exchange) => ex.succeeded && (ex.mediaType === 'application/json' || Number(ex.headers['content-length'] ?? 0) > 0);
 
-/** Each unsafe method no operation documents, without a key, to an animal getPet shows: each gets no 2xx, and the animal stays as it was. */
-async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: string): Promise<void> {
-  // an animal without a status changes no status page, and one more animal in the store
-  // makes no page shorter: it need not wait for the pages the list checks judge
+async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: string) {
+  // an animal without a status changes no page the list checks judge: it need not wait for them
   const created = await ctx.call('createPet', { json: ctx.newPet('method-probe') });
   const [pet] = animalsShown(created);
   if (!pet) throw new Inconclusive(`no animal to send the methods to: ${created.summary}`, [created]);
@@ -236,8 +214,7 @@ async function unsafeMethodsChangeNothing(ctx: CheckContext, itemTemplate: strin
   );
   const through = answers.filter((ex) => ex.succeeded);
   if (through.length) fail(`${through.map((ex) => ex.summary).join(' | ')}: a write with no key answered 2xx`, ...through);
-  // its NewPet fields compared with how getPet showed them before (what the store made of
-  // it is CREATE-VIEWS-AGREE's; a field such as a signed URL may differ on every read)
+  // what the store made of it is CREATE-VIEWS-AGREE's; a field such as a signed URL may differ on every read
   const after = await read();
   const fields = Object.keys(newPetProperties(ctx.spec));
   const shownBefore = Object.fromEntries(Object.entries(before.value.json as Record<string, unknown>).filter(([k]) => fields.includes(k)));

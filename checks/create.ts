@@ -27,23 +27,20 @@ import {
   type RoundTrip,
 } from '../harness/run/kit.js';
 
-async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
+async function createdPets(ctx: CheckContext) {
   const created = (await ctx.seeding.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
   if (created.length === 0) throw new Inconclusive('no animal was created (see CREATE-OK)');
   return created;
 }
 
 /** How a created Pet does not echo the NewPet sent (text trimmed or normalised is CREATE-STORED-AS-SENT's). */
-export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>): string | undefined {
+export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>) {
   const changed = Object.entries(sent).find(([field, value]) => !sameMeaning(pet[field], value));
   if (changed) return `${changed[0]} was sent as ${showJson(changed[1])} but came back as ${showJson(pet[changed[0]])}`;
-  if (!('status' in sent) && pet.status != null && !ctx.spec.statuses.includes(pet.status)) {
+  if (!('status' in sent) && pet.status != null && !ctx.spec.statuses.includes(pet.status))
     return `status was omitted and came back as ${showJson(pet.status)}, not a PetStatus`;
-  }
-  return undefined;
 }
 
-/** The requirements that send every negative body of a family (negativeNewPets): each must get 400. */
 const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MISSING-REQUIRED': 'missing-required',
   'CREATE-WRONG-TYPE': 'wrong-type',
@@ -55,8 +52,7 @@ const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MALFORMED-JSON': 'malformed-json',
 };
 
-/** The required members upper-cased (NAME), and name given twice: 400, or a 201 that read one of the values sent. */
-async function memberSpellings(ctx: CheckContext): Promise<void> {
+async function memberSpellings(ctx: CheckContext) {
   const body = ctx.newPet('member-case');
   const [first, second] = [ctx.newPet('member-twice-1').name, ctx.newPet('member-twice-2').name];
   const probes = [
@@ -84,8 +80,8 @@ async function memberSpellings(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** The round trips the check finds at fault, a generated example with its seed and what it shrank to (shown first). */
-function failTrips(bad: RoundTrip[], trips: RoundTrip[], examples: Examples | undefined, what: string): void {
+/** A generated example is told with its seed and what it shrank to. */
+function failTrips(bad: RoundTrip[], trips: RoundTrip[], examples: Examples | undefined, what: string) {
   if (bad.length === 0) return;
   const { shrunk, seed } = examples ?? {};
   const describe = (t: RoundTrip) => {
@@ -108,8 +104,7 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
-/** The views of the run's animals (checks/model.ts), judged after every other check. */
-async function views(ctx: CheckContext, found: 'disagree' | 'canonicalised', what: string): Promise<void> {
+async function views(ctx: CheckContext, found: 'disagree' | 'canonicalised', what: string) {
   const judged = await judgeViews(ctx);
   if (judged.animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
   reportOffences(ctx, judged[found], `${plural(judged.views, 'view')} of the run's ${plural(judged.animals, 'animal')}`, what);
@@ -198,7 +193,6 @@ export const CREATE_CHECKS: Check[] = [
   check('CREATE-ID-ASSIGNED', async (ctx) => {
     await ctx.lists.pages(); // created after the pages the list checks judge, as the round trips are
     const sentId = unlikelyId([...(await ctx.lists.knownPets()).keys()].map(BigInt));
-    // not validated with the id: it is a field NewPet does not name, sent on purpose
     const body = { ...ctx.newPet('with-id'), id: sentId };
     const ex = await ctx.call('createPet', { json: body });
     const what = `createPet with id ${sentId} in the body`;
@@ -206,8 +200,7 @@ export const CREATE_CHECKS: Check[] = [
     // 201 rather than another 2xx is CREATE-OK's to judge
     if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
     const id = (ex.json as Record<string, unknown> | undefined)?.id;
-    // a server that reads numbers as doubles honours it rounded: the same double (no other
-    // id lands within the 1,024 around it: it is far from every one seen)
+    // a server that reads numbers as doubles honours it rounded (no other id lands within the 1,024 around it)
     const honoured = (got: string) => got === sentId.toString() || Number(got) === Number(sentId);
     if (isInteger(id) && honoured(integerText(id))) fail(`${what}: the animal got that very id (${integerText(id)}), not one assigned by the service`, ex);
     ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);

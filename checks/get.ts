@@ -21,14 +21,14 @@ import {
 } from '../harness/run/kit.js';
 import { judgeSuccesses } from './transcript.js';
 
-function skipWhenRemoved(ctx: CheckContext): void {
+function skipWhenRemoved(ctx: CheckContext) {
   const op = ctx.spec.operation('getPet');
   if (isRemoved(op, ctx.now)) {
     throw new Skip(`getPet was to be removed on ${op.removalDate} (x-removal-date); it is ${ctx.now.toISOString().slice(0, 10)}`);
   }
 }
 
-/** The animals to fetch, with the fields they must come back with: health creates none, and fetches listed ones. */
+/** The animals to fetch, with the fields they must come back with: health creates none. */
 async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; expected: Record<string, unknown>; from: string }>> {
   if (ctx.profile === 'certify') {
     return (await ctx.seeding.samples())
@@ -55,11 +55,8 @@ export const GET_CHECKS: Check[] = [
     const lags: number[] = [];
     await eachProbe(animals, async ({ id, expected, from }) => {
       // a store may show a write late: a 404 is asked again within --consistency-window
-      const polled = await ctx.poll(
-        () => ctx.call('getPet', { params: { petId: id } }),
-        (ex) => ex.status === 404,
-        since,
-      );
+      const read = () => ctx.call('getPet', { params: { petId: id } });
+      const polled = await ctx.poll(read, (ex) => ex.status === 404, since);
       const ex = polled.value;
       if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
       const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
@@ -85,10 +82,8 @@ export const GET_CHECKS: Check[] = [
     });
     judgeSuccesses(ctx, 'getPet', 'Pet');
     for (const h of headers) ctx.note(`deprecation signalled: ${h}`);
-    if (lags.length)
-      ctx.note(
-        `getPet showed ${lags.length} animals only after a 404, at most ${(Math.max(...lags) / 1000).toFixed(1)} s after they were written (--consistency-window)`,
-      );
+    const lag = `${(Math.max(...lags) / 1000).toFixed(1)} s`;
+    if (lags.length) ctx.note(`getPet showed ${lags.length} animals only after a 404, at most ${lag} after they were written (--consistency-window)`);
   }),
 
   check('GET-NOT-FOUND', async (ctx) => {
@@ -111,7 +106,6 @@ export const GET_CHECKS: Check[] = [
     });
   }),
 
-  // valid int64 ids at the edges of the range that name no animal the run has seen
   check('GET-EDGE-IDS', async (ctx) => {
     skipWhenRemoved(ctx);
     const known = await ctx.lists.knownPets();

@@ -19,7 +19,6 @@ import {
   type Spelling,
 } from '../harness/run/kit.js';
 
-/** A probe: how it is sent (spelled, or the suite's own way), and what a 2xx answer must be. */
 interface Probe {
   what: string;
   send: (spelled: boolean) => Promise<Exchange>;
@@ -28,13 +27,13 @@ interface Probe {
   framing?: boolean;
 }
 
-function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string): void {
+function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string) {
   const pet = expectSchema(ctx.spec, ex, 'Pet', what);
   if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}, not ${id}`, ex);
 }
 
-/** Judges a 2xx answer to another spelling; one the suite's own spelling fails the same way is the operation's check's to judge. */
-async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange): Promise<void> {
+/** A 2xx the suite's own spelling fails the same way is the operation's check's to judge. */
+async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange) {
   try {
     judge(ex, what);
   } catch (err) {
@@ -72,7 +71,7 @@ export const HTTP_CHECKS: Check[] = [
         (ex, what) => expectAnimal(ctx, ex, id!, what),
       ),
     );
-    // certify also writes to every spelling of the collection, after the pages the list checks judge
+    // after the pages the list checks judge
     const writes = (ctx.profile === 'certify' ? pathSpellings(listPath) : []).map((s): Probe => {
       const json = ctx.newPet('spelling-post');
       return {

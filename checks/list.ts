@@ -1,5 +1,4 @@
-// listPets: the bare array, page bounds from the spec's limit parameter, the status
-// filter. Most checks judge the shared list pages below; the out-of-range probes are their own.
+// listPets: the bare array, page bounds from the spec's limit parameter, the status filter.
 import { declareListPages, waitedFor, type CheckContext, type ListPage, type Polled } from '../harness/run/context.js';
 import {
   absentFrom,
@@ -23,16 +22,15 @@ import {
 } from '../harness/run/kit.js';
 import { judgeListAnswers, judgeUniqueIds } from './transcript.js';
 
-// The pages the list checks judge, fetched once the run's animals exist: unfiltered first
-// (so an animal seen unfiltered already existed when its status page was asked), then
-// each status with the largest limit (the more a short page holds, the more it says) and
-// the favoured status without limit (the default page size must hold with the filter too).
+// The pages the list checks share, fetched once the run's animals exist: unfiltered first
+// (an animal seen unfiltered then existed when its status page was asked), then each
+// status with the largest limit (the more a short page holds, the more it says), and the
+// favoured one without limit (the default page size must hold with the filter too).
 declareListPages(({ limit: { min, max }, statuses }) => [
   [{}, { limit: min }, { limit: max }],
   [...statuses.map((status) => ({ status, limit: max })), { status: favouredStatus({ statuses }) }],
 ]);
 
-/** The pages without a status filter, smallest limit first. */
 const unfiltered = (pages: ListPages) => pages.filter((p) => p.status === undefined).sort((a, b) => a.most - b.most);
 
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
@@ -41,12 +39,12 @@ function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<
   return expectSchema(ctx.spec, ex, 'Pets', what);
 }
 
-function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: string): void {
+function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: string) {
   const items = validPage(ctx, ex, what);
   if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
 }
 
-function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
+function noteLag(ctx: CheckContext, listed: Polled<ListPages>) {
   if (listed.asked > 1 && !listed.pending) {
     ctx.note(
       `the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`,
@@ -54,8 +52,8 @@ function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
   }
 }
 
-/** The shared pages asked with this limit (undefined: none) hold at most it (the default page size). */
-async function pagesAtMost(ctx: CheckContext, limit: number | undefined): Promise<void> {
+/** The shared pages asked with this limit (undefined: none) hold at most their `most`. */
+async function pagesAtMost(ctx: CheckContext, limit: number | undefined) {
   for (const { status, most, ex } of (await ctx.lists.pages()).filter((p) => p.limit === limit)) {
     const filter = status ? `status=${status}` : '';
     const what =
@@ -68,8 +66,8 @@ async function pagesAtMost(ctx: CheckContext, limit: number | undefined): Promis
   }
 }
 
-/** Limits the description does not allow, the nearest also with each status filter (why: LIST-LIMIT-BELOW-MIN's accepts). */
-async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
+/** What passes and why: LIST-LIMIT-BELOW-MIN's accepts. */
+async function outOfRangeLimit(ctx: CheckContext, values: string[]) {
   await ctx.seeding.created(); // a store with more animals than any page, so a missing bound shows
   const queries: Array<Record<string, string>> = [
     ...ctx.sample(values, 'limits').map((limit) => ({ limit })),
@@ -85,8 +83,7 @@ async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<voi
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
 
-/** Some of the known animals a page lacks, with their names and statuses, for a message. */
-function describeKnown(ids: string[], known: Map<string, Record<string, any>>): string {
+function describeKnown(ids: string[], known: Map<string, Record<string, any>>) {
   return ids
     .slice(0, 3)
     .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)?.status)})`)
@@ -119,10 +116,8 @@ export const LIST_CHECKS: Check[] = [
     await filtered;
   }),
 
-  // with each status filter too: the bound must hold with the filter
   check('LIST-LIMIT-MAX', (ctx) => pagesAtMost(ctx, ctx.spec.limit.max)),
 
-  // judged once the pages show the run's animals (within --consistency-window): a list may show writes late
   check('LIST-PAGE-FULL', async (ctx) => {
     const listed = await ctx.lists.listed();
     // the animals known before each page was asked: another client may add some meanwhile
@@ -161,7 +156,6 @@ export const LIST_CHECKS: Check[] = [
     return outOfRangeLimit(ctx, [...notInteger, ...lenient]);
   }),
 
-  // limits drawn with the run's seed, asked once the list shows the run's animals
   check('LIST-LIMIT-ANY', async (ctx) => {
     const { interior } = limitProbes(ctx);
     if (!interior) throw new Inconclusive('the limit has no values between its bounds');
@@ -202,9 +196,7 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`limits drawn with --seed ${ctx.seed}: ${drawn.join(', ')}`);
   }),
 
-  // A page shorter than its limit is the whole list: every animal known to exist must be
-  // on it. The early page (certify, before the bulk) makes that observable on a store
-  // smaller than a page, whatever order it lists in.
+  // the early page (certify, before the bulk) shows a missing kind on a store smaller than a page, whatever its order
   check('LIST-UNFILTERED-COMPLETE', async (ctx) => {
     const judged: string[] = [];
     const expectWhole = (ex: Exchange, items: Array<Record<string, any>>, limit: number, known: Map<string, Record<string, any>>, polled: Polled<unknown>) => {
@@ -234,7 +226,6 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`judged: ${judged.join(', ')}`);
   }),
 
-  // and the filter given twice, judged as LIST-STATUS-UNKNOWN
   check('LIST-STATUS-FILTER', async (ctx) => {
     for (const { status, ex } of statusPages(await ctx.lists.pages())) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
@@ -250,8 +241,7 @@ export const LIST_CHECKS: Check[] = [
     if (!isRefusal(ex.status)) validPage(ctx, ex, `listPets with the status filter given twice`);
   }),
 
-  // judged once the pages show every known animal (within --consistency-window): each
-  // re-listing asks unfiltered first, so the status known is the one shown last
+  // each re-listing asks unfiltered first, so the status known is the one shown last
   check('LIST-STATUS-COMPLETE', async (ctx) => {
     const listed = await ctx.lists.listed();
     const judged: string[] = [];
@@ -287,7 +277,6 @@ export const LIST_CHECKS: Check[] = [
     });
   }),
 
-  // every page the run was given, judged after every other check
   check('LIST-IDS-UNIQUE', async (ctx) => {
     if ((await judgeUniqueIds(ctx)) === 0) throw new Inconclusive('no list page was observed');
   }),

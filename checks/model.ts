@@ -1,6 +1,5 @@
-// The run's model of the store, built from its own transcript: every animal a view
-// shows (a 201 body, getPet, a list page, another spelling of a path) is held to the
-// writes the run sent.
+// The run's model of the store, from its own transcript: every animal a view shows is
+// held to the writes the run sent.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -21,7 +20,7 @@ import {
 } from '../harness/run/kit.js';
 import type { Offence } from './transcript.js';
 
-/** null and absent are the same value of an optional field: none. */
+// null and absent are the same value of an optional field
 const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
 
 /** The ids the run sent a write other than a createPet to: what became of them is AUTH-EVERY-METHOD's to judge. */
@@ -33,21 +32,11 @@ function writtenTo(observed: Exchange[]): Set<string> {
 /** The most animals of one answer the model reads: a longer page (a hostile server's 200,000) is the limit checks' to fail. */
 const viewsOf = (ctx: CheckContext) => ctx.spec.limit.max;
 
-/** One view of the status: when it was asked for, and what it showed. */
-interface Seen {
-  value: unknown;
-  from: number;
-  to: number;
-  ex: Exchange;
-}
+type Seen = { value: unknown; from: number; to: number; ex: Exchange };
 
 const seenIn = (ex: Exchange, value: unknown): Seen => ({ value, from: ex.sentAt, to: ex.sentAt + ex.durationMs, ex });
 
-/**
- * A value that went back to one it had left, in views that do not overlap in time (A,
- * then B, then A again): two values at once, as when the list and getPet fill in
- * different defaults. One change is a transition ("Transitions: not shown").
- */
+/** A value back to one it had left in views that do not overlap (A, B, A): two at once; one change is a transition. */
 function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
   for (const b of seen) {
     const before = seen.find((a) => a.to < b.from && !sameJson(a.value, b.value));
@@ -57,30 +46,25 @@ function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
   return undefined;
 }
 
-export interface Views {
-  /** Views that show a run's animal otherwise than it was made (CREATE-VIEWS-AGREE). */
+interface Views {
+  /** CREATE-VIEWS-AGREE's */
   disagree: Offence[];
-  /** Views that show a value the same in meaning but not as sent (CREATE-STORED-AS-SENT). */
+  /** CREATE-STORED-AS-SENT's: the same in meaning, not as sent */
   canonicalised: Offence[];
   views: number;
   animals: number;
 }
 
-/**
- * Every view of every animal the run made from a valid NewPet: each field sent comes
- * back the same in meaning; status changes only as a transition does (wentBack), and an
- * animal sent with one keeps showing one. Worked out once a run, for both requirements.
- */
-export function judgeViews(ctx: CheckContext): Promise<Views> {
+/** Every view of every animal the run made from a valid NewPet, judged once a run for both requirements. */
+export function judgeViews(ctx: CheckContext) {
   const done = viewsOfRun.get(ctx.seeding) ?? viewsIn(ctx, ctx.seeding.runAnimals());
   viewsOfRun.set(ctx.seeding, done);
   return done;
 }
 
-/** judgeViews's answer, by the run's seeding (one a run). */
 const viewsOfRun = new WeakMap<object, Promise<Views>>();
 
-async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
+async function viewsIn(ctx: CheckContext, made: RunAnimal[]) {
   const observed = ctx.observed('store');
   const excluded = writtenTo(observed);
   // an id two creations share is CREATE-ID-UNIQUE's to judge
@@ -133,8 +117,8 @@ async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
   return { disagree, canonicalised, views, animals: model.size };
 }
 
-/** Every string a JSON text holds, at any depth (the names a write carried). */
-function stringsOf(text: string | undefined): string[] {
+/** Every string a JSON text holds: the names a write carried. */
+function stringsOf(text: string | undefined) {
   let body: unknown;
   try {
     body = parseJson(text ?? '');
@@ -150,11 +134,7 @@ function stringsOf(text: string | undefined): string[] {
   return found;
 }
 
-/**
- * Every animal a view shows with a name the run sent in a write, and an id no accepted
- * write answered with, is explained by a write that got no definite answer (a server
- * error, none at all, an attempt the client gave up on and sent again), one each.
- */
+/** An animal shown with a name the run wrote and an id no accepted write answered with is explained only by a write with no definite answer. */
 export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offence[]; names: number }> {
   const observed = ctx.observed('store');
   const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));

@@ -1,6 +1,5 @@
-// Latency against the budget the user set, judged on a quiet sample sent one request at
-// a time after every other check: a server that queues requests is not blamed for the
-// suite's own concurrency.
+// Latency, judged on a quiet sample sent one request at a time after every other check:
+// a server that queues requests is not blamed for the suite's own concurrency.
 import type { CheckContext } from '../harness/run/context.js';
 import { check, fail, Inconclusive, isSafeMethod, latencyByOperation, Skip, type Check, type Exchange, type LatencyStats } from '../harness/run/kit.js';
 

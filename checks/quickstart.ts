@@ -21,12 +21,11 @@ import {
 } from '../harness/run/kit.js';
 import { judgeSuccesses } from './transcript.js';
 
-function expect2xx(ex: Exchange, what: string): void {
+function expect2xx(ex: Exchange, what: string) {
   unjudgedOnServerError(ex, what);
   if (!ex.succeeded) fail(`${what}: expected a 2xx status, got ${ex.summary}`, ex);
 }
 
-/** The one valid message of the run, answered 2xx. */
 async function sentMessage(ctx: CheckContext) {
   const { sent, exchange } = await ctx.quickstart.message();
   ctx.cite(exchange);
@@ -35,17 +34,12 @@ async function sentMessage(ctx: CheckContext) {
 }
 
 /** An ISO 8601 calendar date and time, extended (2026-11-23T12:43:26Z) or basic (20261123T124326Z); which forms pass: QS-CREATED-AT-UTC's accepts. */
-const ISO_DATE_TIME = new RegExp(
-  '^(?:(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2})(?::(\\d{2})([.,]\\d+)?)?' +
-    '|(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(?:(\\d{2})([.,]\\d+)?)?)' +
-    '(Z|[+-]\\d{2}(?::?\\d{2})?)?$',
-  'i',
-);
+const ISO_DATE_TIME =
+  /^(?:(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})([.,]\d+)?)?|(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:(\d{2})([.,]\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-/** The group of ISO_DATE_TIME that holds the zone designator. */
 const ZONE = 15;
 
-/** The instant a UTC timestamp names (a zone-less one read as UTC), or undefined. */
+/** The instant a UTC timestamp names (a zone-less one read as UTC). */
 export function utcInstant(value: unknown): number | undefined {
   const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
   if (!m) return undefined;
@@ -63,7 +57,7 @@ export function utcInstant(value: unknown): number | undefined {
 
 const validMessage = (ctx: CheckContext) => ({ message: `${ctx.runPrefix} probe` });
 
-/** The valid message's createdAt and the instant it names; inconclusive where it names none in UTC (QS-CREATED-AT-UTC's finding). */
+/** Inconclusive where createdAt names no instant in UTC: QS-CREATED-AT-UTC's finding. */
 async function createdAt(ctx: CheckContext) {
   const { exchange, body } = await sentMessage(ctx);
   const instant = utcInstant(body?.createdAt);
@@ -78,7 +72,7 @@ async function expectRejected(ctx: CheckContext, status: number, probes: Array<{
   });
 }
 
-/** The quickstart key's credentials of these kinds, each with a valid message (why: QS-AUTH-MALFORMED's accepts). */
+/** Each with a valid message (why: QS-AUTH-MALFORMED's accepts). */
 const credentials = (ctx: CheckContext, ...kinds: CredentialKind[]) =>
   ctx.credentials('quickstart', ...kinds).map(({ label, auth }) => ({ label, options: { auth, json: validMessage(ctx) } }));
 
@@ -103,7 +97,6 @@ export const QUICKSTART_CHECKS: Check[] = [
     if (!ISO_DATE_TIME.exec(value)?.[ZONE]) fail(`createdAt ${value} has no zone designator: ISO 8601 reads it as local time`, exchange);
   }),
 
-  // between the suite's clock just before sending and once the answer was in, give or take CLOCK_TOLERANCE
   check('QS-CREATED-AT-CLOCK', async (ctx) => {
     const { exchange, createdAt: value, instant } = await createdAt(ctx);
     const { sentAt, answeredAt } = await ctx.quickstart.message();
@@ -139,8 +132,7 @@ export const QUICKSTART_CHECKS: Check[] = [
     const canonical = () => ctx.sendMessage({ auth: 'none', json });
     const send = (method: string, to: string, label = `${method} ${to}`) => ({
       label,
-      // a body where one may be read
-      send: () => ctx.quickstartRequest(method, to, { auth: 'none', ...(['POST', 'PUT', 'PATCH'].includes(method) && { json }) }),
+      send: () => ctx.request(method, to, { auth: 'none', ...(['POST', 'PUT', 'PATCH'].includes(method) && { json }) }, 'quickstart'),
       canonical,
     });
     const spellings = pathSpellings(path).slice(0, 2);

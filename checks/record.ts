@@ -1,7 +1,5 @@
-// The checks of a record of traffic the suite did not send (`judge <file.har>`,
-// harness/run/record.ts), each judged on every entry it applies to: the rules of a run's
-// whole transcript as they are (checks/transcript.ts, model.ts), and those a run judges
-// from its own probes. A requirement no entry speaks to is skipped, never passed.
+// The checks of a record of traffic the suite did not send (`judge <file.har>`), each on
+// every entry it applies to. A requirement no entry speaks to is skipped, never passed.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   check,
@@ -21,6 +19,7 @@ import { echoProblem } from './create.js';
 import { judgeViews, judgeWrites } from './model.js';
 import { utcInstant } from './quickstart.js';
 import {
+  judgeEach,
   judgeErrorBodies,
   judgeErrorStatuses,
   judgeListAnswers,
@@ -32,18 +31,16 @@ import {
   type Offence,
 } from './transcript.js';
 
-function judged(count: number): void {
+function judged(count: number) {
   if (count === 0) throw new Skip(NO_ENTRY);
 }
 
-/** The answers of one operation whose body arrived whole, 2xx, with a JSON object or array. */
 const successes = (ctx: CheckContext, operation: string) =>
   ctx
     .observed(operation === 'sendMessage' ? 'quickstart' : 'store')
     .filter((ex) => ex.request.operation === operation && ex.succeeded && ex.json !== undefined);
 
-/** Requests of the store's secured operations with this kind of credential must get no data (handsOutData). */
-function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string): void {
+function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string) {
   const secured = ctx.observed('store').filter((ex) => ex.request.operation && ctx.spec.operation(ex.request.operation).secured);
   if (!secured.some((ex) => ex.request.headers?.authorization !== undefined)) {
     throw new Skip('not tested: no entry of the record carries an Authorization header (a sanitised export strips them)');
@@ -51,11 +48,10 @@ function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string)
   if (kind === 'other' && !ctx.apiKey) throw new Skip('not tested: API_KEY is not set, so which bearer token is valid is not known');
   const asked = secured.filter((ex) => credentialOf(ex.request, ctx.apiKey) === kind);
   judged(asked.length);
-  const offences = asked.filter((ex) => handsOutData(ex, ctx.runPrefix)).map((ex) => ({ ex, why: 'got data' }));
-  reportOffences(ctx, offences, `${plural(asked.length, 'request')} ${what}`, 'got data');
+  judgeEach(ctx, asked, (ex) => handsOutData(ex, ctx.runPrefix) && 'got data', `${plural(asked.length, 'request')} ${what}`, 'got data');
 }
 
-/** Which limit requirement a page answers to, and the most animals it may hold (the maximum, whatever the server made of a bad value). */
+/** Which limit requirement a page answers to, and the most animals it may hold (for a bad value, whatever the server made of it: the maximum). */
 function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } {
   const { min, max, default: fallback } = ctx.spec.limit;
   const values = new URL(ex.request.url).searchParams.getAll('limit');
@@ -69,7 +65,7 @@ function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } 
   return { id: Number(limit) === min ? 'LIST-LIMIT-MIN' : Number(limit) === max ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-ANY', most: Number(limit) };
 }
 
-function pageLengths(ctx: CheckContext, id: string): void {
+function pageLengths(ctx: CheckContext, id: string) {
   const pages = successes(ctx, 'listPets').flatMap((ex) => {
     const items = pageItems(ex);
     const { id: of, most } = limitOf(ctx, ex);
@@ -80,15 +76,7 @@ function pageLengths(ctx: CheckContext, id: string): void {
   reportOffences(ctx, offences, plural(pages.length, 'page'), 'hold more animals than they may');
 }
 
-const LIMIT_RULES = [
-  'LIST-LIMIT-DEFAULT',
-  'LIST-LIMIT-MIN',
-  'LIST-LIMIT-MAX',
-  'LIST-LIMIT-ANY',
-  'LIST-LIMIT-BELOW-MIN',
-  'LIST-LIMIT-ABOVE-MAX',
-  'LIST-LIMIT-NOT-INTEGER',
-];
+const LIMIT_RULES = ['DEFAULT', 'MIN', 'MAX', 'ANY', 'BELOW-MIN', 'ABOVE-MAX', 'NOT-INTEGER'].map((rule) => `LIST-LIMIT-${rule}`);
 
 const segmentId = (url: string) => {
   const segment = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
@@ -149,22 +137,20 @@ export const RECORD_CHECKS: Check[] = [
   check('GET-OK', async (ctx) => {
     judged(judgeSuccesses(ctx, 'getPet', 'Pet'));
     const answers = successes(ctx, 'getPet');
-    const offences = answers.flatMap((ex) => {
+    const why = (ex: Exchange) => {
       const [asked, id] = [segmentId(ex.request.url), (ex.json as any)?.id];
-      return asked !== undefined && isInteger(id) && BigInt(id) !== asked ? [{ ex, why: `answered with animal ${integerText(id)}` }] : [];
-    });
-    reportOffences(ctx, offences, `${plural(answers.length, 'getPet answer')} against the id asked`, 'answer another animal');
+      return asked !== undefined && isInteger(id) && BigInt(id) !== asked && `answered with animal ${integerText(id)}`;
+    };
+    judgeEach(ctx, answers, why, `${plural(answers.length, 'getPet answer')} against the id asked`, 'answer another animal');
   }),
 
   check('QS-OK', async (ctx) => judged(judgeSuccesses(ctx, 'sendMessage', 'Message'))),
   check('QS-CREATED-AT-UTC', async (ctx) => {
     const messages = successes(ctx, 'sendMessage').filter((ex) => typeof ex.json === 'object' && ex.json !== null);
     judged(messages.length);
-    const offences = messages.flatMap((ex) => {
-      const createdAt = (ex.json as any).createdAt;
-      return utcInstant(createdAt) === undefined ? [{ ex, why: `createdAt is ${JSON.stringify(createdAt) ?? 'absent'}` }] : [];
-    });
-    reportOffences(ctx, offences, plural(messages.length, 'message'), 'carry no ISO 8601 timestamp in UTC');
+    const why = ({ json }: Exchange) =>
+      utcInstant((json as any).createdAt) === undefined && `createdAt is ${JSON.stringify((json as any).createdAt) ?? 'absent'}`;
+    judgeEach(ctx, messages, why, plural(messages.length, 'message'), 'carry no ISO 8601 timestamp in UTC');
   }),
   check('QS-NO-5XX', async (ctx) => {
     judged(ctx.observed('quickstart').length);

@@ -1,16 +1,11 @@
-// Rules that hold for every answer of one service the run receives (ctx.observed),
-// whoever sent it; a check adds only what its own probe is for. A server error is the
-// NO-5XX requirement's one finding and is judged by no other rule here.
+// Rules for every answer of one service the run receives (ctx.observed), whoever sent it;
+// a server error is the NO-5XX requirement's one finding, judged by no other rule here.
 import type { CheckContext } from '../harness/run/context.js';
 import { carriesApiBody, fail, integerText, isInteger, isServerError, nextTurn, plural, type Exchange } from '../harness/run/kit.js';
 
-export interface Offence {
-  ex: Exchange;
-  why: string;
-}
+export type Offence = { ex: Exchange; why: string };
 
-/** Fails with the offences found, quoting the first few; otherwise notes what was judged. */
-export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string): void {
+export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string) {
   if (offences.length) {
     const shown = offences
       .slice(0, 3)
@@ -21,18 +16,26 @@ export function reportOffences(ctx: CheckContext, offences: Offence[], among: st
   ctx.note(`${among} judged`);
 }
 
-/** A body cut at the cap (or in a record) cannot be judged. */
+/** Judges each answer by `why` it offends, if it does (reportOffences). */
+export function judgeEach(ctx: CheckContext, answers: Exchange[], why: (ex: Exchange) => string | false | undefined, among: string, what: string) {
+  const offences = answers.flatMap((ex) => {
+    const found = why(ex);
+    return found ? [{ ex, why: found }] : [];
+  });
+  reportOffences(ctx, offences, among, what);
+}
+
+// a body cut at the cap (or in a record) cannot be judged
 const whole = (ex: Exchange) => !ex.truncated && ex.error === undefined;
 
-/** Why the body is not JSON valid against the schema, if it is not. */
 function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'], ex: Exchange, schema: string): string | undefined {
   if (ex.json === undefined) return `not JSON: ${ex.bodyExcerpt}`;
   const errors = spec.errors(schema, ex.json);
   return errors.length ? `not a valid ${schema}: ${errors.slice(0, 3).join('; ')}` : undefined;
 }
 
-/** A listPets request of the documented form: the valid key, the suite's own spelling (others are HTTP-VALID-SPELLINGS's), each parameter at most once with a documented value. */
-function documentedList(ctx: CheckContext, ex: Exchange): boolean {
+/** A listPets request of the documented form; another spelling is HTTP-VALID-SPELLINGS's. */
+function documentedList(ctx: CheckContext, ex: Exchange) {
   const headers = ex.request.headers ?? {};
   const ownSpelling = headers.accept === 'application/json' && headers['accept-encoding'] === 'identity' && headers['content-type'] === undefined;
   if (!ownSpelling || headers.authorization !== `Bearer ${ctx.apiKey}`) return false;
@@ -49,69 +52,52 @@ function documentedList(ctx: CheckContext, ex: Exchange): boolean {
   return true;
 }
 
-/**
- * Every answer of one operation, judged on its documented success: a 2xx body has its
- * shape whatever the request held; `status`: the one success status the description
- * names; `must`: requests that must succeed.
- */
+/** Every 2xx of one operation has its shape whatever the request held; `status`: the one success status documented; `must`: requests that must succeed. */
 export function judgeSuccesses(
   ctx: CheckContext,
   operation: string,
   schema: string,
   { status, must }: { status?: number; must?: (ex: Exchange) => boolean } = {},
-): number {
+) {
   const service = operation === 'sendMessage' ? 'quickstart' : 'store';
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   // a body that is not what its Content-Encoding says cannot be read: HTTP-VALID-SPELLINGS's
   const answers = ctx.observed(service).filter((ex) => ex.request.operation === operation && !isServerError(ex) && !ex.undecodable && whole(ex));
-  const offences: Offence[] = [];
-  for (const ex of answers) {
-    if (ex.succeeded) {
-      const problem = (status !== undefined && ex.status !== status ? `${ex.status}, not ${status}` : undefined) ?? shapeProblem(spec, ex, schema);
-      if (problem) offences.push({ ex, why: problem });
-    } else if (must?.(ex)) {
-      offences.push({ ex, why: 'a request of the documented form, with the key, did not succeed' });
-    }
-  }
-  reportOffences(ctx, offences, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
+  const why = (ex: Exchange) =>
+    ex.succeeded
+      ? ((status !== undefined && ex.status !== status ? `${ex.status}, not ${status}` : undefined) ?? shapeProblem(spec, ex, schema))
+      : must?.(ex) && 'a request of the documented form, with the key, did not succeed';
+  judgeEach(ctx, answers, why, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
   return answers.length;
 }
 
 export const judgeListAnswers = (ctx: CheckContext) => judgeSuccesses(ctx, 'listPets', 'Pets', { status: 200, must: (ex) => documentedList(ctx, ex) });
 
-/** Every error response of the animal store that carries an API body. */
 export function storeErrors(ctx: CheckContext): Exchange[] {
   return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex) && whole(ex));
 }
 
-export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): number {
-  const offences = errors.flatMap((ex) => {
-    const why = shapeProblem(ctx.spec, ex, 'Error');
-    return why ? [{ ex, why }] : [];
-  });
-  reportOffences(ctx, offences, plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
+export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]) {
+  judgeEach(ctx, errors, (ex) => shapeProblem(ctx.spec, ex, 'Error'), plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
   return errors.length;
 }
 
-/** Every error body's integer status field is the HTTP status; returns how many carried one. */
-export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]): number {
+export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]) {
   const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
-  const offences = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
-  reportOffences(ctx, offences, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
+  const why = (ex: Exchange) => (ex.json as any).status !== ex.status && `status field is ${(ex.json as any).status}`;
+  judgeEach(ctx, judged, why, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
   return judged.length;
 }
 
-export function judgeMediaTypes(ctx: CheckContext): number {
+export function judgeMediaTypes(ctx: CheckContext) {
   const withBody = ctx.observed('store').filter((ex) => ex.text.length > 0 && carriesApiBody(ex));
-  const offences = withBody
-    .filter((ex) => ex.mediaType !== 'application/json')
-    .map((ex) => ({ ex, why: `Content-Type ${ex.headers['content-type'] ?? '(none)'}` }));
-  reportOffences(ctx, offences, plural(withBody.length, 'response'), 'are not application/json');
+  const why = (ex: Exchange) => ex.mediaType !== 'application/json' && `Content-Type ${ex.headers['content-type'] ?? '(none)'}`;
+  judgeEach(ctx, withBody, why, plural(withBody.length, 'response'), 'are not application/json');
   return withBody.length;
 }
 
 /** No list page lists an id twice (ids that are not integers are LIST-OK's); returns how many pages were judged. */
-export async function judgeUniqueIds(ctx: CheckContext): Promise<number> {
+export async function judgeUniqueIds(ctx: CheckContext) {
   const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
   for (const ex of pages) {
     await nextTurn(); // a page a turn: a page may hold 200,000 ids

@@ -7,21 +7,15 @@ import { PROFILES, type Requirement } from '../model/types.js';
 /** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
 export const AREAS = ['auth', 'errors', 'media', 'http', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
 
-/** What a health run sends for a requirement (its entry's `health`; what each field means: the catalogue's head). */
-export interface HealthPolicy {
-  requests: number;
-  samples?: number | Record<string, number>;
-}
-
-export type CatalogueEntry = Requirement & { health?: HealthPolicy };
+/** `health`: what a health run sends for the requirement (the catalogue's head says what each field means). */
+export type CatalogueEntry = Requirement & { health?: { requests: number; samples?: number | Record<string, number> } };
 
 /** The anchor GitHub gives a heading made of the id alone (docs/requirements.md). */
 export const anchorOf = (id: string) => id.toLowerCase();
 
 const isCount = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
 
-/** Declared exactly where the requirement runs in health, with counts only. */
-function healthDeclared({ profiles, health }: CatalogueEntry): boolean {
+function healthDeclared({ profiles, health }: CatalogueEntry) {
   if (!profiles.includes('health')) return health === undefined;
   const samples = typeof health?.samples === 'object' ? Object.values(health.samples) : [health?.samples ?? 0];
   return isCount(health?.requests) && samples.every(isCount);

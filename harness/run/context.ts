@@ -71,7 +71,6 @@ export class CheckContext {
   get apiKey() {
     return this.session.options.target.apiKey;
   }
-  /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants). */
   get keyVariants() {
     return this.session.options.keyVariants;
   }
@@ -82,7 +81,7 @@ export class CheckContext {
     return referenceValues(this.session);
   }
 
-  /** One service's Authorization headers of these kinds (credentials.ts), in that order; a kind the run does not send is left out. */
+  /** One service's Authorization headers of these kinds (credentials.ts), in that order, those the run sends. */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
     const classes = this.session.credentials(service);
     return kinds
@@ -90,20 +89,16 @@ export class CheckContext {
       .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
-  /** `count` distinct integers from the range, drawn with the run's seed; `use` names the draw, so that two checks get different values. */
-  async drawIntegers(count: number, range: { min: number; max: number }, use: string): Promise<number[]> {
+  /** Drawn with the run's seed; `use` names the draw, so that two checks get different values. */
+  async drawIntegers(count: number, range: { min: number; max: number }, use: string) {
     const { default: fc } = await import('fast-check');
     const seed = [...use].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, this.session.seed);
     const n = Math.min(count, range.max - range.min + 1);
     return fc.sample(fc.uniqueArray(fc.integer(range), { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0];
   }
 
-  /**
-   * How many of `all` probe values the run sends: all in certify; in health, which runs
-   * every few minutes against production, what the catalogue declares (health.samples,
-   * by `name` where the check samples more than one list).
-   */
-  sampleSize(all: number, name?: string): number {
+  /** How many of `all` probe values the run sends: all in certify; in health, which runs every few minutes against production, what the catalogue declares. */
+  sampleSize(all: number, name?: string) {
     if (this.profile === 'certify') return all;
     const { samples } = this.requirement.health ?? {};
     const declared = typeof samples === 'object' ? samples[name ?? ''] : samples;
@@ -119,18 +114,18 @@ export class CheckContext {
     return latencyByOperation(this.session.client.exchanges);
   }
 
-  /** Sends the request of `ex` again as part of the quiet sample (reported as latencyQuiet, apart from the run's load). */
-  resendQuiet(ex: Exchange): Promise<Exchange> {
+  /** Reported as latencyQuiet, apart from the run's load. */
+  resendQuiet(ex: Exchange) {
     this.requestsSent++;
     return this.session.resendQuiet(ex.request);
   }
 
-  /** Every answer one service gave the run so far that counts (Session.answered), in the order sent, but rate limits (why: STORE-NO-5XX's accepts). */
+  /** Every answer one service gave the run so far that counts (Session.answered), but rate limits (why: STORE-NO-5XX's accepts). */
   observed(service: Service): Exchange[] {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
-  /** Every attempt the run sent to one service, in the order sent, those replaced or unanswered too. */
+  /** Every attempt the run sent to one service, those replaced or unanswered too. */
   sent(service: Service): Exchange[] {
     return this.session.client.exchanges.filter((ex) => ex.request.service === service);
   }
@@ -140,31 +135,25 @@ export class CheckContext {
     return this.session.recovered(service);
   }
 
-  /** A valid NewPet named `<runPrefix>-<label>`, with the run's values for the required fields. */
   newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     return validNewPet(this.spec, this.session.petValues(`${this.runPrefix}-${label}`), extra);
   }
 
-  note(message: string): void {
+  note(message: string) {
     this.notes.push(message);
   }
 
-  async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(operationId: string, options: CallOptions = {}) {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
-  /** A method and a path (relative to the store's base address) no documented operation has. */
-  async request(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
-    return this.collect(await this.session.request('store', method, path, options));
+  /** A method and a path (relative to the service's base address) no documented operation has. */
+  async request(method: string, path: string, options: CallOptions = {}, service: Service = 'store') {
+    return this.collect(await this.session.request(service, method, path, options));
   }
 
-  async sendMessage(options: CallOptions = {}): Promise<Exchange> {
+  async sendMessage(options: CallOptions = {}) {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
-  }
-
-  /** A method and a path (relative to the quickstart service's base address) no documented operation has. */
-  async quickstartRequest(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
-    return this.collect(await this.session.request('quickstart', method, path, options));
   }
 
   /** Sends, and again while the answer is `pending`, within the consistency window: a read of something just written. */
@@ -182,8 +171,8 @@ export class CheckContext {
     return ex;
   }
 
-  /** Adds exchanges made elsewhere (a shared fixture) to this check's evidence. */
-  cite(...exchanges: Exchange[]): void {
+  /** Adds exchanges a shared fixture made to this check's evidence. */
+  cite(...exchanges: Exchange[]) {
     for (const ex of exchanges) if (!this.evidence.includes(ex)) this.evidence.push(ex);
   }
 }

@@ -18,13 +18,13 @@ export interface ListPage extends PageQuery {
 
 export type ListPages = ListPage[];
 
-/** The queries of the pages, from the spec: each group asked at once, after the group before. */
+/** Each group of queries asked at once, after the group before. */
 type PageTable = (spec: AnimalStoreSpec) => PageQuery[][];
 
 let table: PageTable | undefined;
 
 /** Declares the list pages every run fetches (checks/list.ts, when it is loaded: the harness imports no check). */
-export function declareListPages(declared: PageTable): void {
+export function declareListPages(declared: PageTable) {
   table = declared;
 }
 
@@ -37,12 +37,12 @@ export class Lists {
     private readonly seeding: Seeding,
   ) {}
 
-  /** The list pages, fetched after the run's animals exist; in health, which creates none, the preflight is the page without a query. */
-  pages(): Promise<ListPages> {
+  /** In health, which creates nothing, the preflight is the page without a query. */
+  pages() {
     return (this.fetched ??= this.seeding.created().then(() => this.fetchPages(this.session.options.profile === 'health')));
   }
 
-  /** The pages once they show every animal the run knows of (unseen()), or when the consistency window passed; one re-listing serves every check. */
+  /** The pages once they show every animal the run knows of, or when the consistency window passed. */
   listed(): Promise<Polled<ListPages>> {
     return (this.relisted ??= (async () => {
       const [created, first, since] = await Promise.all([this.seeding.created(), this.pages(), this.seeding.writesEnded()]);
@@ -56,12 +56,8 @@ export class Lists {
     })());
   }
 
-  /**
-   * How many known animals the pages fail to show: an unfiltered page holds at least as
-   * many as the run created (up to its limit), a status page that is not full every known
-   * one of its status. A page that is no list is the checks' to judge, not a reason to wait.
-   */
-  private unseen(pages: ListPages, created: CreatedPet[]): number {
+  /** How many known animals the pages fail to show; a page that is no list is the checks' to judge, not a reason to wait. */
+  private unseen(pages: ListPages, created: CreatedPet[]) {
     const written = created.filter((c) => c.pet && isInteger(c.pet.id)).length;
     const known = [...knownIn(this.seeding.runAnimals(), pages).values()];
     let unseen = 0;
@@ -74,12 +70,12 @@ export class Lists {
     return unseen;
   }
 
-  private async fetchPages(preflightIsUnfiltered: boolean): Promise<ListPages> {
+  private async fetchPages(preflightIsUnfiltered: boolean) {
     if (!table) throw new Error('no list pages are declared (declareListPages)');
     const store = this.session.specs.store;
     const pages: ListPages = [];
     for (const group of table(store)) {
-      const fetched = group.map(async (query): Promise<ListPage> => {
+      const fetched = group.map(async (query) => {
         const unfiltered = preflightIsUnfiltered && query.status === undefined && query.limit === undefined;
         const ex = await (unfiltered ? this.seeding.preflight() : this.session.call('store', 'listPets', { query }));
         return { ...query, most: query.limit ?? store.limit.default, ex };
@@ -109,11 +105,7 @@ export class Lists {
   }
 }
 
-/**
- * The animals the run created (as the store answered), then those the pages showed. A
- * page's view of one the run created replaces only its status (a default filled in on
- * reads, or a transition since); other disagreements are CREATE-VIEWS-AGREE's.
- */
+/** The animals the run created, then those the pages showed; a page's view replaces only a status (filled in on reads, or changed since). */
 function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
   // the animals made only grow in number (animalsMadeBy): the same count is the same animals
   const cached = knownCache.get(pages);
@@ -130,11 +122,7 @@ function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string
 
 const knownCache = new WeakMap<ListPages, { made: number; known: Map<string, Record<string, any>> }>();
 
-/**
- * The animals the pages show (the status pages too, against an unfiltered list that hides
- * a status), each as first shown with the last status shown. Once per set of pages: a
- * page may hold 200,000 animals.
- */
+/** The animals the pages show, each as first shown with the last status shown: once per set of pages, which may hold 200,000. */
 function shownOn(pages: ListPages): Map<string, { first: Record<string, any>; status?: unknown }> {
   let shown = shownCache.get(pages);
   if (shown) return shown;
