@@ -1,5 +1,4 @@
-// createPet: the animals the run created, judged for status, shape, echo and unique ids;
-// the negative bodies, one requirement per kind of defect; the round trips (round-trip.ts).
+// createPet: the run's animals, the negative bodies, the round trips (round-trip.ts).
 import type { CheckContext } from '../harness/run/context.js';
 import { judgeViews, judgeWrites } from './model.js';
 import { judgeSuccesses, reportOffences } from './transcript.js';
@@ -33,7 +32,7 @@ async function createdPets(ctx: CheckContext) {
   return created;
 }
 
-/** How a created Pet does not echo the NewPet sent (text trimmed or normalised is CREATE-STORED-AS-SENT's). */
+/** Text trimmed or normalised is CREATE-STORED-AS-SENT's. */
 export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>) {
   const changed = Object.entries(sent).find(([field, value]) => !sameMeaning(pet[field], value));
   if (changed) return `${changed[0]} was sent as ${showJson(changed[1])} but came back as ${showJson(pet[changed[0]])}`;
@@ -72,7 +71,7 @@ async function memberSpellings(ctx: CheckContext) {
   await eachProbe(probes, async ({ what, raw, names }) => {
     const ex = await ctx.call('createPet', { raw });
     if (!ex.succeeded) return expectStatus(ex, [400], `createPet where ${what}`);
-    // how a name is stored is CREATE-VIEWS-AGREE's: here only which of the values was read
+    // how a name is stored is CREATE-VIEWS-AGREE's
     const name = (ex.json as Record<string, unknown> | undefined)?.name;
     const read = (sent: unknown) =>
       typeof sent === 'string' && typeof name === 'string' && canonicalText(name).toLowerCase() === canonicalText(sent).toLowerCase();
@@ -178,12 +177,10 @@ export const CREATE_CHECKS: Check[] = [
     if (nul.length) ctx.note(`refused a text holding U+0000, which many stores cannot hold: not judged (${nul[0].exchanges[0].summary})`);
     const judged = refused.filter((t) => !nul.includes(t) && refusalCounts(t, references, trips));
     const excused = refused.filter((t) => !nul.includes(t) && !judged.includes(t));
+    const labels = excused.slice(0, 3).map((t) => t.label);
     if (excused.length) {
       ctx.note(
-        `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused
-          .slice(0, 3)
-          .map((t) => t.label)
-          .join('; ')}`,
+        `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${labels.join('; ')}`,
       );
     }
     failTrips(judged, trips, examples, 'were refused, though the description sets no length or character limits');
@@ -191,7 +188,7 @@ export const CREATE_CHECKS: Check[] = [
   }),
 
   check('CREATE-ID-ASSIGNED', async (ctx) => {
-    await ctx.lists.pages(); // created after the pages the list checks judge, as the round trips are
+    await ctx.lists.pages(); // after the pages the list checks judge
     const sentId = unlikelyId([...(await ctx.lists.knownPets()).keys()].map(BigInt));
     const body = { ...ctx.newPet('with-id'), id: sentId };
     const ex = await ctx.call('createPet', { json: body });
@@ -200,7 +197,7 @@ export const CREATE_CHECKS: Check[] = [
     // 201 rather than another 2xx is CREATE-OK's to judge
     if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
     const id = (ex.json as Record<string, unknown> | undefined)?.id;
-    // a server that reads numbers as doubles honours it rounded (no other id lands within the 1,024 around it)
+    // a server reading numbers as doubles honours it rounded (no other id is within 1,024 of it)
     const honoured = (got: string) => got === sentId.toString() || Number(got) === Number(sentId);
     if (isInteger(id) && honoured(integerText(id))) fail(`${what}: the animal got that very id (${integerText(id)}), not one assigned by the service`, ex);
     ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);

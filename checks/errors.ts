@@ -1,5 +1,4 @@
-// Error bodies, judged on every error response of the animal store the run observed
-// (checks/transcript.ts), with the error probes (probes.ts) among them.
+// Error bodies, judged on every error response the run observed, the error probes' too.
 import type { CheckContext } from '../harness/run/context.js';
 import { check, expectNoServerErrors, Inconclusive, type Check } from '../harness/run/kit.js';
 import { judgeErrorBodies, judgeErrorStatuses, storeErrors } from './transcript.js';

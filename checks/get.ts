@@ -1,5 +1,4 @@
-// getPet: deprecated, not removed. Until its removal date (x-removal-date in the
-// spec) it must work; after it, these checks are skipped with that reason.
+// getPet: deprecated, not removed: until its removal date (x-removal-date) it must work.
 import { waitedFor, type CheckContext } from '../harness/run/context.js';
 import {
   check,
@@ -18,6 +17,7 @@ import {
   showJson,
   Skip,
   type Check,
+  type Exchange,
 } from '../harness/run/kit.js';
 import { judgeSuccesses } from './transcript.js';
 
@@ -35,13 +35,15 @@ async function animalsToFetch(ctx: CheckContext): Promise<Array<{ id: string; ex
       .filter((c) => c.pet && isInteger(c.pet.id))
       .map((c) => ({ id: integerText(c.pet!.id), expected: c.sent, from: 'created' }));
   }
-  // not compared on status, which may change on a live store by means the description does not show
+  // not on status, which may change on a live store
   return ctx.sample((pageItems(await ctx.seeding.preflight()) ?? []).filter((p) => p && isInteger(p.id))).map((p) => ({
     id: integerText(p.id),
     expected: Object.fromEntries(['name', 'categoryId'].filter((k) => k in p).map((k) => [k, p[k]])),
     from: 'listed',
   }));
 }
+
+const shows = (ex: Exchange, id: string) => ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id;
 
 const petIdProbes = (ctx: CheckContext, near?: string) => integerProbes(ctx.spec.parameter('getPet', 'petId'), near);
 
@@ -60,7 +62,7 @@ export const GET_CHECKS: Check[] = [
       const ex = polled.value;
       if (polled.asked > 1 && !polled.pending) lags.push(polled.lagMs);
       const what = `getPet for the ${from} animal ${id}${polled.pending ? waitedFor(polled) : ''}`;
-      // a live store may lose an animal the list showed: not held against getPet while the list no longer shows it
+      // a live store may lose a listed animal
       if (ex.status === 404 && from === 'listed') {
         const again = await ctx.call('listPets', { query: { limit: ctx.spec.limit.max } });
         if (!(pageItems(again) ?? []).some((p) => isInteger(p?.id) && integerText(p.id) === id)) {
@@ -70,8 +72,7 @@ export const GET_CHECKS: Check[] = [
       expectStatus(ex, [200], what);
       const pet = expectSchema(ctx.spec, ex, 'Pet', what);
       if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}`, ex);
-      // the same in meaning (a form of the text is CREATE-STORED-AS-SENT's); a status may
-      // have changed since ("Transitions: not shown"), but one was sent, so one is shown
+      // a form of the text is CREATE-STORED-AS-SENT's; a status may have changed since, but one is shown
       for (const [field, value] of Object.entries(expected)) {
         const kept = field === 'status' ? pet.status != null : sameMeaning(pet[field], value);
         if (!kept) fail(`${what}: ${field} is ${showJson(pet[field])}, expected ${showJson(value)}`, ex);
@@ -90,9 +91,7 @@ export const GET_CHECKS: Check[] = [
     skipWhenRemoved(ctx);
     const id = await ctx.probes.absentId();
     const ex = await ctx.call('getPet', { params: { petId: id } });
-    if (ex.status === 200 && isInteger((ex.json as any)?.id) && integerText((ex.json as any).id) === id) {
-      throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
-    }
+    if (shows(ex, id)) throw new Inconclusive(`an animal with id ${id} exists after all`, [ex]);
     expectStatus(ex, [404], `getPet for id ${id}, far above every id seen`);
   }),
 
@@ -112,11 +111,7 @@ export const GET_CHECKS: Check[] = [
     const ids = ctx.sample(petIdProbes(ctx).edges).filter((id) => !known.has(id));
     await eachProbe(ids, async (petId) => {
       const ex = await ctx.call('getPet', { params: { petId } });
-      const body = ex.json as any;
-      if (ex.status === 200 && isInteger(body?.id) && integerText(body.id) === petId) {
-        ctx.note(`an animal with id ${petId} exists: not judged`);
-        return;
-      }
+      if (shows(ex, petId)) return ctx.note(`an animal with id ${petId} exists: not judged`);
       expectRefusal(ex, `getPet with petId=${petId}, which names no animal the run has seen`);
     });
   }),

@@ -1,5 +1,4 @@
-// The forms HTTP allows a request to take besides the suite's own (harness/api/input-space.ts);
-// without a key, the same spellings are AUTH-NO-BYPASS's.
+// The forms HTTP allows a request besides the suite's own; without a key they are AUTH-NO-BYPASS's.
 import type { CallOptions, CheckContext } from '../harness/run/context.js';
 import {
   bodySpellingsOf,
@@ -23,8 +22,7 @@ interface Probe {
   what: string;
   send: (spelled: boolean) => Promise<Exchange>;
   judge: (ex: Exchange, what: string) => void;
-  /** The body is chunked. */
-  framing?: boolean;
+  chunked?: boolean;
 }
 
 function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string) {
@@ -96,7 +94,7 @@ export const HTTP_CHECKS: Check[] = [
   }),
 
   check('HTTP-VALID-SPELLINGS', async (ctx) => {
-    // to getPet too, whose answer is small (a proxy may leave small bodies uncompressed, and say otherwise)
+    // getPet's answer is small: a proxy may leave it uncompressed, and say otherwise
     const fetchSpellings = ctx.sample(READ_HEADER_SPELLINGS.slice(0, 2), 'getPet');
     const id = fetchSpellings.length ? await ctx.visible.liveId() : undefined;
     const createPet = ctx.spec.operation('createPet');
@@ -115,17 +113,17 @@ export const HTTP_CHECKS: Check[] = [
     const writes = bodySpellings.map(({ label, options }, i): Probe => ({
       what: `createPet of a valid NewPet with ${label}`,
       send: async (spelled) => {
-        await ctx.lists.pages(); // made after the pages the list checks judge, as the round trips are
+        await ctx.lists.pages(); // after the pages the list checks judge
         return ctx.call('createPet', { json: ctx.newPet(`spelling-${i + 1}`), ...spelledAs(spelled, options) });
       },
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
-      framing: options.chunked,
+      chunked: options.chunked,
     }));
     await eachProbe([...reads, ...fetch, ...writes], async (probe) => {
       const ex = await probe.send(true);
       if (ex.succeeded) return judgeAgainstOwn(probe, ex);
       // a 5xx is STORE-NO-5XX's; a 411 to the chunked body passes (why: the catalogue)
-      if (ex.status >= 500 || (probe.framing && ex.status === 411)) return;
+      if (ex.status >= 500 || (probe.chunked && ex.status === 411)) return;
       const own = await probe.send(false);
       if (own.status !== ex.status) fail(`${probe.what}: ${ex.summary}, where the suite's own spelling gets ${own.summary}`, ex, own);
     });

@@ -1,4 +1,3 @@
-// Every check of the suite, as one list for the runner (harness/run/runner.ts).
 import type { Check } from '../harness/run/check.js';
 import { AUTH_CHECKS } from './auth.js';
 import { ERRORS_CHECKS } from './errors.js';
@@ -13,15 +12,15 @@ import { PERFORMANCE_CHECKS } from './performance.js';
 
 export function conformanceChecks(): Check[] {
   return [
-    ...AUTH_CHECKS,
-    ...ERRORS_CHECKS,
-    ...MEDIA_CHECKS,
-    ...HTTP_CHECKS,
-    ...LIST_CHECKS,
-    ...CREATE_CHECKS,
-    ...GET_CHECKS,
-    ...ORDERS_CHECKS,
-    ...QUICKSTART_CHECKS,
-    ...PERFORMANCE_CHECKS,
-  ];
+    AUTH_CHECKS,
+    ERRORS_CHECKS,
+    MEDIA_CHECKS,
+    HTTP_CHECKS,
+    LIST_CHECKS,
+    CREATE_CHECKS,
+    GET_CHECKS,
+    ORDERS_CHECKS,
+    QUICKSTART_CHECKS,
+    PERFORMANCE_CHECKS,
+  ].flat();
 }

@@ -22,10 +22,9 @@ import {
 } from '../harness/run/kit.js';
 import { judgeListAnswers, judgeUniqueIds } from './transcript.js';
 
-// The pages the list checks share, fetched once the run's animals exist: unfiltered first
-// (an animal seen unfiltered then existed when its status page was asked), then each
-// status with the largest limit (the more a short page holds, the more it says), and the
-// favoured one without limit (the default page size must hold with the filter too).
+// The pages the list checks share: unfiltered first (an animal seen unfiltered then existed
+// when its status page was asked), each status with the largest limit (the more a short
+// page holds, the more it says), the favoured one without limit (the default with a filter).
 declareListPages(({ limit: { min, max }, statuses }) => [
   [{}, { limit: min }, { limit: max }],
   [...statuses.map((status) => ({ status, limit: max })), { status: favouredStatus({ statuses }) }],
@@ -44,24 +43,16 @@ function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: strin
   if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
 }
 
-function noteLag(ctx: CheckContext, listed: Polled<ListPages>) {
-  if (listed.asked > 1 && !listed.pending) {
-    ctx.note(
-      `the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`,
-    );
-  }
+function noteLag(ctx: CheckContext, { asked, pending, lagMs }: Polled<ListPages>) {
+  const lag = `${(lagMs / 1000).toFixed(1)} s`;
+  if (asked > 1 && !pending) ctx.note(`the list showed the run's animals within ${lag} of the writes (asked ${asked} times; --consistency-window)`);
 }
 
-/** The shared pages asked with this limit (undefined: none) hold at most their `most`. */
 async function pagesAtMost(ctx: CheckContext, limit: number | undefined) {
   for (const { status, most, ex } of (await ctx.lists.pages()).filter((p) => p.limit === limit)) {
     const filter = status ? `status=${status}` : '';
-    const what =
-      limit !== undefined
-        ? `listPets with ${filter && `${filter}&`}limit=${limit}`
-        : filter
-          ? `listPets with ${filter} and no limit`
-          : 'listPets without limit';
+    const none = filter ? `listPets with ${filter} and no limit` : 'listPets without limit';
+    const what = limit === undefined ? none : `listPets with ${filter && `${filter}&`}limit=${limit}`;
     expectAtMost(ctx, ex, most, what);
   }
 }
@@ -83,13 +74,6 @@ async function outOfRangeLimit(ctx: CheckContext, values: string[]) {
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
 
-function describeKnown(ids: string[], known: Map<string, Record<string, any>>) {
-  return ids
-    .slice(0, 3)
-    .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)?.status)})`)
-    .join(', ');
-}
-
 export const LIST_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => {
     const { min } = ctx.spec.limit;
@@ -104,8 +88,7 @@ export const LIST_CHECKS: Check[] = [
 
   check('LIST-LIMIT-MIN', async (ctx) => {
     const { min } = ctx.spec.limit;
-    // with each status filter too: a server may enforce the bound on one query only; sent
-    // once the run's animals exist (so a missing bound shows), judged after the unfiltered page
+    // a server may enforce the bound on one query only
     const filtered = ctx.seeding.created().then(() =>
       eachProbe(ctx.sample(ctx.spec.statuses), async (status) => {
         expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
@@ -120,19 +103,14 @@ export const LIST_CHECKS: Check[] = [
 
   check('LIST-PAGE-FULL', async (ctx) => {
     const listed = await ctx.lists.listed();
-    // the animals known before each page was asked: another client may add some meanwhile
+    // another client may add animals meanwhile
     const asked = await Promise.all(
       unfiltered(listed.value).map(async ({ ex, most }) => ({ ex, limit: most, held: (await ctx.lists.knownBefore(ex, listed.value)).size })),
     );
     const cases = asked.filter(({ limit, held }) => held >= limit);
     const storeHasAtLeast = Math.max(...asked.map((a) => a.held));
-    if (cases.length === 0) {
-      throw new Inconclusive(
-        storeHasAtLeast === 0
-          ? 'the store shows no animals: no page can be required to hold any'
-          : `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${ctx.spec.limit.min}`,
-      );
-    }
+    const few = `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${ctx.spec.limit.min}`;
+    if (cases.length === 0) throw new Inconclusive(storeHasAtLeast === 0 ? 'the store shows no animals: no page can be required to hold any' : few);
     for (const { ex, limit, held } of cases) {
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
       if (items.length < limit) {
@@ -181,8 +159,7 @@ export const LIST_CHECKS: Check[] = [
       const items = validPage(ctx, ex, what);
       if (items.length > most) fail(`${what}: ${items.length} animals, more than ${most}`, ex);
       if (items.length >= Math.min(least, knownOf(status))) return;
-      // short of what the store held: asked again with the largest page, so that an animal
-      // sold or removed meanwhile (a live store) is not held against it
+      // asked again with the largest page: an animal sold meanwhile (a live store) does not count
       const again = await ctx.call('listPets', { query: { ...(status && { status }), limit: max } });
       const holds = Math.min(knownOf(status), pageItems(again)?.length ?? Infinity);
       if (items.length < Math.min(least, holds)) {
@@ -196,14 +173,17 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`limits drawn with --seed ${ctx.seed}: ${drawn.join(', ')}`);
   }),
 
-  // the early page (certify, before the bulk) shows a missing kind on a store smaller than a page, whatever its order
+  // the early page (certify) shows a missing kind on a store smaller than a page
   check('LIST-UNFILTERED-COMPLETE', async (ctx) => {
     const judged: string[] = [];
     const expectWhole = (ex: Exchange, items: Array<Record<string, any>>, limit: number, known: Map<string, Record<string, any>>, polled: Polled<unknown>) => {
       const missing = absentFrom(items, known.keys());
+      const shown = missing
+        .slice(0, 3)
+        .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)!.status)})`);
       if (missing.length) {
         fail(
-          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${limit}, so all of them) but lacks ${missing.length} known animals, e.g. ${describeKnown(missing, known)}${waitedFor(polled)}`,
+          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${limit}, so all of them) but lacks ${missing.length} known animals, e.g. ${shown.join(', ')}${waitedFor(polled)}`,
           ex,
         );
       }
@@ -246,7 +226,7 @@ export const LIST_CHECKS: Check[] = [
     const listed = await ctx.lists.listed();
     const judged: string[] = [];
     const full: string[] = [];
-    // a full page may leave out animals of its status (there may be more than a page holds)
+    // a full page may leave out animals of its status
     for (const { status, limit, ex, most } of statusPages(listed.value)) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;

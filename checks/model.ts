@@ -1,5 +1,4 @@
-// The run's model of the store, from its own transcript: every animal a view shows is
-// held to the writes the run sent.
+// Every animal a view of the run shows, held to the writes the run sent.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -23,14 +22,11 @@ import type { Offence } from './transcript.js';
 // null and absent are the same value of an optional field
 const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
 
-/** The ids the run sent a write other than a createPet to: what became of them is AUTH-EVERY-METHOD's to judge. */
+/** AUTH-EVERY-METHOD judges what became of the animals it wrote to. */
 function writtenTo(observed: Exchange[]): Set<string> {
   const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method) && ex.request.method !== 'POST');
   return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
 }
-
-/** The most animals of one answer the model reads: a longer page (a hostile server's 200,000) is the limit checks' to fail. */
-const viewsOf = (ctx: CheckContext) => ctx.spec.limit.max;
 
 type Seen = { value: unknown; from: number; to: number; ex: Exchange };
 
@@ -55,7 +51,7 @@ interface Views {
   animals: number;
 }
 
-/** Every view of every animal the run made from a valid NewPet, judged once a run for both requirements. */
+/** Judged once a run, for both requirements. */
 export function judgeViews(ctx: CheckContext) {
   const done = viewsOfRun.get(ctx.seeding) ?? viewsIn(ctx, ctx.seeding.runAnimals());
   viewsOfRun.set(ctx.seeding, done);
@@ -81,7 +77,8 @@ async function viewsIn(ctx: CheckContext, made: RunAnimal[]) {
   let views = 0;
   for (const ex of observed) {
     await nextTurn(); // an answer a turn: a page may hold 200,000 animals
-    for (const pet of animalsShown(ex, viewsOf(ctx))) {
+    // a longer page (a hostile server's 200,000) is the limit checks' to fail
+    for (const pet of animalsShown(ex, ctx.spec.limit.max)) {
       const id = integerText(pet.id);
       const animal = model.get(id);
       if (!animal) continue;
@@ -117,24 +114,22 @@ async function viewsIn(ctx: CheckContext, made: RunAnimal[]) {
   return { disagree, canonicalised, views, animals: model.size };
 }
 
-/** Every string a JSON text holds: the names a write carried. */
+/** The names a write carried. */
 function stringsOf(text: string | undefined) {
-  let body: unknown;
-  try {
-    body = parseJson(text ?? '');
-  } catch {
-    return [];
-  }
   const found: string[] = [];
   const walk = (v: unknown, depth: number) => {
     if (typeof v === 'string') found.push(canonicalText(v));
     else if (v && typeof v === 'object' && depth < 4) for (const item of Object.values(v)) walk(item, depth + 1);
   };
-  walk(body, 0);
+  try {
+    walk(parseJson(text ?? ''), 0);
+  } catch {
+    // no JSON: no names
+  }
   return found;
 }
 
-/** An animal shown with a name the run wrote and an id no accepted write answered with is explained only by a write with no definite answer. */
+/** Only a write with no definite answer may explain an animal with a name the run wrote that no accepted write answered with. */
 export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offence[]; names: number }> {
   const observed = ctx.observed('store');
   const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));
@@ -146,7 +141,7 @@ export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offenc
   const unexplained = new Map<string, Map<string, Exchange>>();
   for (const ex of observed) {
     await nextTurn();
-    for (const pet of animalsShown(ex, viewsOf(ctx))) {
+    for (const pet of animalsShown(ex, ctx.spec.limit.max)) {
       const id = integerText(pet.id);
       if (typeof pet.name !== 'string' || accepted.has(id) || !byName.has(canonicalText(pet.name))) continue;
       const name = canonicalText(pet.name);

@@ -1,4 +1,4 @@
-// GET /store/orders: only its existence is documented (its authentication: checks/auth.ts).
+// GET /store/orders: only its existence is documented.
 import { check, fail, type Check } from '../harness/run/kit.js';
 
 export const ORDERS_CHECKS: Check[] = [

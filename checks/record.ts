@@ -1,5 +1,4 @@
-// The checks of a record of traffic the suite did not send (`judge <file.har>`), each on
-// every entry it applies to. A requirement no entry speaks to is skipped, never passed.
+// The checks of a record of traffic (`judge <file.har>`): what no entry speaks to is skipped, never passed.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   check,
@@ -51,7 +50,7 @@ function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string)
   judgeEach(ctx, asked, (ex) => handsOutData(ex, ctx.runPrefix) && 'got data', `${plural(asked.length, 'request')} ${what}`, 'got data');
 }
 
-/** Which limit requirement a page answers to, and the most animals it may hold (for a bad value, whatever the server made of it: the maximum). */
+/** For a bad value, whatever the server made of it, at most the maximum. */
 function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } {
   const { min, max, default: fallback } = ctx.spec.limit;
   const values = new URL(ex.request.url).searchParams.getAll('limit');
@@ -66,14 +65,10 @@ function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } 
 }
 
 function pageLengths(ctx: CheckContext, id: string) {
-  const pages = successes(ctx, 'listPets').flatMap((ex) => {
-    const items = pageItems(ex);
-    const { id: of, most } = limitOf(ctx, ex);
-    return items && of === id ? [{ ex, items, most }] : [];
-  });
+  const pages = successes(ctx, 'listPets').filter((ex) => pageItems(ex) && limitOf(ctx, ex).id === id);
   judged(pages.length);
-  const offences = pages.filter((p) => p.items.length > p.most).map((p) => ({ ex: p.ex, why: `${p.items.length} animals, more than ${p.most}` }));
-  reportOffences(ctx, offences, plural(pages.length, 'page'), 'hold more animals than they may');
+  const why = (ex: Exchange) => pageItems(ex)!.length > limitOf(ctx, ex).most && `${pageItems(ex)!.length} animals, more than ${limitOf(ctx, ex).most}`;
+  judgeEach(ctx, pages, why, plural(pages.length, 'page'), 'hold more animals than they may');
 }
 
 const LIMIT_RULES = ['DEFAULT', 'MIN', 'MAX', 'ANY', 'BELOW-MIN', 'ABOVE-MAX', 'NOT-INTEGER'].map((rule) => `LIST-LIMIT-${rule}`);
@@ -94,18 +89,15 @@ export const RECORD_CHECKS: Check[] = [
   ...LIMIT_RULES.map((id) => check(id, async (ctx) => pageLengths(ctx, id))),
 
   check('LIST-STATUS-FILTER', async (ctx) => {
-    const pages = successes(ctx, 'listPets').flatMap((ex) => {
-      const asked = new URL(ex.request.url).searchParams.getAll('status');
-      const items = pageItems(ex);
-      return items && asked.length === 1 && ctx.spec.statuses.includes(asked[0]) ? [{ ex, items, status: asked[0] }] : [];
-    });
+    const statusOf = (ex: Exchange) => new URL(ex.request.url).searchParams.getAll('status');
+    const pages = successes(ctx, 'listPets').filter((ex) => pageItems(ex) && statusOf(ex).length === 1 && ctx.spec.statuses.includes(statusOf(ex)[0]));
     judged(pages.length);
-    const offences = pages.flatMap(({ ex, items, status }) => {
+    const why = (ex: Exchange) => {
       // an item that is no object is LIST-OK's to fail
-      const other = items.find((p) => p !== null && typeof p === 'object' && p.status !== status);
-      return other ? [{ ex, why: `animal ${isInteger(other?.id) ? integerText(other.id) : '?'} has status ${other?.status ?? 'none'}` }] : [];
-    });
-    reportOffences(ctx, offences, plural(pages.length, 'filtered page'), 'hold an animal of another status');
+      const other = pageItems(ex)!.find((p) => p !== null && typeof p === 'object' && p.status !== statusOf(ex)[0]);
+      return other && `animal ${isInteger(other?.id) ? integerText(other.id) : '?'} has status ${other?.status ?? 'none'}`;
+    };
+    judgeEach(ctx, pages, why, plural(pages.length, 'filtered page'), 'hold an animal of another status');
   }),
   check('LIST-IDS-UNIQUE', async (ctx) => judged(await judgeUniqueIds(ctx))),
 

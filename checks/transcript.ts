@@ -1,5 +1,4 @@
-// Rules for every answer of one service the run receives (ctx.observed), whoever sent it;
-// a server error is the NO-5XX requirement's one finding, judged by no other rule here.
+// Rules for every answer the run receives, whoever sent it; a 5xx is only the NO-5XX rule's finding.
 import type { CheckContext } from '../harness/run/context.js';
 import { carriesApiBody, fail, integerText, isInteger, isServerError, nextTurn, plural, type Exchange } from '../harness/run/kit.js';
 
@@ -7,11 +6,8 @@ export type Offence = { ex: Exchange; why: string };
 
 export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string) {
   if (offences.length) {
-    const shown = offences
-      .slice(0, 3)
-      .map((o) => `${o.ex.summary}: ${o.why}`)
-      .join(' | ');
-    fail(`${offences.length} of ${among} ${what}: ${shown}`, ...offences.map((o) => o.ex));
+    const shown = offences.slice(0, 3).map((o) => `${o.ex.summary}: ${o.why}`);
+    fail(`${offences.length} of ${among} ${what}: ${shown.join(' | ')}`, ...offences.map((o) => o.ex));
   }
   ctx.note(`${among} judged`);
 }
@@ -34,25 +30,21 @@ function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'
   return errors.length ? `not a valid ${schema}: ${errors.slice(0, 3).join('; ')}` : undefined;
 }
 
-/** A listPets request of the documented form; another spelling is HTTP-VALID-SPELLINGS's. */
+/** Another spelling of the request is HTTP-VALID-SPELLINGS's. */
 function documentedList(ctx: CheckContext, ex: Exchange) {
   const headers = ex.request.headers ?? {};
   const ownSpelling = headers.accept === 'application/json' && headers['accept-encoding'] === 'identity' && headers['content-type'] === undefined;
   if (!ownSpelling || headers.authorization !== `Bearer ${ctx.apiKey}`) return false;
   const query = new URL(ex.request.url).searchParams;
   const { min, max } = ctx.spec.limit;
-  for (const name of new Set(query.keys())) {
-    const values = query.getAll(name);
-    if (values.length > 1) return false;
-    const [value] = values;
-    if (name === 'limit' && !(/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max)) return false;
-    if (name === 'status' && !ctx.spec.statuses.includes(value)) return false;
-    if (name !== 'limit' && name !== 'status') return false;
-  }
-  return true;
+  const documented: Record<string, (value: string) => boolean> = {
+    limit: (value) => /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max,
+    status: (value) => ctx.spec.statuses.includes(value),
+  };
+  return [...query.keys()].every((name) => query.getAll(name).length === 1 && Object.hasOwn(documented, name) && documented[name](query.get(name)!));
 }
 
-/** Every 2xx of one operation has its shape whatever the request held; `status`: the one success status documented; `must`: requests that must succeed. */
+/** A 2xx has the operation's shape whatever the request held. */
 export function judgeSuccesses(
   ctx: CheckContext,
   operation: string,
@@ -96,22 +88,14 @@ export function judgeMediaTypes(ctx: CheckContext) {
   return withBody.length;
 }
 
-/** No list page lists an id twice (ids that are not integers are LIST-OK's); returns how many pages were judged. */
 export async function judgeUniqueIds(ctx: CheckContext) {
   const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
   for (const ex of pages) {
     await nextTurn(); // a page a turn: a page may hold 200,000 ids
     const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
     const seen = new Set<string>(); // not indexOf: a page of 200,000 ids took minutes
-    const twice = ids.filter((id) => seen.has(id) || !seen.add(id));
-    if (twice.length)
-      fail(
-        `${ex.summary}: the page lists ${[...new Set(twice)]
-          .slice(0, 3)
-          .map((id) => `id ${id}`)
-          .join(', ')} more than once`,
-        ex,
-      );
+    const twice = [...new Set(ids.filter((id) => seen.has(id) || !seen.add(id)))].map((id) => `id ${id}`);
+    if (twice.length) fail(`${ex.summary}: the page lists ${twice.slice(0, 3).join(', ')} more than once`, ex);
   }
   ctx.note(`${pages.length} pages judged`);
   return pages.length;

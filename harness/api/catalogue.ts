@@ -4,10 +4,10 @@ import { readSpecDocument } from './documents.js';
 import { SPEC_DIR } from '../model/paths.js';
 import { PROFILES, type Requirement } from '../model/types.js';
 
-/** Areas in report order; each has its suite file suites/<area>.test.ts and checks/<area>.ts. */
+/** Areas in report order (suites/<area>.test.ts, checks/<area>.ts). */
 export const AREAS = ['auth', 'errors', 'media', 'http', 'list', 'create', 'get', 'orders', 'quickstart', 'performance'] as const;
 
-/** `health`: what a health run sends for the requirement (the catalogue's head says what each field means). */
+/** `health`: what a health run sends (see the catalogue's head). */
 export type CatalogueEntry = Requirement & { health?: { requests: number; samples?: number | Record<string, number> } };
 
 /** The anchor GitHub gives a heading made of the id alone (docs/requirements.md). */

@@ -1,15 +1,13 @@
-// What a check gets: the spec, the profile, one request helper for each service, the
-// data the checks share (fixtures.ts), and a place for notes and evidence.
+// All a check may ask of the run (kit.ts: everything else it may use).
 import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
 import type { Auth, CallOptions, Service } from './request.js';
 import type { CatalogueEntry } from '../api/catalogue.js';
-import { latencyByOperation } from '../http/latency.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
 import type { Fixtures } from './fixtures.js';
 import type { CredentialKind } from '../api/credentials.js';
-import { pollWithinWindow, type Polled } from './window.js';
+import { pollWithinWindow } from './window.js';
 
 export type { Auth, CallOptions } from './request.js';
 export { fillPath } from './request.js';
@@ -19,7 +17,7 @@ export { declareListPages, type ListPage } from './list-pages.js';
 export class CheckContext {
   readonly notes: string[] = [];
   readonly evidence: Exchange[] = [];
-  /** The requests this check sent itself: its catalogue entry's health.requests bounds them. */
+  /** Requests this check sent (its catalogue health.requests bounds them). */
   requestsSent = 0;
 
   constructor(
@@ -81,7 +79,7 @@ export class CheckContext {
     return referenceValues(this.session);
   }
 
-  /** One service's Authorization headers of these kinds (credentials.ts), in that order, those the run sends. */
+  /** Those of these kinds the run sends (credentials.ts), in that order. */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
     const classes = this.session.credentials(service);
     return kinds
@@ -89,7 +87,7 @@ export class CheckContext {
       .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
-  /** Drawn with the run's seed; `use` names the draw, so that two checks get different values. */
+  /** `use` names the draw, so that two checks get different values. */
   async drawIntegers(count: number, range: { min: number; max: number }, use: string) {
     const { default: fc } = await import('fast-check');
     const seed = [...use].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, this.session.seed);
@@ -97,7 +95,7 @@ export class CheckContext {
     return fc.sample(fc.uniqueArray(fc.integer(range), { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0];
   }
 
-  /** How many of `all` probe values the run sends: all in certify; in health, which runs every few minutes against production, what the catalogue declares. */
+  /** All in certify; in health (production, every few minutes) what the catalogue declares. */
   sampleSize(all: number, name?: string) {
     if (this.profile === 'certify') return all;
     const { samples } = this.requirement.health ?? {};
@@ -106,12 +104,8 @@ export class CheckContext {
     return Math.min(all, declared);
   }
 
-  sample<T>(values: T[], name?: string): T[] {
+  sample<T>(values: T[], name?: string) {
     return values.slice(0, this.sampleSize(values.length, name));
-  }
-
-  latency() {
-    return latencyByOperation(this.session.client.exchanges);
   }
 
   /** Reported as latencyQuiet, apart from the run's load. */
@@ -120,22 +114,20 @@ export class CheckContext {
     return this.session.resendQuiet(ex.request);
   }
 
-  /** Every answer one service gave the run so far that counts (Session.answered), but rate limits (why: STORE-NO-5XX's accepts). */
-  observed(service: Service): Exchange[] {
+  /** Rate limits are left out (why: STORE-NO-5XX's accepts). */
+  observed(service: Service) {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
-  /** Every attempt the run sent to one service, those replaced or unanswered too. */
-  sent(service: Service): Exchange[] {
+  sent(service: Service) {
     return this.session.client.exchanges.filter((ex) => ex.request.service === service);
   }
 
-  /** 5xx answers of one service that a retry recovered from (--retries): not among observed(). */
-  recovered(service: Service): Exchange[] {
+  recovered(service: Service) {
     return this.session.recovered(service);
   }
 
-  newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  newPet(label: string, extra: Record<string, unknown> = {}) {
     return validNewPet(this.spec, this.session.petValues(`${this.runPrefix}-${label}`), extra);
   }
 
@@ -147,7 +139,7 @@ export class CheckContext {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
-  /** A method and a path (relative to the service's base address) no documented operation has. */
+  /** A method and a path no documented operation has. */
   async request(method: string, path: string, options: CallOptions = {}, service: Service = 'store') {
     return this.collect(await this.session.request(service, method, path, options));
   }
@@ -156,13 +148,13 @@ export class CheckContext {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
   }
 
-  /** Sends, and again while the answer is `pending`, within the consistency window: a read of something just written. */
-  async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number): Promise<Polled<Exchange>> {
+  /** Sent again while `pending`, within the consistency window. */
+  async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number) {
     const started = since ?? performance.now();
     return pollWithinWindow(this.session, await send(), send, pending, started);
   }
 
-  private collect(ex: Exchange): Exchange {
+  private collect(ex: Exchange) {
     // a followed redirect shows in the evidence before the answer it led to
     const hops: Exchange[] = [];
     for (let hop = ex.redirectedFrom; hop; hop = hop.redirectedFrom) hops.unshift(hop);
@@ -171,7 +163,6 @@ export class CheckContext {
     return ex;
   }
 
-  /** Adds exchanges a shared fixture made to this check's evidence. */
   cite(...exchanges: Exchange[]) {
     for (const ex of exchanges) if (!this.evidence.includes(ex)) this.evidence.push(ex);
   }

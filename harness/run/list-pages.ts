@@ -1,5 +1,4 @@
-// The list pages checks/list.ts declares, fetched once the run's animals exist (once a
-// run: concurrent checks wait for the same requests), and the animals known to exist.
+// The list pages checks/list.ts declares, fetched once a run, and the animals known to exist.
 import type { Exchange } from '../http/exchange.js';
 import type { AnimalStoreSpec } from '../api/spec.js';
 import { pollWithinWindow, type Polled } from './window.js';
@@ -11,19 +10,19 @@ import type { CreatedPet, Seeding } from './seeding.js';
 type PageQuery = { status?: string; limit?: number };
 
 export interface ListPage extends PageQuery {
-  /** The most the page may hold: its limit, or the default page size. */
+  /** Its limit, or the default page size. */
   most: number;
   ex: Exchange;
 }
 
 export type ListPages = ListPage[];
 
-/** Each group of queries asked at once, after the group before. */
+/** Each group asked at once, after the one before. */
 type PageTable = (spec: AnimalStoreSpec) => PageQuery[][];
 
 let table: PageTable | undefined;
 
-/** Declares the list pages every run fetches (checks/list.ts, when it is loaded: the harness imports no check). */
+/** checks/list.ts declares its pages when it is loaded: the harness imports no check. */
 export function declareListPages(declared: PageTable) {
   table = declared;
 }
@@ -42,21 +41,15 @@ export class Lists {
     return (this.fetched ??= this.seeding.created().then(() => this.fetchPages(this.session.options.profile === 'health')));
   }
 
-  /** The pages once they show every animal the run knows of, or when the consistency window passed. */
   listed(): Promise<Polled<ListPages>> {
     return (this.relisted ??= (async () => {
       const [created, first, since] = await Promise.all([this.seeding.created(), this.pages(), this.seeding.writesEnded()]);
-      return pollWithinWindow(
-        this.session,
-        first,
-        () => this.fetchPages(false),
-        (pages) => this.unseen(pages, created) > 0,
-        since,
-      );
+      const unseen = (pages: ListPages) => this.unseen(pages, created) > 0;
+      return pollWithinWindow(this.session, first, () => this.fetchPages(false), unseen, since);
     })());
   }
 
-  /** How many known animals the pages fail to show; a page that is no list is the checks' to judge, not a reason to wait. */
+  /** A page that is no list is the checks' to judge, not a reason to wait. */
   private unseen(pages: ListPages, created: CreatedPet[]) {
     const written = created.filter((c) => c.pet && isInteger(c.pet.id)).length;
     const known = [...knownIn(this.seeding.runAnimals(), pages).values()];
@@ -85,13 +78,13 @@ export class Lists {
     return pages;
   }
 
-  /** Animals known to exist, by id: created by the run, or shown by the pages (default: pages()). Shared: never change it. */
+  /** Animals known to exist, by id (shared: never change it). */
   async knownPets(pages?: ListPages): Promise<Map<string, Record<string, any>>> {
     await this.seeding.created();
     return knownIn(this.seeding.runAnimals(), pages ?? (await this.pages()));
   }
 
-  /** The known animals created, or shown by a page answered, before `ex` was sent: another client may add some meanwhile. */
+  /** Those known before `ex` was sent: another client may add some meanwhile. */
   async knownBefore(ex: Exchange, pages?: ListPages): Promise<Map<string, Record<string, any>>> {
     const set = pages ?? (await this.pages());
     const known = await this.knownPets(set);
@@ -105,9 +98,9 @@ export class Lists {
   }
 }
 
-/** The animals the run created, then those the pages showed; a page's view replaces only a status (filled in on reads, or changed since). */
+/** A page's view of an animal the run created replaces only its status (filled in on reads, or changed since). */
 function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string, any>> {
-  // the animals made only grow in number (animalsMadeBy): the same count is the same animals
+  // the animals made only grow: the same count is the same animals
   const cached = knownCache.get(pages);
   if (cached?.made === made.length) return cached.known;
   const known = new Map<string, Record<string, any>>();
@@ -122,7 +115,7 @@ function knownIn(made: RunAnimal[], pages: ListPages): Map<string, Record<string
 
 const knownCache = new WeakMap<ListPages, { made: number; known: Map<string, Record<string, any>> }>();
 
-/** The animals the pages show, each as first shown with the last status shown: once per set of pages, which may hold 200,000. */
+/** Once per set of pages, which may hold 200,000 animals. */
 function shownOn(pages: ListPages): Map<string, { first: Record<string, any>; status?: unknown }> {
   let shown = shownCache.get(pages);
   if (shown) return shown;
