@@ -1,7 +1,4 @@
-// createPet: the animals the run created (one per status, one without, and the
-// filling ones) are judged for status, shape, echo and unique ids; the negative
-// bodies are generated from the NewPet schema, one requirement per kind of defect;
-// valid edge values and generated examples must come back exactly (round-trip.ts).
+// createPet: the run's animals, the negative bodies, the round trips (round-trip.ts).
 import type { CheckContext } from '../harness/run/context.js';
 import { judgeViews, judgeWrites } from './model.js';
 import { judgeSuccesses, reportOffences } from './transcript.js';
@@ -29,38 +26,20 @@ import {
   type RoundTrip,
 } from '../harness/run/kit.js';
 
-/** The creations that answered with a Pet; inconclusive when none did (CREATE-OK says why). */
-async function createdPets(ctx: CheckContext): Promise<Array<CreatedPet & { pet: Record<string, any> }>> {
+async function createdPets(ctx: CheckContext) {
   const created = (await ctx.seeding.created()).filter((c): c is CreatedPet & { pet: Record<string, any> } => c.pet !== undefined);
   if (created.length === 0) throw new Inconclusive('no animal was created (see CREATE-OK)');
   return created;
 }
 
-/**
- * How a created Pet does not echo the NewPet sent: a field that came back otherwise in
- * meaning (text trimmed or normalised is CREATE-STORED-AS-SENT's, a SHOULD), or an
- * omitted status that came back as no PetStatus.
- */
-export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>): string | undefined {
+/** Text trimmed or normalised is CREATE-STORED-AS-SENT's. */
+export function echoProblem(ctx: CheckContext, sent: Record<string, unknown>, pet: Record<string, any>) {
   const changed = Object.entries(sent).find(([field, value]) => !sameMeaning(pet[field], value));
   if (changed) return `${changed[0]} was sent as ${showJson(changed[1])} but came back as ${showJson(pet[changed[0]])}`;
-  if (!('status' in sent) && pet.status != null && !ctx.spec.statuses.includes(pet.status)) {
+  if (!('status' in sent) && pet.status != null && !ctx.spec.statuses.includes(pet.status))
     return `status was omitted and came back as ${showJson(pet.status)}, not a PetStatus`;
-  }
-  return undefined;
 }
 
-/** Sends every negative body of one family; each must get 400. */
-async function rejects(ctx: CheckContext, family: NegativeFamily): Promise<void> {
-  const bodies = (await ctx.probes.negativeBodies())[family];
-  await eachProbe(bodies, async (body) => {
-    const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
-    if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
-    expectStatus(ex, [400], `createPet where ${body.label}`);
-  });
-}
-
-/** The requirements judged by rejects(), each with its family of invalid bodies (negativeNewPets). */
 const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MISSING-REQUIRED': 'missing-required',
   'CREATE-WRONG-TYPE': 'wrong-type',
@@ -72,14 +51,7 @@ const INVALID_BODIES: Record<string, NegativeFamily> = {
   'CREATE-MALFORMED-JSON': 'malformed-json',
 };
 
-/**
- * The required members in another letter case (NAME), and a member given twice: JSON
- * names are case-sensitive, so the first lacks its required fields, but a binder that
- * matches names in any case (ASP.NET's default) reads them; RFC 8259 leaves a repeated
- * name to the reader. So 400 passes, and so does a 201 that made the animal of one of the
- * values sent; a 2xx with anything else does not (a 5xx is STORE-NO-5XX's).
- */
-async function memberSpellings(ctx: CheckContext): Promise<void> {
+async function memberSpellings(ctx: CheckContext) {
   const body = ctx.newPet('member-case');
   const [first, second] = [ctx.newPet('member-twice-1').name, ctx.newPet('member-twice-2').name];
   const probes = [
@@ -99,7 +71,7 @@ async function memberSpellings(ctx: CheckContext): Promise<void> {
   await eachProbe(probes, async ({ what, raw, names }) => {
     const ex = await ctx.call('createPet', { raw });
     if (!ex.succeeded) return expectStatus(ex, [400], `createPet where ${what}`);
-    // how a name is stored is CREATE-VIEWS-AGREE's: here only which of the values was read
+    // how a name is stored is CREATE-VIEWS-AGREE's
     const name = (ex.json as Record<string, unknown> | undefined)?.name;
     const read = (sent: unknown) =>
       typeof sent === 'string' && typeof name === 'string' && canonicalText(name).toLowerCase() === canonicalText(sent).toLowerCase();
@@ -107,24 +79,22 @@ async function memberSpellings(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** One round trip for a message; a generated example with its seed and what it shrank to. */
-function describeTrip(t: RoundTrip, examples: Examples | undefined): string {
-  if (t.field !== undefined || !examples) return `${t.label}: ${t.why}`;
-  let text = `${t.label} ${showJson(t.sent)} (--seed ${examples.seed}): ${t.why}`;
-  const shrunk = examples.shrunk;
-  if (shrunk?.from === t) {
-    text +=
-      shrunk.to === t
-        ? `; no smaller body failed the same way within ${shrunk.runs} tries`
-        : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
-  }
-  return text;
-}
-
-/** The exchanges that show these round trips, a shrunk example's first. */
-function tripEvidence(trips: RoundTrip[], examples: Examples | undefined) {
-  const shrunk = examples?.shrunk && trips.includes(examples.shrunk.from) ? examples.shrunk.to.exchanges : [];
-  return [...shrunk, ...trips.flatMap((t) => t.exchanges)];
+/** A generated example is told with its seed and what it shrank to. */
+function failTrips(bad: RoundTrip[], trips: RoundTrip[], examples: Examples | undefined, what: string) {
+  if (bad.length === 0) return;
+  const { shrunk, seed } = examples ?? {};
+  const describe = (t: RoundTrip) => {
+    if (t.field !== undefined || !examples) return `${t.label}: ${t.why}`;
+    const shrank =
+      shrunk?.from !== t
+        ? ''
+        : shrunk.to === t
+          ? `; no smaller body failed the same way within ${shrunk.runs} tries`
+          : `; shrunk in ${shrunk.runs} tries to ${showJson(shrunk.to.sent)}: ${shrunk.to.why}`;
+    return `${t.label} ${showJson(t.sent)} (--seed ${seed}): ${t.why}${shrank}`;
+  };
+  const first = shrunk && bad.includes(shrunk.from) ? shrunk.to.exchanges : [];
+  fail(`${bad.length} of ${trips.length} valid NewPets ${what}: ${bad.slice(0, 4).map(describe).join(' | ')}`, ...first, ...bad.flatMap((t) => t.exchanges));
 }
 
 async function roundTrips(ctx: CheckContext) {
@@ -133,10 +103,20 @@ async function roundTrips(ctx: CheckContext) {
   return result;
 }
 
+async function views(ctx: CheckContext, found: 'disagree' | 'canonicalised', what: string) {
+  const judged = await judgeViews(ctx);
+  if (judged.animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
+  reportOffences(ctx, judged[found], `${plural(judged.views, 'view')} of the run's ${plural(judged.animals, 'animal')}`, what);
+}
+
 export const CREATE_CHECKS: Check[] = [
   ...Object.entries(INVALID_BODIES).map(([id, family]) =>
     check(id, async (ctx) => {
-      await rejects(ctx, family);
+      await eachProbe((await ctx.probes.negativeBodies())[family], async (body) => {
+        const ex = await ctx.call('createPet', body.raw !== undefined ? { raw: body.raw } : { json: body.json });
+        if (ex.succeeded) fail(`createPet accepted an invalid body (${body.label}): ${ex.summary}`, ex);
+        expectStatus(ex, [400], `createPet where ${body.label}`);
+      });
       if (family === 'missing-required' && ctx.profile === 'certify') await memberSpellings(ctx);
     }),
   ),
@@ -179,16 +159,7 @@ export const CREATE_CHECKS: Check[] = [
 
   check('CREATE-ROUND-TRIP', async (ctx) => {
     const { trips, examples, listing, listed } = await roundTrips(ctx);
-    const broken = trips.filter(isBroken);
-    if (broken.length) {
-      fail(
-        `${broken.length} of ${trips.length} valid NewPets did not come back exactly: ${broken
-          .slice(0, 4)
-          .map((t) => describeTrip(t, examples))
-          .join(' | ')}`,
-        ...tripEvidence(broken, examples),
-      );
-    }
+    failTrips(trips.filter(isBroken), trips, examples, 'did not come back exactly');
     const accepted = trips.filter((t) => t.kind === 'exact');
     ctx.cite(...accepted.slice(0, 2).flatMap((t) => t.exchanges));
     ctx.note(
@@ -206,32 +177,19 @@ export const CREATE_CHECKS: Check[] = [
     if (nul.length) ctx.note(`refused a text holding U+0000, which many stores cannot hold: not judged (${nul[0].exchanges[0].summary})`);
     const judged = refused.filter((t) => !nul.includes(t) && refusalCounts(t, references, trips));
     const excused = refused.filter((t) => !nul.includes(t) && !judged.includes(t));
+    const labels = excused.slice(0, 3).map((t) => t.label);
     if (excused.length) {
       ctx.note(
-        `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${excused
-          .slice(0, 3)
-          .map((t) => t.label)
-          .join('; ')}`,
+        `${excused.length} refused where ${Object.keys(references).join(', ')} is not the configured one (a server may know only some categories: see CATEGORY_ID), not judged: ${labels.join('; ')}`,
       );
     }
-    if (judged.length) {
-      fail(
-        `${judged.length} of ${trips.length} valid NewPets were refused, though the description sets no length or character limits: ${judged
-          .slice(0, 4)
-          .map((t) => describeTrip(t, examples))
-          .join(' | ')}`,
-        ...tripEvidence(judged, examples),
-      );
-    }
+    failTrips(judged, trips, examples, 'were refused, though the description sets no length or character limits');
     ctx.note(`${trips.length - refused.length} of ${trips.length} valid NewPets accepted`);
   }),
 
-  // The id is "assigned by the service": one sent in the body is ignored (201 with
-  // another id) or refused with 400 (a body carrying a field the client may not set).
   check('CREATE-ID-ASSIGNED', async (ctx) => {
-    await ctx.lists.pages(); // created after the pages the list checks judge, as the round trips are
+    await ctx.lists.pages(); // after the pages the list checks judge
     const sentId = unlikelyId([...(await ctx.lists.knownPets()).keys()].map(BigInt));
-    // not validated with the id: it is a field NewPet does not name, sent on purpose
     const body = { ...ctx.newPet('with-id'), id: sentId };
     const ex = await ctx.call('createPet', { json: body });
     const what = `createPet with id ${sentId} in the body`;
@@ -239,35 +197,16 @@ export const CREATE_CHECKS: Check[] = [
     // 201 rather than another 2xx is CREATE-OK's to judge
     if (ex.status < 200 || ex.status >= 300) fail(`${what}: expected 201 with an id the service assigned, or 400, got ${ex.summary}`, ex);
     const id = (ex.json as Record<string, unknown> | undefined)?.id;
-    // a server that reads numbers as doubles honours it rounded: the same double (no other
-    // id lands within the 1,024 around it: it is far from every one seen)
+    // a server reading numbers as doubles honours it rounded (no other id is within 1,024 of it)
     const honoured = (got: string) => got === sentId.toString() || Number(got) === Number(sentId);
     if (isInteger(id) && honoured(integerText(id))) fail(`${what}: the animal got that very id (${integerText(id)}), not one assigned by the service`, ex);
     ctx.note(`${what}: ignored, the animal got id ${showJson(id)}`);
   }),
 
-  // Every view of every animal the run made, judged after every other check: the fields
-  // sent the same in meaning, the status never back to one it left (checks/model.ts)
-  check('CREATE-VIEWS-AGREE', async (ctx) => {
-    const { disagree, views, animals } = await judgeViews(ctx);
-    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(ctx, disagree, `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`, 'disagree with how they were made');
-  }),
+  check('CREATE-VIEWS-AGREE', (ctx) => views(ctx, 'disagree', 'disagree with how they were made')),
 
-  // text trimmed or in another normal form; why a SHOULD: the catalogue
-  check('CREATE-STORED-AS-SENT', async (ctx) => {
-    const { canonicalised, views, animals } = await judgeViews(ctx);
-    if (animals === 0) throw new Inconclusive('the run created no animal with an integer id from a valid NewPet (see CREATE-OK)');
-    reportOffences(
-      ctx,
-      canonicalised,
-      `${plural(views, 'view')} of the run's ${plural(animals, 'animal')}`,
-      'show text trimmed or normalised, not as it was sent',
-    );
-  }),
+  check('CREATE-STORED-AS-SENT', (ctx) => views(ctx, 'canonicalised', 'show text trimmed or normalised, not as it was sent')),
 
-  // A refused write adds no animal, an accepted one exactly one: every animal a view
-  // shows with a name the run sent is explained by the writes that carried it
   check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
     const { offences, names } = await judgeWrites(ctx);
     if (names === 0) throw new Inconclusive("no write of the run carried a name of the run's");

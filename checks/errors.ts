@@ -1,7 +1,4 @@
-// Error bodies, judged on every error response of the animal store the run observed
-// (checks/transcript.ts), and on those of two probes off the documented surface (an
-// unknown route, an undocumented method). When the run saw no error of a documented
-// status (as when these checks run alone), one probe provokes it.
+// Error bodies, judged on every error response the run observed, the error probes' too.
 import type { CheckContext } from '../harness/run/context.js';
 import { check, expectNoServerErrors, Inconclusive, type Check } from '../harness/run/kit.js';
 import { judgeErrorBodies, judgeErrorStatuses, storeErrors } from './transcript.js';
@@ -23,8 +20,6 @@ export const ERRORS_CHECKS: Check[] = [
     if (judgeErrorStatuses(ctx, errors) === 0) throw new Inconclusive(`none of ${errors.length} error responses carried an integer status field`);
   }),
 
-  // No request the suite sends gets a 5xx: the description documents 200, 201, 400, 401
-  // and 404 (rate limits, recovered retries and unimplemented methods aside: see expectNoServerErrors).
   check('STORE-NO-5XX', async (ctx) => {
     await ctx.probes.errorResponses(); // when run alone, the error probes are what it judges
     expectNoServerErrors(ctx, 'store');

@@ -1,6 +1,4 @@
-// The forms HTTP allows a request to take besides the suite's own: other spellings of
-// a documented path, and valid header spellings. The classes are in
-// harness/api/input-space.ts; without a key, the same spellings are AUTH-NO-BYPASS's.
+// The forms HTTP allows a request besides the suite's own; without a key they are AUTH-NO-BYPASS's.
 import type { CallOptions, CheckContext } from '../harness/run/context.js';
 import {
   bodySpellingsOf,
@@ -17,29 +15,23 @@ import {
   Violation,
   type Check,
   type Exchange,
+  type Spelling,
 } from '../harness/run/kit.js';
 
-/** A probe: how it is sent (options: its spelling; none: the suite's own), and what a 2xx answer must be. */
 interface Probe {
   what: string;
   send: (spelled: boolean) => Promise<Exchange>;
   judge: (ex: Exchange, what: string) => void;
-  /** It spells how the body is framed (chunked). */
-  framing?: boolean;
+  chunked?: boolean;
 }
 
-/** A valid Pet with the id asked for. */
-function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string): void {
+function expectAnimal(ctx: CheckContext, ex: Exchange, id: string, what: string) {
   const pet = expectSchema(ctx.spec, ex, 'Pet', what);
   if (integerText(pet.id) !== id) fail(`${what}: answered with animal ${integerText(pet.id)}, not ${id}`, ex);
 }
 
-/**
- * Judges a 2xx answer to another spelling; where it fails, asks the suite's own spelling:
- * an answer that fails the same way there is the operation's check's to judge, not this
- * one's (a store whose every Pet is invalid fails LIST-OK, not every spelling too).
- */
-async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange): Promise<void> {
+/** A 2xx the suite's own spelling fails the same way is the operation's check's to judge. */
+async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange) {
   try {
     judge(ex, what);
   } catch (err) {
@@ -55,23 +47,29 @@ async function judgeAgainstOwn({ what, send, judge }: Probe, ex: Exchange): Prom
 }
 
 export const HTTP_CHECKS: Check[] = [
-  // The same resource (or a redirect to it, followed), or any 4xx: a router may treat
-  // another spelling either way. A 2xx with anything else is another resource.
   check('HTTP-PATH-SPELLINGS', async (ctx) => {
     const id = await ctx.visible.liveId();
-    const list = ctx.sample(pathSpellings(ctx.spec.operation('listPets').path), 2).map((s): Probe => ({
-      what: `GET ${s.path} (${s.label}) with the key`,
-      send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('listPets')),
-      judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
-    }));
-    const item = ctx.sample(id === undefined ? [] : itemSpellings(ctx.spec.operation('getPet').path, id), 1).map((s): Probe => ({
-      what: `GET ${s.path} (${s.label}) with the key`,
-      send: (spelled) => (spelled ? ctx.request('GET', s.path) : ctx.call('getPet', { params: { petId: id! } })),
-      judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
-    }));
-    // certify also writes to every spelling of the collection: a 2xx is then an animal made
-    // of the NewPet sent (the run's model accounts for it), after the pages the list checks judge
     const listPath = ctx.spec.operation('listPets').path;
+    const get = (s: Spelling, own: () => Promise<Exchange>, judge: Probe['judge']): Probe => ({
+      what: `GET ${s.path} (${s.label}) with the key`,
+      send: (spelled) => (spelled ? ctx.request('GET', s.path) : own()),
+      judge,
+    });
+    const list = ctx.sample(pathSpellings(listPath), 'listPets').map((s) =>
+      get(
+        s,
+        () => ctx.call('listPets'),
+        (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
+      ),
+    );
+    const item = ctx.sample(id === undefined ? [] : itemSpellings(ctx.spec.operation('getPet').path, id), 'getPet').map((s) =>
+      get(
+        s,
+        () => ctx.call('getPet', { params: { petId: id! } }),
+        (ex, what) => expectAnimal(ctx, ex, id!, what),
+      ),
+    );
+    // after the pages the list checks judge
     const writes = (ctx.profile === 'certify' ? pathSpellings(listPath) : []).map((s): Probe => {
       const json = ctx.newPet('spelling-post');
       return {
@@ -95,20 +93,18 @@ export const HTTP_CHECKS: Check[] = [
     if (unfollowed.length) ctx.note(`redirects not followed (another origin, or too many hops), not judged: ${unfollowed.join(' | ')}`);
   }),
 
-  // Accept */*, none at all or application/*, and the body's media type with a charset or
-  // in another case: each is the suite's own request to HTTP, so each gets its answer. A
-  // refusal the suite's own spelling gets too is the operation's check's to judge.
   check('HTTP-VALID-SPELLINGS', async (ctx) => {
-    const id = ctx.profile === 'certify' ? await ctx.visible.liveId() : undefined;
+    // getPet's answer is small: a proxy may leave it uncompressed, and say otherwise
+    const fetchSpellings = ctx.sample(READ_HEADER_SPELLINGS.slice(0, 2), 'getPet');
+    const id = fetchSpellings.length ? await ctx.visible.liveId() : undefined;
     const createPet = ctx.spec.operation('createPet');
     const spelledAs = (spelled: boolean, options: CallOptions) => (spelled ? options : {});
-    const reads = ctx.sample(READ_HEADER_SPELLINGS, 2).map(({ label, headers }): Probe => ({
+    const reads = ctx.sample(READ_HEADER_SPELLINGS, 'listPets').map(({ label, headers }): Probe => ({
       what: `listPets with ${label}`,
       send: (spelled) => ctx.call('listPets', spelledAs(spelled, { headers })),
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pets', what),
     }));
-    // and to getPet, whose answer is small (a proxy may leave small bodies uncompressed, and say otherwise)
-    const fetch = (id === undefined ? [] : READ_HEADER_SPELLINGS.slice(0, 2)).map(({ label, headers }): Probe => ({
+    const fetch = (id === undefined ? [] : fetchSpellings).map(({ label, headers }): Probe => ({
       what: `getPet ${id} with ${label}`,
       send: (spelled) => ctx.call('getPet', { params: { petId: id! }, ...spelledAs(spelled, { headers }) }),
       judge: (ex, what) => expectAnimal(ctx, ex, id!, what),
@@ -117,17 +113,17 @@ export const HTTP_CHECKS: Check[] = [
     const writes = bodySpellings.map(({ label, options }, i): Probe => ({
       what: `createPet of a valid NewPet with ${label}`,
       send: async (spelled) => {
-        await ctx.lists.pages(); // made after the pages the list checks judge, as the round trips are
+        await ctx.lists.pages(); // after the pages the list checks judge
         return ctx.call('createPet', { json: ctx.newPet(`spelling-${i + 1}`), ...spelledAs(spelled, options) });
       },
       judge: (ex, what) => expectSchema(ctx.spec, ex, 'Pet', what),
-      framing: options.chunked,
+      chunked: options.chunked,
     }));
     await eachProbe([...reads, ...fetch, ...writes], async (probe) => {
       const ex = await probe.send(true);
       if (ex.succeeded) return judgeAgainstOwn(probe, ex);
       // a 5xx is STORE-NO-5XX's; a 411 to the chunked body passes (why: the catalogue)
-      if (ex.status >= 500 || (probe.framing && ex.status === 411)) return;
+      if (ex.status >= 500 || (probe.chunked && ex.status === 411)) return;
       const own = await probe.send(false);
       if (own.status !== ex.status) fail(`${probe.what}: ${ex.summary}, where the suite's own spelling gets ${own.summary}`, ex, own);
     });

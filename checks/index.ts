@@ -1,6 +1,3 @@
-// Every check of the suite, as one list: the CLI, the Vitest suites and the
-// self-tests hand it to the runner (harness/run/runner.ts). Find the check for a
-// requirement id by searching for the id: checks/<area>.ts defines it.
 import type { Check } from '../harness/run/check.js';
 import { AUTH_CHECKS } from './auth.js';
 import { ERRORS_CHECKS } from './errors.js';
@@ -13,18 +10,17 @@ import { ORDERS_CHECKS } from './orders.js';
 import { QUICKSTART_CHECKS } from './quickstart.js';
 import { PERFORMANCE_CHECKS } from './performance.js';
 
-/** The checks of every requirement in spec/requirements.yaml, one each. */
 export function conformanceChecks(): Check[] {
   return [
-    ...AUTH_CHECKS,
-    ...ERRORS_CHECKS,
-    ...MEDIA_CHECKS,
-    ...HTTP_CHECKS,
-    ...LIST_CHECKS,
-    ...CREATE_CHECKS,
-    ...GET_CHECKS,
-    ...ORDERS_CHECKS,
-    ...QUICKSTART_CHECKS,
-    ...PERFORMANCE_CHECKS,
-  ];
+    AUTH_CHECKS,
+    ERRORS_CHECKS,
+    MEDIA_CHECKS,
+    HTTP_CHECKS,
+    LIST_CHECKS,
+    CREATE_CHECKS,
+    GET_CHECKS,
+    ORDERS_CHECKS,
+    QUICKSTART_CHECKS,
+    PERFORMANCE_CHECKS,
+  ].flat();
 }

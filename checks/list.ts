@@ -1,7 +1,5 @@
-// listPets: the bare array, page bounds from the spec's limit parameter, the status
-// filter. Most checks judge the shared list pages (fetched once, after the run's
-// animals exist); the out-of-range probes are their own.
-import { waitedFor, type CheckContext, type Polled } from '../harness/run/context.js';
+// listPets: the bare array, page bounds from the spec's limit parameter, the status filter.
+import { declareListPages, waitedFor, type CheckContext, type ListPage, type Polled } from '../harness/run/context.js';
 import {
   absentFrom,
   check,
@@ -24,139 +22,95 @@ import {
 } from '../harness/run/kit.js';
 import { judgeListAnswers, judgeUniqueIds } from './transcript.js';
 
-/** A 200 page that is a valid Pets array; anything else fails the calling check. */
+// The pages the list checks share: unfiltered first (an animal seen unfiltered then existed
+// when its status page was asked), each status with the largest limit (the more a short
+// page holds, the more it says), the favoured one without limit (the default with a filter).
+declareListPages(({ limit: { min, max }, statuses }) => [
+  [{}, { limit: min }, { limit: max }],
+  [...statuses.map((status) => ({ status, limit: max })), { status: favouredStatus({ statuses }) }],
+]);
+
+const unfiltered = (pages: ListPages) => pages.filter((p) => p.status === undefined).sort((a, b) => a.most - b.most);
+
 function validPage(ctx: CheckContext, ex: Exchange, what: string): Array<Record<string, any>> {
   ctx.cite(ex);
   expectStatus(ex, [200], what);
   return expectSchema(ctx.spec, ex, 'Pets', what);
 }
 
-function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: string): void {
+function expectAtMost(ctx: CheckContext, ex: Exchange, most: number, what: string) {
   const items = validPage(ctx, ex, what);
   if (items.length > most) fail(`${what}: ${items.length} animals returned, more than ${most}`, ex);
 }
 
-/** Says how long the list took to show the run's animals, when it was not at once. */
-function noteLag(ctx: CheckContext, listed: Polled<ListPages>): void {
-  if (listed.asked > 1 && !listed.pending) {
-    ctx.note(
-      `the list showed the run's animals within ${(listed.lagMs / 1000).toFixed(1)} s of the writes (asked ${listed.asked} times; --consistency-window)`,
-    );
+function noteLag(ctx: CheckContext, { asked, pending, lagMs }: Polled<ListPages>) {
+  const lag = `${(lagMs / 1000).toFixed(1)} s`;
+  if (asked > 1 && !pending) ctx.note(`the list showed the run's animals within ${lag} of the writes (asked ${asked} times; --consistency-window)`);
+}
+
+async function pagesAtMost(ctx: CheckContext, limit: number | undefined) {
+  for (const { status, most, ex } of (await ctx.lists.pages()).filter((p) => p.limit === limit)) {
+    const filter = status ? `status=${status}` : '';
+    const none = filter ? `listPets with ${filter} and no limit` : 'listPets without limit';
+    const what = limit === undefined ? none : `listPets with ${filter && `${filter}&`}limit=${limit}`;
+    expectAtMost(ctx, ex, most, what);
   }
 }
 
-/**
- * A limit the description does not allow: any refusal (expectRefusal) or a 200 with a
- * valid page of at most the maximum passes, never a 5xx (why: LIST-LIMIT-BELOW-MIN's
- * accepts). The values come from the limit's schema (harness/api/edge-values.ts); the
- * nearest one is also sent with each status filter. Health sends the two nearest alone.
- */
-async function outOfRangeLimit(ctx: CheckContext, values: string[]): Promise<void> {
-  const { max } = ctx.spec.limit;
+/** What passes and why: LIST-LIMIT-BELOW-MIN's accepts. */
+async function outOfRangeLimit(ctx: CheckContext, values: string[]) {
   await ctx.seeding.created(); // a store with more animals than any page, so a missing bound shows
   const queries: Array<Record<string, string>> = [
-    ...ctx.sample(values, 2).map((limit) => ({ limit })),
-    ...ctx.sample(ctx.spec.statuses, 0).map((status) => ({ status, limit: values[0] })),
+    ...ctx.sample(values, 'limits').map((limit) => ({ limit })),
+    ...ctx.sample(ctx.spec.statuses, 'statuses').map((status) => ({ status, limit: values[0] })),
   ];
   await eachProbe(queries, async (query) => {
     const ex = await ctx.call('listPets', { query });
     const what = `listPets with ${new URLSearchParams(query)}`;
     expectRefusal(ex, what, [200]);
-    if (ex.status === 200) expectAtMost(ctx, ex, max, `${what} (answered 200, so it must be a valid page)`);
+    if (ex.status === 200) expectAtMost(ctx, ex, ctx.spec.limit.max, `${what} (answered 200, so it must be a valid page)`);
   });
 }
 
 const limitProbes = (ctx: CheckContext) => integerProbes(ctx.spec.parameter('listPets', 'limit'));
 
-/** One page LIST-LIMIT-ANY asks for: at most `most` animals, at least min(`least`, the animals known to exist). */
-interface LimitProbe {
-  query: Record<string, string | number | number[]>;
-  most: number;
-  least: number;
-  /** Of this status only (a filtered page). */
-  status?: string;
-  /** A refusal passes too (a value the description does not define). */
-  refusable?: boolean;
-}
-
-/** Some of the known animals a page lacks, with their names and statuses, for a message. */
-function describeKnown(ids: string[], known: Map<string, Record<string, any>>): string {
-  return ids
-    .slice(0, 3)
-    .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)?.status)})`)
-    .join(', ');
-}
-
 export const LIST_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => {
-    const { min, max } = ctx.spec.limit;
-    for (const [label, limit] of [
-      ['no parameters', undefined],
-      ['limit=min', min],
-      ['limit=max', max],
-    ] as const) {
-      validPage(ctx, await ctx.lists.page({ limit }), `listPets with ${label}`);
+    const { min } = ctx.spec.limit;
+    for (const { limit, ex } of (await ctx.lists.pages()).filter((p) => p.status === undefined)) {
+      validPage(ctx, ex, `listPets with ${limit === undefined ? 'no parameters' : `limit=${limit === min ? 'min' : 'max'}`}`);
     }
     judgeListAnswers(ctx);
   }),
 
-  check('LIST-LIMIT-DEFAULT', async (ctx) => {
-    const most = ctx.spec.limit.default;
-    expectAtMost(ctx, await ctx.lists.page(), most, 'listPets without limit');
-    // and with the status filter: a server may apply the default on one path only
-    const status = favouredStatus(ctx.spec);
-    expectAtMost(ctx, await ctx.lists.page({ status }), most, `listPets with status=${status} and no limit`);
-  }),
+  // with the status filter too: a server may apply the default on one path only
+  check('LIST-LIMIT-DEFAULT', (ctx) => pagesAtMost(ctx, undefined)),
 
   check('LIST-LIMIT-MIN', async (ctx) => {
     const { min } = ctx.spec.limit;
-    // and with each status filter: a server may enforce the bound on one query only; these
-    // need the run's animals (so that a missing bound shows), not the pages, and are sent
-    // while those are fetched, but judged after the unfiltered page as before
+    // a server may enforce the bound on one query only
     const filtered = ctx.seeding.created().then(() =>
-      eachProbe(ctx.sample(ctx.spec.statuses, 1), async (status) => {
+      eachProbe(ctx.sample(ctx.spec.statuses), async (status) => {
         expectAtMost(ctx, await ctx.call('listPets', { query: { status, limit: min } }), min, `listPets with status=${status}&limit=${min}`);
       }),
     );
     filtered.catch(() => undefined); // not left unhandled when the page fails first
-    expectAtMost(ctx, await ctx.lists.page({ limit: min }), min, `listPets with limit=${min}`);
+    await pagesAtMost(ctx, min);
     await filtered;
   }),
 
-  check('LIST-LIMIT-MAX', async (ctx) => {
-    const { max } = ctx.spec.limit;
-    expectAtMost(ctx, await ctx.lists.page({ limit: max }), max, `listPets with limit=${max}`);
-    // and with each status filter: the bound must hold with the filter
-    for (const status of ctx.spec.statuses) {
-      expectAtMost(ctx, await ctx.lists.page({ status, limit: max }), max, `listPets with status=${status}&limit=${max}`);
-    }
-  }),
+  check('LIST-LIMIT-MAX', (ctx) => pagesAtMost(ctx, ctx.spec.limit.max)),
 
-  // Judged on the pages once they show the run's animals (within --consistency-window):
-  // a list may show writes late.
   check('LIST-PAGE-FULL', async (ctx) => {
-    const { min, max, default: pageDefault } = ctx.spec.limit;
     const listed = await ctx.lists.listed();
-    const pages = listed.value;
-    // the animals known before each page was asked: another client may add some meanwhile
+    // another client may add animals meanwhile
     const asked = await Promise.all(
-      (
-        [
-          [pages.min, min],
-          [pages.default, pageDefault],
-          [pages.max, max],
-        ] as const
-      ).map(async ([ex, limit]) => ({ ex, limit, held: (await ctx.lists.knownBefore(ex, pages)).size })),
+      unfiltered(listed.value).map(async ({ ex, most }) => ({ ex, limit: most, held: (await ctx.lists.knownBefore(ex, listed.value)).size })),
     );
     const cases = asked.filter(({ limit, held }) => held >= limit);
     const storeHasAtLeast = Math.max(...asked.map((a) => a.held));
-    if (cases.length === 0) {
-      throw new Inconclusive(
-        storeHasAtLeast === 0
-          ? 'the store shows no animals: no page can be required to hold any'
-          : `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${min}`,
-      );
-    }
+    const few = `the store held at least ${storeHasAtLeast} animals when its pages were asked, too few to fill a page of ${ctx.spec.limit.min}`;
+    if (cases.length === 0) throw new Inconclusive(storeHasAtLeast === 0 ? 'the store shows no animals: no page can be required to hold any' : few);
     for (const { ex, limit, held } of cases) {
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
       if (items.length < limit) {
@@ -170,10 +124,9 @@ export const LIST_CHECKS: Check[] = [
   check('LIST-LIMIT-BELOW-MIN', (ctx) => outOfRangeLimit(ctx, limitProbes(ctx).below)),
 
   check('LIST-LIMIT-ABOVE-MAX', async (ctx) => {
-    const { max } = ctx.spec.limit;
     await outOfRangeLimit(ctx, limitProbes(ctx).above);
     const known = (await ctx.lists.knownPets()).size;
-    if (known <= max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
+    if (known <= ctx.spec.limit.max) ctx.note(`the store holds at least ${known} animals: a missing maximum could not show`);
   }),
 
   check('LIST-LIMIT-NOT-INTEGER', (ctx) => {
@@ -181,38 +134,32 @@ export const LIST_CHECKS: Check[] = [
     return outOfRangeLimit(ctx, [...notInteger, ...lenient]);
   }),
 
-  /**
-   * Limits between the edges, drawn with the run's seed: a page of limit L holds at most
-   * L animals, and at least min(L, the animals known to exist, of its status when
-   * filtered). Asked once the list shows the run's animals. The limit given twice may be
-   * refused, or read as either value.
-   */
   check('LIST-LIMIT-ANY', async (ctx) => {
     const { interior } = limitProbes(ctx);
     if (!interior) throw new Inconclusive('the limit has no values between its bounds');
     const { max } = ctx.spec.limit;
-    const statuses = ctx.sample(ctx.spec.statuses, 1);
-    const unfiltered = ctx.profile === 'certify' ? 3 : 2;
-    const repeated = ctx.profile === 'certify' ? 2 : 0;
-    const drawn = await ctx.drawIntegers(unfiltered + statuses.length + repeated, interior, 'LIST-LIMIT-ANY');
+    const statuses = ctx.sample(ctx.spec.statuses, 'statuses');
+    const plain = ctx.sampleSize(3, 'unfiltered');
+    const twice = 2 * ctx.sampleSize(1, 'repeated');
+    const drawn = await ctx.drawIntegers(plain + statuses.length + twice, interior, 'LIST-LIMIT-ANY');
     const listed = await ctx.lists.listed();
     const known = [...(await ctx.lists.knownPets(listed.value)).values()];
     const knownOf = (status?: string) => (status === undefined ? known.length : known.filter((p) => p.status === status).length);
-    const probes: LimitProbe[] = [
-      ...drawn.slice(0, unfiltered).map((limit) => ({ query: { limit }, most: limit, least: limit })),
-      ...statuses.map((status, i) => ({ query: { status, limit: drawn[unfiltered + i] }, most: drawn[unfiltered + i], least: drawn[unfiltered + i], status })),
-      // the limit given twice: refused, or read as anything a page of at most the maximum shows
-      ...(repeated ? [drawn.slice(-2)] : []).map((twice) => ({ query: { limit: twice }, most: max, least: 0, refusable: true })),
+    // the limit given twice: refused, or read as anything a page of at most the maximum shows
+    const asked: Array<{ status?: string; limit: number | number[] }> = [
+      ...drawn.slice(0, plain).map((limit) => ({ limit })),
+      ...statuses.map((status, i) => ({ status, limit: drawn[plain + i] })),
+      ...(twice ? [{ limit: drawn.slice(-2) }] : []),
     ];
-    await eachProbe(probes, async ({ query, most, least, status, refusable }) => {
-      const ex = await ctx.call('listPets', { query });
+    await eachProbe(asked, async ({ status, limit }) => {
+      const ex = await ctx.call('listPets', { query: { ...(status && { status }), limit } });
+      const [most, least] = Array.isArray(limit) ? [max, 0] : [limit, limit];
       const what = ex.target;
-      if (refusable && isRefusal(ex.status)) return;
+      if (Array.isArray(limit) && isRefusal(ex.status)) return;
       const items = validPage(ctx, ex, what);
       if (items.length > most) fail(`${what}: ${items.length} animals, more than ${most}`, ex);
       if (items.length >= Math.min(least, knownOf(status))) return;
-      // short of what the store held: asked again with the largest page, so that an animal
-      // sold or removed meanwhile (a live store) is not held against it
+      // asked again with the largest page: an animal sold meanwhile (a live store) does not count
       const again = await ctx.call('listPets', { query: { ...(status && { status }), limit: max } });
       const holds = Math.min(knownOf(status), pageItems(again)?.length ?? Infinity);
       if (items.length < Math.min(least, holds)) {
@@ -226,34 +173,30 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`limits drawn with --seed ${ctx.seed}: ${drawn.join(', ')}`);
   }),
 
-  // A page shorter than its limit is the whole list: every animal known to exist must be
-  // on it, with a status or without. The early page (certify, before the bulk) makes that
-  // observable on a store smaller than a page, whatever order it lists in.
+  // the early page (certify) shows a missing kind on a store smaller than a page
   check('LIST-UNFILTERED-COMPLETE', async (ctx) => {
     const judged: string[] = [];
-    /** Judges a page that is not full against the animals known to exist, and says so. */
     const expectWhole = (ex: Exchange, items: Array<Record<string, any>>, limit: number, known: Map<string, Record<string, any>>, polled: Polled<unknown>) => {
       const missing = absentFrom(items, known.keys());
+      const shown = missing
+        .slice(0, 3)
+        .map((id) => `id ${id} (${showJson(known.get(id)?.name)}, status ${known.get(id)?.status == null ? 'none' : showJson(known.get(id)!.status)})`);
       if (missing.length) {
         fail(
-          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${limit}, so all of them) but lacks ${missing.length} known animals, e.g. ${describeKnown(missing, known)}${waitedFor(polled)}`,
+          `${ex.summary}: the page holds ${items.length} animals (fewer than its limit ${limit}, so all of them) but lacks ${missing.length} known animals, e.g. ${shown.join(', ')}${waitedFor(polled)}`,
           ex,
         );
       }
       judged.push(`${ex.target} (${items.length} animals)`);
     };
-    const { min, max, default: pageDefault } = ctx.spec.limit;
+    const { max } = ctx.spec.limit;
     const early = await ctx.seeding.earlyListing();
     if (early) {
       const items = validPage(ctx, early.polled.value, "listPets with the largest limit, after the run's first animals");
       if (items.length < max) expectWhole(early.polled.value, items, max, early.known, early.polled);
     }
     const listed = await ctx.lists.listed();
-    for (const [ex, limit] of [
-      [listed.value.min, min],
-      [listed.value.default, pageDefault],
-      [listed.value.max, max],
-    ] as const) {
+    for (const { ex, most: limit } of unfiltered(listed.value)) {
       const known = await ctx.lists.knownBefore(ex, listed.value);
       const items = validPage(ctx, ex, `listPets (limit ${limit})`);
       // a full page may leave out any animal; one short of what the store holds is LIST-PAGE-FULL's
@@ -263,11 +206,8 @@ export const LIST_CHECKS: Check[] = [
     ctx.note(`judged: ${judged.join(', ')}`);
   }),
 
-  // and, in certify, the filter given twice: undefined by the description, so what
-  // LIST-STATUS-UNKNOWN accepts passes (a framework may join the values into one unknown one)
   check('LIST-STATUS-FILTER', async (ctx) => {
-    const { byStatus } = await ctx.lists.pages();
-    for (const { status, ex } of byStatus) {
+    for (const { status, ex } of statusPages(await ctx.lists.pages())) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const others = items.filter((pet) => pet.status !== status);
       if (others.length) {
@@ -276,21 +216,18 @@ export const LIST_CHECKS: Check[] = [
       }
     }
     const twice = ctx.spec.statuses.slice(0, 2);
-    if (ctx.profile !== 'certify' || twice.length < 2) return;
+    if (twice.length < 2 || ctx.sampleSize(1, 'repeated') === 0) return;
     const ex = await ctx.call('listPets', { query: { status: twice } });
     if (!isRefusal(ex.status)) validPage(ctx, ex, `listPets with the status filter given twice`);
   }),
 
-  // Judged on the pages once they show every known animal (within --consistency-window):
-  // the list may lag a write, and another client may change an animal's status (each
-  // re-listing asks unfiltered first, so the status known is the one shown last).
+  // each re-listing asks unfiltered first, so the status known is the one shown last
   check('LIST-STATUS-COMPLETE', async (ctx) => {
     const listed = await ctx.lists.listed();
     const judged: string[] = [];
     const full: string[] = [];
-    // every status page (each status, and one without limit): a full one may leave out
-    // animals of its status (there may be more than a page holds), so it is not judged
-    for (const { status, limit, ex, most } of listed.value.byStatus) {
+    // a full page may leave out animals of its status
+    for (const { status, limit, ex, most } of statusPages(listed.value)) {
       const items = validPage(ctx, ex, `listPets with status=${status}`);
       const page = `${status}${limit === undefined ? ' (no limit)' : ''}`;
       if (items.length >= most) {
@@ -313,15 +250,16 @@ export const LIST_CHECKS: Check[] = [
 
   check('LIST-STATUS-UNKNOWN', async (ctx) => {
     const { outside } = enumProbes(ctx.spec.parameter('listPets', 'status'));
-    await eachProbe(ctx.sample(outside, 1), async (status) => {
+    await eachProbe(ctx.sample(outside), async (status) => {
       const ex = await ctx.call('listPets', { query: { status } });
       expectRefusal(ex, `listPets with status=${status}`, [200]);
       if (ex.status === 200) expectSchema(ctx.spec, ex, 'Pets', `listPets with status=${status} (answered 200)`);
     });
   }),
 
-  // Every page the run was given, judged after every other check (checks/transcript.ts)
   check('LIST-IDS-UNIQUE', async (ctx) => {
     if ((await judgeUniqueIds(ctx)) === 0) throw new Inconclusive('no list page was observed');
   }),
 ];
+
+const statusPages = (pages: ListPages) => pages.filter((p): p is ListPage & { status: string } => p.status !== undefined);

@@ -1,4 +1,3 @@
-// Media type, judged on every response of the animal store the run observed (checks/transcript.ts).
 import { check, type Check } from '../harness/run/kit.js';
 import { judgeMediaTypes } from './transcript.js';
 

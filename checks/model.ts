@@ -1,8 +1,4 @@
-// The run's model of the store, built from its own transcript: every animal a view
-// shows (a 201 body, getPet, a list page, another spelling of a path) is held to the
-// writes the run sent. The run's animals keep their id, name and categoryId in every
-// view; their status may change over time but never goes back to one it left; and an
-// animal bearing a name the run sent was added by a write the store accepted.
+// Every animal a view of the run shows, held to the writes the run sent.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   animalsShown,
@@ -23,37 +19,20 @@ import {
 } from '../harness/run/kit.js';
 import type { Offence } from './transcript.js';
 
-/** null and absent are the same value of an optional field: none. */
+// null and absent are the same value of an optional field
 const valueOf = (pet: Record<string, unknown>, field: string) => pet[field] ?? undefined;
 
-/** The ids the run sent a write other than a createPet to (AUTH-EVERY-METHOD's animal): what became of them is that check's to judge. */
+/** AUTH-EVERY-METHOD judges what became of the animals it wrote to. */
 function writtenTo(observed: Exchange[]): Set<string> {
   const writes = observed.filter((ex) => !ex.request.operation && !isSafeMethod(ex.request.method) && ex.request.method !== 'POST');
   return new Set(writes.map((ex) => new URL(ex.request.url).pathname.split('/').pop() ?? ''));
 }
 
-/**
- * The most animals of one answer the model reads: a page holds at most the maximum, and
- * one longer (a hostile server's 200,000) is the limit checks' to fail, not work for this.
- */
-const viewsOf = (ctx: CheckContext) => ctx.spec.limit.max;
-
-/** One view of a field not fixed at creation (status): when it was asked for, and what it showed. */
-interface Seen {
-  value: unknown;
-  from: number;
-  to: number;
-  ex: Exchange;
-}
+type Seen = { value: unknown; from: number; to: number; ex: Exchange };
 
 const seenIn = (ex: Exchange, value: unknown): Seen => ({ value, from: ex.sentAt, to: ex.sentAt + ex.durationMs, ex });
 
-/**
- * A value that went back to one it had left, in views that do not overlap in time (A,
- * then B, then A again): one animal with two values at once, as when the list and getPet
- * fill in different defaults. A value that changes once (a moderation job making a
- * pending animal available) is a transition: "Transitions: not shown".
- */
+/** A value back to one it had left in views that do not overlap (A, B, A): two at once; one change is a transition. */
 function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
   for (const b of seen) {
     const before = seen.find((a) => a.to < b.from && !sameJson(a.value, b.value));
@@ -63,32 +42,25 @@ function wentBack(seen: Seen[]): [Seen, Seen, Seen] | undefined {
   return undefined;
 }
 
-export interface Views {
-  /** Views that show a run's animal otherwise than it was made (CREATE-VIEWS-AGREE). */
+interface Views {
+  /** CREATE-VIEWS-AGREE's */
   disagree: Offence[];
-  /** Views that show a value the same in meaning but not as sent: trimmed, normalised (CREATE-STORED-AS-SENT). */
+  /** CREATE-STORED-AS-SENT's: the same in meaning, not as sent */
   canonicalised: Offence[];
   views: number;
   animals: number;
 }
 
-/**
- * Every view of every animal the run made from a valid NewPet: each field sent comes
- * back the same in meaning (as sent, or trimmed and normalised: canonicalised says so);
- * status, sent or not, may be left out by a view it was not sent to, changes only as a
- * transition does (wentBack), and an animal sent with one keeps showing one.
- */
-export function judgeViews(ctx: CheckContext): Promise<Views> {
-  // CREATE-VIEWS-AGREE and CREATE-STORED-AS-SENT read the same views, after every other check: once a run
+/** Judged once a run, for both requirements. */
+export function judgeViews(ctx: CheckContext) {
   const done = viewsOfRun.get(ctx.seeding) ?? viewsIn(ctx, ctx.seeding.runAnimals());
   viewsOfRun.set(ctx.seeding, done);
   return done;
 }
 
-/** judgeViews's answer, by the run (its seeding, one object a run). */
 const viewsOfRun = new WeakMap<object, Promise<Views>>();
 
-async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
+async function viewsIn(ctx: CheckContext, made: RunAnimal[]) {
   const observed = ctx.observed('store');
   const excluded = writtenTo(observed);
   // an id two creations share is CREATE-ID-UNIQUE's to judge
@@ -105,7 +77,8 @@ async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
   let views = 0;
   for (const ex of observed) {
     await nextTurn(); // an answer a turn: a page may hold 200,000 animals
-    for (const pet of animalsShown(ex, viewsOf(ctx))) {
+    // a longer page (a hostile server's 200,000) is the limit checks' to fail
+    for (const pet of animalsShown(ex, ctx.spec.limit.max)) {
       const id = integerText(pet.id);
       const animal = model.get(id);
       if (!animal) continue;
@@ -141,35 +114,24 @@ async function viewsIn(ctx: CheckContext, made: RunAnimal[]): Promise<Views> {
   return { disagree, canonicalised, views, animals: model.size };
 }
 
-/** Every string a JSON text holds, at any depth (the names a write carried). */
-function stringsOf(text: string | undefined): string[] {
-  let body: unknown;
-  try {
-    body = parseJson(text ?? '');
-  } catch {
-    return [];
-  }
+/** The names a write carried. */
+function stringsOf(text: string | undefined) {
   const found: string[] = [];
   const walk = (v: unknown, depth: number) => {
     if (typeof v === 'string') found.push(canonicalText(v));
     else if (v && typeof v === 'object' && depth < 4) for (const item of Object.values(v)) walk(item, depth + 1);
   };
-  walk(body, 0);
+  try {
+    walk(parseJson(text ?? ''), 0);
+  } catch {
+    // no JSON: no names
+  }
   return found;
 }
 
-/**
- * Every animal a view shows with a name the run sent in a write, and an id no accepted
- * write answered with, must be explained: a write that got no definite answer (a server
- * error, none at all, an attempt the client gave up on and sent again) may have added
- * one each; a refused write (any 4xx) adds none; an
- * accepted one adds exactly the animal it answered with. Names the run never sent are
- * not judged (another client's animals, or the run's own stored otherwise, which
- * CREATE-VIEWS-AGREE judges by id).
- */
+/** Only a write with no definite answer may explain an animal with a name the run wrote that no accepted write answered with. */
 export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offence[]; names: number }> {
   const observed = ctx.observed('store');
-  // every attempt: one the client gave up on, or sent again, may have been carried out too
   const writes = ctx.sent('store').filter((ex) => !isSafeMethod(ex.request.method) && ex.request.body !== undefined && !isRateLimit(ex));
   const accepted = new Set(writes.filter((ex) => ex.succeeded).flatMap((ex) => animalsShown(ex).map((p) => integerText(p.id))));
   const byName = new Map<string, Exchange[]>();
@@ -179,7 +141,7 @@ export async function judgeWrites(ctx: CheckContext): Promise<{ offences: Offenc
   const unexplained = new Map<string, Map<string, Exchange>>();
   for (const ex of observed) {
     await nextTurn();
-    for (const pet of animalsShown(ex, viewsOf(ctx))) {
+    for (const pet of animalsShown(ex, ctx.spec.limit.max)) {
       const id = integerText(pet.id);
       if (typeof pet.name !== 'string' || accepted.has(id) || !byName.has(canonicalText(pet.name))) continue;
       const name = canonicalText(pet.name);

@@ -1,9 +1,4 @@
-// The checks of a record of traffic the suite did not send (`judge <file.har>`,
-// harness/run/record.ts): the requirements a record can speak to, each judged on every
-// entry it applies to. The rules every run applies to its whole transcript are reused
-// as they are (checks/transcript.ts, checks/model.ts); here are only the rules a run
-// judges from its own probes, held to whatever the record happened to ask. A
-// requirement no entry speaks to is skipped (not tested), never passed.
+// The checks of a record of traffic (`judge <file.har>`): what no entry speaks to is skipped, never passed.
 import type { CheckContext } from '../harness/run/context.js';
 import {
   check,
@@ -23,6 +18,7 @@ import { echoProblem } from './create.js';
 import { judgeViews, judgeWrites } from './model.js';
 import { utcInstant } from './quickstart.js';
 import {
+  judgeEach,
   judgeErrorBodies,
   judgeErrorStatuses,
   judgeListAnswers,
@@ -31,26 +27,18 @@ import {
   judgeUniqueIds,
   reportOffences,
   storeErrors,
-  type Offence,
 } from './transcript.js';
 
-/** Nothing of the record was judged: the requirement is not tested. */
-function judged(count: number): void {
+function judged(count: number) {
   if (count === 0) throw new Skip(NO_ENTRY);
 }
 
-/** The answers of one operation whose body arrived whole, 2xx, with a JSON object or array. */
 const successes = (ctx: CheckContext, operation: string) =>
   ctx
     .observed(operation === 'sendMessage' ? 'quickstart' : 'store')
     .filter((ex) => ex.request.operation === operation && ex.succeeded && ex.json !== undefined);
 
-/**
- * Requests of the store's secured operations with this kind of credential that got data
- * (handsOutData). A record with no Authorization header anywhere says nothing of keys: a
- * browser's sanitised export strips them all.
- */
-function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string): void {
+function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string) {
   const secured = ctx.observed('store').filter((ex) => ex.request.operation && ctx.spec.operation(ex.request.operation).secured);
   if (!secured.some((ex) => ex.request.headers?.authorization !== undefined)) {
     throw new Skip('not tested: no entry of the record carries an Authorization header (a sanitised export strips them)');
@@ -58,11 +46,10 @@ function credentialRule(ctx: CheckContext, kind: 'none' | 'other', what: string)
   if (kind === 'other' && !ctx.apiKey) throw new Skip('not tested: API_KEY is not set, so which bearer token is valid is not known');
   const asked = secured.filter((ex) => credentialOf(ex.request, ctx.apiKey) === kind);
   judged(asked.length);
-  const offences = asked.filter((ex) => handsOutData(ex, ctx.runPrefix)).map((ex) => ({ ex, why: 'got data' }));
-  reportOffences(ctx, offences, `${plural(asked.length, 'request')} ${what}`, 'got data');
+  judgeEach(ctx, asked, (ex) => handsOutData(ex, ctx.runPrefix) && 'got data', `${plural(asked.length, 'request')} ${what}`, 'got data');
 }
 
-/** Which limit requirement a page answers to, and the most animals it may hold: the limit asked, else the default; the maximum whatever the server made of another value. */
+/** For a bad value, whatever the server made of it, at most the maximum. */
 function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } {
   const { min, max, default: fallback } = ctx.spec.limit;
   const values = new URL(ex.request.url).searchParams.getAll('limit');
@@ -76,29 +63,15 @@ function limitOf(ctx: CheckContext, ex: Exchange): { id: string; most: number } 
   return { id: Number(limit) === min ? 'LIST-LIMIT-MIN' : Number(limit) === max ? 'LIST-LIMIT-MAX' : 'LIST-LIMIT-ANY', most: Number(limit) };
 }
 
-/** Every page of one limit requirement holds at most as many animals as it may. */
-function pageLengths(ctx: CheckContext, id: string): void {
-  const pages = successes(ctx, 'listPets').flatMap((ex) => {
-    const items = pageItems(ex);
-    const { id: of, most } = limitOf(ctx, ex);
-    return items && of === id ? [{ ex, items, most }] : [];
-  });
+function pageLengths(ctx: CheckContext, id: string) {
+  const pages = successes(ctx, 'listPets').filter((ex) => pageItems(ex) && limitOf(ctx, ex).id === id);
   judged(pages.length);
-  const offences = pages.filter((p) => p.items.length > p.most).map((p) => ({ ex: p.ex, why: `${p.items.length} animals, more than ${p.most}` }));
-  reportOffences(ctx, offences, plural(pages.length, 'page'), 'hold more animals than they may');
+  const why = (ex: Exchange) => pageItems(ex)!.length > limitOf(ctx, ex).most && `${pageItems(ex)!.length} animals, more than ${limitOf(ctx, ex).most}`;
+  judgeEach(ctx, pages, why, plural(pages.length, 'page'), 'hold more animals than they may');
 }
 
-const LIMIT_RULES = [
-  'LIST-LIMIT-DEFAULT',
-  'LIST-LIMIT-MIN',
-  'LIST-LIMIT-MAX',
-  'LIST-LIMIT-ANY',
-  'LIST-LIMIT-BELOW-MIN',
-  'LIST-LIMIT-ABOVE-MAX',
-  'LIST-LIMIT-NOT-INTEGER',
-];
+const LIMIT_RULES = ['DEFAULT', 'MIN', 'MAX', 'ANY', 'BELOW-MIN', 'ABOVE-MAX', 'NOT-INTEGER'].map((rule) => `LIST-LIMIT-${rule}`);
 
-/** The bigint a path segment names, when it is an integer. */
 const segmentId = (url: string) => {
   const segment = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
   return /^-?\d+$/.test(segment) ? BigInt(segment) : undefined;
@@ -114,32 +87,25 @@ export const RECORD_CHECKS: Check[] = [
   check('LIST-OK', async (ctx) => judged(judgeListAnswers(ctx))),
   ...LIMIT_RULES.map((id) => check(id, async (ctx) => pageLengths(ctx, id))),
 
-  // every animal of a page filtered by one documented status carries it
   check('LIST-STATUS-FILTER', async (ctx) => {
-    const pages = successes(ctx, 'listPets').flatMap((ex) => {
-      const asked = new URL(ex.request.url).searchParams.getAll('status');
-      const items = pageItems(ex);
-      return items && asked.length === 1 && ctx.spec.statuses.includes(asked[0]) ? [{ ex, items, status: asked[0] }] : [];
-    });
+    const statusOf = (ex: Exchange) => new URL(ex.request.url).searchParams.getAll('status');
+    const pages = successes(ctx, 'listPets').filter((ex) => pageItems(ex) && statusOf(ex).length === 1 && ctx.spec.statuses.includes(statusOf(ex)[0]));
     judged(pages.length);
-    const offences = pages.flatMap(({ ex, items, status }) => {
+    const why = (ex: Exchange) => {
       // an item that is no object is LIST-OK's to fail
-      const other = items.find((p) => p !== null && typeof p === 'object' && p.status !== status);
-      return other ? [{ ex, why: `animal ${isInteger(other?.id) ? integerText(other.id) : '?'} has status ${other?.status ?? 'none'}` }] : [];
-    });
-    reportOffences(ctx, offences, plural(pages.length, 'filtered page'), 'hold an animal of another status');
+      const other = pageItems(ex)!.find((p) => p !== null && typeof p === 'object' && p.status !== statusOf(ex)[0]);
+      return other && `animal ${isInteger(other?.id) ? integerText(other.id) : '?'} has status ${other?.status ?? 'none'}`;
+    };
+    judgeEach(ctx, pages, why, plural(pages.length, 'filtered page'), 'hold an animal of another status');
   }),
   check('LIST-IDS-UNIQUE', async (ctx) => judged(await judgeUniqueIds(ctx))),
 
   check('CREATE-OK', async (ctx) => judged(judgeSuccesses(ctx, 'createPet', 'Pet', { status: 201 }))),
   check('CREATE-ECHO', async (ctx) => {
-    const made = ctx.seeding.runAnimals().flatMap((a) => {
-      const sent = sentNewPet(a, ctx.spec);
-      return sent ? [{ ...a, sent }] : [];
-    });
+    const made = ctx.seeding.runAnimals().filter((a) => sentNewPet(a, ctx.spec));
     judged(made.length);
-    const offences = made.flatMap((a): Offence[] => {
-      const why = echoProblem(ctx, a.sent, a.pet);
+    const offences = made.flatMap((a) => {
+      const why = echoProblem(ctx, sentNewPet(a, ctx.spec)!, a.pet);
       return why ? [{ ex: a.created, why }] : [];
     });
     reportOffences(ctx, offences, plural(made.length, 'animal created from a valid NewPet', 'animals created from a valid NewPet'), 'do not echo it');
@@ -149,8 +115,7 @@ export const RECORD_CHECKS: Check[] = [
     judged(animals);
     reportOffences(ctx, disagree, `${plural(views, 'view')} of the record's ${plural(animals, 'animal')}`, 'disagree with how they were made');
   }),
-  // only names the record marks as its own (this tool's exchanges.har names its data):
-  // another client may have stored an animal of any other name
+  // only names the record marks as its own (this tool's exchanges.har names its data)
   check('CREATE-WRITES-ACCOUNTED', async (ctx) => {
     const { offences, names } = await judgeWrites(ctx);
     judged(names);
@@ -160,22 +125,20 @@ export const RECORD_CHECKS: Check[] = [
   check('GET-OK', async (ctx) => {
     judged(judgeSuccesses(ctx, 'getPet', 'Pet'));
     const answers = successes(ctx, 'getPet');
-    const offences = answers.flatMap((ex) => {
+    const why = (ex: Exchange) => {
       const [asked, id] = [segmentId(ex.request.url), (ex.json as any)?.id];
-      return asked !== undefined && isInteger(id) && BigInt(id) !== asked ? [{ ex, why: `answered with animal ${integerText(id)}` }] : [];
-    });
-    reportOffences(ctx, offences, `${plural(answers.length, 'getPet answer')} against the id asked`, 'answer another animal');
+      return asked !== undefined && isInteger(id) && BigInt(id) !== asked && `answered with animal ${integerText(id)}`;
+    };
+    judgeEach(ctx, answers, why, `${plural(answers.length, 'getPet answer')} against the id asked`, 'answer another animal');
   }),
 
   check('QS-OK', async (ctx) => judged(judgeSuccesses(ctx, 'sendMessage', 'Message'))),
   check('QS-CREATED-AT-UTC', async (ctx) => {
     const messages = successes(ctx, 'sendMessage').filter((ex) => typeof ex.json === 'object' && ex.json !== null);
     judged(messages.length);
-    const offences = messages.flatMap((ex) => {
-      const createdAt = (ex.json as any).createdAt;
-      return utcInstant(createdAt) === undefined ? [{ ex, why: `createdAt is ${JSON.stringify(createdAt) ?? 'absent'}` }] : [];
-    });
-    reportOffences(ctx, offences, plural(messages.length, 'message'), 'carry no ISO 8601 timestamp in UTC');
+    const why = ({ json }: Exchange) =>
+      utcInstant((json as any).createdAt) === undefined && `createdAt is ${JSON.stringify((json as any).createdAt) ?? 'absent'}`;
+    judgeEach(ctx, messages, why, plural(messages.length, 'message'), 'carry no ISO 8601 timestamp in UTC');
   }),
   check('QS-NO-5XX', async (ctx) => {
     judged(ctx.observed('quickstart').length);

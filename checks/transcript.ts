@@ -1,146 +1,101 @@
-// Rules that hold for every answer the run receives, whoever sent it: the preflight, a
-// shared fixture, a poll, a probe or the quiet sample. Each judges the whole transcript
-// of one service (ctx.observed); a check adds only what its own probe is for. A server
-// error is the NO-5XX requirement's one finding and is judged by no other rule here.
+// Rules for every answer the run receives, whoever sent it; a 5xx is only the NO-5XX rule's finding.
 import type { CheckContext } from '../harness/run/context.js';
 import { carriesApiBody, fail, integerText, isInteger, isServerError, nextTurn, plural, type Exchange } from '../harness/run/kit.js';
 
-export interface Offence {
-  ex: Exchange;
-  why: string;
-}
+export type Offence = { ex: Exchange; why: string };
 
-/** Fails with the offences found, quoting the first few; otherwise notes how many answers were judged. */
-export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string): void {
+export function reportOffences(ctx: CheckContext, offences: Offence[], among: string, what: string) {
   if (offences.length) {
-    const shown = offences
-      .slice(0, 3)
-      .map((o) => `${o.ex.summary}: ${o.why}`)
-      .join(' | ');
-    fail(`${offences.length} of ${among} ${what}: ${shown}`, ...offences.map((o) => o.ex));
+    const shown = offences.slice(0, 3).map((o) => `${o.ex.summary}: ${o.why}`);
+    fail(`${offences.length} of ${among} ${what}: ${shown.join(' | ')}`, ...offences.map((o) => o.ex));
   }
   ctx.note(`${among} judged`);
 }
 
-/** An answer whose body arrived whole: one cut at the cap (or in a record) cannot be judged. */
+/** Judges each answer by `why` it offends, if it does (reportOffences). */
+export function judgeEach(ctx: CheckContext, answers: Exchange[], why: (ex: Exchange) => string | false | undefined, among: string, what: string) {
+  const offences = answers.flatMap((ex) => {
+    const found = why(ex);
+    return found ? [{ ex, why: found }] : [];
+  });
+  reportOffences(ctx, offences, among, what);
+}
+
+// a body cut at the cap (or in a record) cannot be judged
 const whole = (ex: Exchange) => !ex.truncated && ex.error === undefined;
 
-/** The body is JSON and valid against the schema; why not, otherwise. */
 function shapeProblem(spec: CheckContext['spec'] | CheckContext['quickstartSpec'], ex: Exchange, schema: string): string | undefined {
   if (ex.json === undefined) return `not JSON: ${ex.bodyExcerpt}`;
   const errors = spec.errors(schema, ex.json);
   return errors.length ? `not a valid ${schema}: ${errors.slice(0, 3).join('; ')}` : undefined;
 }
 
-/**
- * A listPets request of the documented form: the valid key in the suite's own spelling of
- * a request, and each parameter at most once with a documented value (limit an integer
- * within its bounds, status a member).
- */
-function documentedList(ctx: CheckContext, ex: Exchange): boolean {
+/** Another spelling of the request is HTTP-VALID-SPELLINGS's. */
+function documentedList(ctx: CheckContext, ex: Exchange) {
   const headers = ex.request.headers ?? {};
-  // in the suite's own spelling: another one HTTP allows is HTTP-VALID-SPELLINGS's
   const ownSpelling = headers.accept === 'application/json' && headers['accept-encoding'] === 'identity' && headers['content-type'] === undefined;
   if (!ownSpelling || headers.authorization !== `Bearer ${ctx.apiKey}`) return false;
   const query = new URL(ex.request.url).searchParams;
   const { min, max } = ctx.spec.limit;
-  for (const name of new Set(query.keys())) {
-    const values = query.getAll(name);
-    if (values.length > 1) return false;
-    const [value] = values;
-    if (name === 'limit' && !(/^\d+$/.test(value) && Number(value) >= min && Number(value) <= max)) return false;
-    if (name === 'status' && !ctx.spec.statuses.includes(value)) return false;
-    if (name !== 'limit' && name !== 'status') return false;
-  }
-  return true;
+  const documented: Record<string, (value: string) => boolean> = {
+    limit: (value) => /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max,
+    status: (value) => ctx.spec.statuses.includes(value),
+  };
+  return [...query.keys()].every((name) => query.getAll(name).length === 1 && Object.hasOwn(documented, name) && documented[name](query.get(name)!));
 }
 
-/**
- * Every answer of one documented operation, judged on its documented success: a 2xx body
- * has the operation's shape whatever the request held; `status`, where given, is the one
- * success status the description names; `must`: requests that must succeed (the
- * documented form of listPets).
- */
+/** A 2xx has the operation's shape whatever the request held. */
 export function judgeSuccesses(
   ctx: CheckContext,
   operation: string,
   schema: string,
   { status, must }: { status?: number; must?: (ex: Exchange) => boolean } = {},
-): number {
+) {
   const service = operation === 'sendMessage' ? 'quickstart' : 'store';
   const spec = service === 'store' ? ctx.spec : ctx.quickstartSpec;
   // a body that is not what its Content-Encoding says cannot be read: HTTP-VALID-SPELLINGS's
   const answers = ctx.observed(service).filter((ex) => ex.request.operation === operation && !isServerError(ex) && !ex.undecodable && whole(ex));
-  const offences: Offence[] = [];
-  for (const ex of answers) {
-    if (ex.succeeded) {
-      const problem = (status !== undefined && ex.status !== status ? `${ex.status}, not ${status}` : undefined) ?? shapeProblem(spec, ex, schema);
-      if (problem) offences.push({ ex, why: problem });
-    } else if (must?.(ex)) {
-      offences.push({ ex, why: 'a request of the documented form, with the key, did not succeed' });
-    }
-  }
-  reportOffences(ctx, offences, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
+  const why = (ex: Exchange) =>
+    ex.succeeded
+      ? ((status !== undefined && ex.status !== status ? `${ex.status}, not ${status}` : undefined) ?? shapeProblem(spec, ex, schema))
+      : must?.(ex) && 'a request of the documented form, with the key, did not succeed';
+  judgeEach(ctx, answers, why, plural(answers.length, `${operation} answer`), `break the documented success (${status ?? '2xx'} with ${schema})`);
   return answers.length;
 }
 
-/** listPets: every 2xx a bare Pets array, and every request of the documented form 200. */
 export const judgeListAnswers = (ctx: CheckContext) => judgeSuccesses(ctx, 'listPets', 'Pets', { status: 200, must: (ex) => documentedList(ctx, ex) });
 
-/** Every error response of the animal store that carries an API body (not HEAD, not OPTIONS). */
 export function storeErrors(ctx: CheckContext): Exchange[] {
   return ctx.observed('store').filter((ex) => ex.status >= 400 && carriesApiBody(ex) && whole(ex));
 }
 
-/** Every error response is an Error body (code, message, status). */
-export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]): number {
-  const offences = errors.flatMap((ex) => {
-    const why = shapeProblem(ctx.spec, ex, 'Error');
-    return why ? [{ ex, why }] : [];
-  });
-  reportOffences(ctx, offences, plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
+export function judgeErrorBodies(ctx: CheckContext, errors: Exchange[]) {
+  judgeEach(ctx, errors, (ex) => shapeProblem(ctx.spec, ex, 'Error'), plural(errors.length, 'error response'), 'are not an Error body (code, message, status)');
   return errors.length;
 }
 
-/** Every error body's status field, where it is an integer, is the HTTP status; returns how many carried one. */
-export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]): number {
+export function judgeErrorStatuses(ctx: CheckContext, errors: Exchange[]) {
   const judged = errors.filter((ex) => Number.isInteger((ex.json as any)?.status));
-  const offences = judged.filter((ex) => (ex.json as any).status !== ex.status).map((ex) => ({ ex, why: `status field is ${(ex.json as any).status}` }));
-  reportOffences(ctx, offences, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
+  const why = (ex: Exchange) => (ex.json as any).status !== ex.status && `status field is ${(ex.json as any).status}`;
+  judgeEach(ctx, judged, why, plural(judged.length, 'error response'), 'carry a status field that differs from the HTTP status');
   return judged.length;
 }
 
-/** Every response body of the animal store is served as application/json. */
-export function judgeMediaTypes(ctx: CheckContext): number {
+export function judgeMediaTypes(ctx: CheckContext) {
   const withBody = ctx.observed('store').filter((ex) => ex.text.length > 0 && carriesApiBody(ex));
-  const offences = withBody
-    .filter((ex) => ex.mediaType !== 'application/json')
-    .map((ex) => ({ ex, why: `Content-Type ${ex.headers['content-type'] ?? '(none)'}` }));
-  reportOffences(ctx, offences, plural(withBody.length, 'response'), 'are not application/json');
+  const why = (ex: Exchange) => ex.mediaType !== 'application/json' && `Content-Type ${ex.headers['content-type'] ?? '(none)'}`;
+  judgeEach(ctx, withBody, why, plural(withBody.length, 'response'), 'are not application/json');
   return withBody.length;
 }
 
-/**
- * No list page lists an id twice: an id is a "unique identifier", so one page that
- * lists an animal twice (a join that multiplies rows, an offset computed twice) shows a
- * broken list. Pages with ids that are not integers are LIST-OK's to fail. Returns how
- * many pages were judged.
- */
-export async function judgeUniqueIds(ctx: CheckContext): Promise<number> {
+export async function judgeUniqueIds(ctx: CheckContext) {
   const pages = ctx.observed('store').filter((ex) => ex.request.operation === 'listPets' && ex.status === 200 && Array.isArray(ex.json));
   for (const ex of pages) {
     await nextTurn(); // a page a turn: a page may hold 200,000 ids
     const ids = (ex.json as Array<Record<string, any>>).filter((p) => isInteger(p?.id)).map((p) => integerText(p.id));
     const seen = new Set<string>(); // not indexOf: a page of 200,000 ids took minutes
-    const twice = ids.filter((id) => seen.has(id) || !seen.add(id));
-    if (twice.length)
-      fail(
-        `${ex.summary}: the page lists ${[...new Set(twice)]
-          .slice(0, 3)
-          .map((id) => `id ${id}`)
-          .join(', ')} more than once`,
-        ex,
-      );
+    const twice = [...new Set(ids.filter((id) => seen.has(id) || !seen.add(id)))].map((id) => `id ${id}`);
+    if (twice.length) fail(`${ex.summary}: the page lists ${twice.slice(0, 3).join(', ')} more than once`, ex);
   }
   ctx.note(`${pages.length} pages judged`);
   return pages.length;

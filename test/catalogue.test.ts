@@ -52,6 +52,12 @@ describe('requirement catalogue', () => {
     for (const r of catalogue.filter((r) => r.level === 'SHOULD')) expect(r.accepts, r.id).toBeTruthy();
   });
 
+  it('keeps accepts short: at most 3,000 words in all, 150 in any one', () => {
+    const words = catalogue.map((r) => (r.accepts ?? '').split(/\s+/).filter(Boolean).length);
+    expect(Math.max(...words)).toBeLessThanOrEqual(150);
+    expect(words.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3000);
+  });
+
   it('rejects a malformed entry', async () => {
     const { mkdtemp, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');

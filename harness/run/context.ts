@@ -1,54 +1,46 @@
-// What a check gets: the spec, the profile, one request helper for each service,
-// the data the checks share (fixtures.ts), and a place for notes and evidence.
+// All a check may ask of the run (kit.ts: everything else it may use).
 import { isRateLimit, type Exchange } from '../http/exchange.js';
 import type { Session } from './session.js';
-import type { CallOptions, Service } from './request.js';
-
-export type { Auth, CallOptions } from './request.js';
-export { fillPath } from './request.js';
-import type { Requirement } from '../model/types.js';
-import { latencyByOperation } from '../http/latency.js';
+import type { Auth, CallOptions, Service } from './request.js';
+import type { CatalogueEntry } from '../api/catalogue.js';
 import { validNewPet } from '../api/bodies.js';
 import { referenceValues } from './round-trip.js';
 import type { Fixtures } from './fixtures.js';
 import type { CredentialKind } from '../api/credentials.js';
-import type { Auth } from './request.js';
-import { pollWithinWindow, type Polled } from './window.js';
+import { pollWithinWindow } from './window.js';
 
+export type { Auth, CallOptions } from './request.js';
+export { fillPath } from './request.js';
 export { waitedFor, type Polled } from './window.js';
+export { declareListPages, type ListPage } from './list-pages.js';
 
 export class CheckContext {
   readonly notes: string[] = [];
   readonly evidence: Exchange[] = [];
+  /** Requests this check sent (its catalogue health.requests bounds them). */
+  requestsSent = 0;
 
-  // private: the session is the runner's; what a check may use is below
   constructor(
     private readonly session: Session,
     private readonly fixtures: Fixtures,
-    readonly requirement: Requirement,
+    readonly requirement: CatalogueEntry,
   ) {}
 
-  /** The run's animals, the early page, when the writes ended (seeding.ts). */
   get seeding() {
     return this.fixtures.seeding;
   }
-  /** The list pages the list checks judge and the animals known to exist (list-pages.ts). */
   get lists() {
     return this.fixtures.lists;
   }
-  /** The error probes, calls with the key, an absent id, the negative bodies (probes.ts). */
   get probes() {
     return this.fixtures.probes;
   }
-  /** An animal getPet shows (visible.ts). */
   get visible() {
     return this.fixtures.visible;
   }
-  /** The valid values followed back (round-trips.ts). */
   get roundTrips() {
     return this.fixtures.roundTrips;
   }
-  /** The quickstart preflight and one valid message (quickstart-message.ts). */
   get quickstart() {
     return this.fixtures.quickstart;
   }
@@ -65,11 +57,9 @@ export class CheckContext {
   get now() {
     return this.session.options.now;
   }
-  /** The seed of every value the run draws at random (--seed). */
   get seed() {
     return this.session.seed;
   }
-  /** How far a server's clock may be from the suite's (QS-CREATED-AT-CLOCK). */
   get clockToleranceMs() {
     return this.session.options.clockToleranceMs;
   }
@@ -79,18 +69,17 @@ export class CheckContext {
   get apiKey() {
     return this.session.options.target.apiKey;
   }
-  get quickstartApiKey() {
-    return this.session.quickstartApiKey;
-  }
-  /** Whether the key may be sent in other spellings than `Bearer <key>` (--key-variants; certify by default). */
   get keyVariants() {
     return this.session.options.keyVariants;
   }
-  /**
-   * The classes of Authorization header of these kinds (credentials.ts), from one
-   * service's key, as the auth of a call: in the order the kinds are given (a kind the
-   * run does not send, such as a near-miss without --key-variants, is left out).
-   */
+  get latencyBudgetMs() {
+    return this.session.options.maxLatencyMs;
+  }
+  get referenceValues() {
+    return referenceValues(this.session);
+  }
+
+  /** Those of these kinds the run sends (credentials.ts), in that order. */
   credentials(service: Service, ...kinds: CredentialKind[]): Array<{ auth: Auth; label: string }> {
     const classes = this.session.credentials(service);
     return kinds
@@ -98,116 +87,83 @@ export class CheckContext {
       .map((c) => ({ auth: c.header === undefined ? 'none' : { header: c.header }, label: c.label }));
   }
 
-  /**
-   * `count` distinct integers from the range, drawn with the run's seed, so that --seed
-   * draws them again; `use` names the draw, so that two checks drawing from the same
-   * range do not get the same values.
-   */
-  async drawIntegers(count: number, range: { min: number; max: number }, use: string): Promise<number[]> {
+  /** `use` names the draw, so that two checks get different values. */
+  async drawIntegers(count: number, range: { min: number; max: number }, use: string) {
     const { default: fc } = await import('fast-check');
     const seed = [...use].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, this.session.seed);
     const n = Math.min(count, range.max - range.min + 1);
     return fc.sample(fc.uniqueArray(fc.integer(range), { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0];
   }
 
-  /** The latency budget the user set (--max-latency-ms), if any. */
-  get latencyBudgetMs() {
-    return this.session.options.maxLatencyMs;
+  /** All in certify; in health (production, every few minutes) what the catalogue declares. */
+  sampleSize(all: number, name?: string) {
+    if (this.profile === 'certify') return all;
+    const { samples } = this.requirement.health ?? {};
+    const declared = typeof samples === 'object' ? samples[name ?? ''] : samples;
+    if (declared === undefined) throw new Error(`${this.requirement.id}: spec/requirements.yaml declares no health sample ${name ?? ''}`);
+    return Math.min(all, declared);
   }
 
-  /** Response times per operation over every exchange of the run so far. */
-  latency() {
-    return latencyByOperation(this.session.client.exchanges);
+  sample<T>(values: T[], name?: string) {
+    return values.slice(0, this.sampleSize(values.length, name));
   }
 
-  /** Sends the request of `ex` again as part of the quiet sample (reported as latencyQuiet, apart from the run's load). */
-  async resendQuiet(ex: Exchange): Promise<Exchange> {
+  /** Reported as latencyQuiet, apart from the run's load. */
+  resendQuiet(ex: Exchange) {
+    this.requestsSent++;
     return this.session.resendQuiet(ex.request);
   }
 
-  /**
-   * Every answer one service gave the run so far that counts (Session.answered), in the
-   * order sent, for the observer requirements; a rate limit (429, 503 with Retry-After)
-   * is left out (why: STORE-NO-5XX's accepts).
-   */
-  observed(service: Service): Exchange[] {
+  /** Rate limits are left out (why: STORE-NO-5XX's accepts). */
+  observed(service: Service) {
     return this.session.answered(service).filter((ex) => !isRateLimit(ex));
   }
 
-  /** Every attempt the run sent to one service, in the order sent: those another attempt replaced, and those that got no answer, too. */
-  sent(service: Service): Exchange[] {
+  sent(service: Service) {
     return this.session.client.exchanges.filter((ex) => ex.request.service === service);
   }
 
-  /** 5xx answers of one service that a retry recovered from (--retries): not among observed(), but worth saying. */
-  recovered(service: Service): Exchange[] {
+  recovered(service: Service) {
     return this.session.recovered(service);
   }
 
-  /** The fields the configuration sets besides the name (categoryId): see referenceValues. */
-  get referenceValues() {
-    return referenceValues(this.session);
-  }
-
-  /** A valid NewPet named `<runPrefix>-<label>`, with the run's values for the required fields. */
-  newPet(label: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  newPet(label: string, extra: Record<string, unknown> = {}) {
     return validNewPet(this.spec, this.session.petValues(`${this.runPrefix}-${label}`), extra);
   }
 
-  /**
-   * The probe values a run sends: all of them in certify; in health, which runs every
-   * few minutes against production and keeps its requests few, the first `inHealth`.
-   */
-  sample<T>(values: T[], inHealth: number): T[] {
-    return this.profile === 'certify' ? values : values.slice(0, inHealth);
-  }
-
-  note(message: string): void {
+  note(message: string) {
     this.notes.push(message);
   }
 
-  /** Calls an animal-store operation by its operationId, built from the spec. */
-  async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(operationId: string, options: CallOptions = {}) {
     return this.collect(await this.session.call('store', operationId, options));
   }
 
-  /**
-   * Sends a method and a path (relative to the animal store's base address) that no
-   * documented operation has: a probe of an undocumented form of a path.
-   */
-  async request(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
-    return this.collect(await this.session.request('store', method, path, options));
+  /** A method and a path no documented operation has. */
+  async request(method: string, path: string, options: CallOptions = {}, service: Service = 'store') {
+    return this.collect(await this.session.request(service, method, path, options));
   }
 
-  /** Sends to the quickstart message service. */
-  async sendMessage(options: CallOptions = {}): Promise<Exchange> {
+  async sendMessage(options: CallOptions = {}) {
     return this.collect(await this.session.call('quickstart', 'sendMessage', options));
   }
 
-  /** Sends a method and a path (relative to the quickstart service's base address) that no documented operation has. */
-  async quickstartRequest(method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
-    return this.collect(await this.session.request('quickstart', method, path, options));
-  }
-
-  /**
-   * Sends, and sends again while the answer is `pending` within the consistency
-   * window (pollWithinWindow): for a read of something just written.
-   */
-  async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number): Promise<Polled<Exchange>> {
+  /** Sent again while `pending`, within the consistency window. */
+  async poll(send: () => Promise<Exchange>, pending: (ex: Exchange) => boolean, since?: number) {
     const started = since ?? performance.now();
     return pollWithinWindow(this.session, await send(), send, pending, started);
   }
 
-  private collect(ex: Exchange): Exchange {
+  private collect(ex: Exchange) {
     // a followed redirect shows in the evidence before the answer it led to
     const hops: Exchange[] = [];
     for (let hop = ex.redirectedFrom; hop; hop = hop.redirectedFrom) hops.unshift(hop);
+    this.requestsSent += hops.length + 1;
     this.cite(...hops, ex);
     return ex;
   }
 
-  /** Adds exchanges made elsewhere (a shared fixture) to this check's evidence. */
-  cite(...exchanges: Exchange[]): void {
+  cite(...exchanges: Exchange[]) {
     for (const ex of exchanges) if (!this.evidence.includes(ex)) this.evidence.push(ex);
   }
 }
