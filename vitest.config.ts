@@ -25,6 +25,7 @@ export default defineConfig({
     // mostly wait (on timeouts, rate limits, slow servers) while others keep both cores busy
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
+    experimental: { fsModuleCache: true },
     projects: [
       {
         // the project's own tests: `npm test`
