@@ -144,7 +144,7 @@ describe('certificate.json', () => {
     expect(err).toMatch(/does not verify: .*certificate\.json: it is signed by key [0-9a-f]{64}, not by the given public key \([0-9a-f]{64}\)$/);
   });
 
-  it('does not verify after a change of any one byte of the certificate', async () => {
+  it('does not verify after a change of a byte of the certificate (every byte outside the payload, every 16th inside)', async () => {
     const text = await readFile(join(signed, 'certificate.json'), 'utf8');
     const bytes = Buffer.from(text);
     const publicKey = createPublicKey(await readFile(keys.pub));
@@ -159,8 +159,15 @@ describe('certificate.json', () => {
       }
     };
     expect(verifies(bytes)).toBe(true);
+    // every byte but the inside of the payload's base64, of which every 16th: a change there
+    // can only reach the signature (its first and last bytes, where base64 could be read
+    // leniently, are all changed)
+    const payload = text.indexOf('"payload":"') + '"payload":"'.length;
+    const payloadEnd = text.indexOf('"', payload);
+    const inside = (i: number) => i >= payload + 8 && i < payloadEnd - 8 && i % 16 !== 0;
     const passed: string[] = [];
     for (let i = 0; i < bytes.length; i++) {
+      if (inside(i)) continue;
       // in turn a neighbour in the byte's class (a letter for a letter, a digit for a digit) and one outside it (a letter's case)
       const flip = i % 2 ? 0x20 : 0x01;
       const changed = Buffer.from(bytes);
