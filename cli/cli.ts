@@ -63,7 +63,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (!(err instanceof ConfigError || err instanceof (await commands()).ConfigError)) throw err;
     console.error(judging ? `${NAME} judge: ${err.message}` : `${NAME}: ${err.message} (see --help)`);
     // the reports say so too, in place of an earlier run's
-    await (await commands()).reportRefusedRun(err.message, argv.slice(judging ? 2 : 0), env);
+    await (await commands()).reportRefusedRun(err.message, argv.slice(judging ? 1 : 0), env);
     return 2;
   }
 }

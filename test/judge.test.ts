@@ -257,6 +257,11 @@ describe('judge: the command', () => {
     const noBase = await runBin(['judge', file], { REPORT_DIR: reportDir });
     expect(noBase.code).toBe(2);
     expect(noBase.stderr).toContain('judge needs BASE_URL');
+    // the flags of a refused judge are read for where its reports go, the first one too
+    const flagged = await dir();
+    const noFile = await runBin(['judge', '--report-dir', flagged], { BASE_URL: BASE });
+    expect(noFile.stderr).toContain('judge needs a HAR file first');
+    expect(JSON.parse(await readFile(join(flagged, 'compliance.json'), 'utf8')).verdict).toBe('not-tested');
   });
 });
 
