@@ -10,6 +10,9 @@ import { ORDERS_CHECKS } from './orders.js';
 import { QUICKSTART_CHECKS } from './quickstart.js';
 import { PERFORMANCE_CHECKS } from './performance.js';
 
+/** The list pages the run fetches once, shared by the checks that judge them. */
+export { LIST_PAGES } from './list.js';
+
 export function conformanceChecks(): Check[] {
   return [
     AUTH_CHECKS,

@@ -1,5 +1,5 @@
 // listPets: the bare array, page bounds from the spec's limit parameter, the status filter.
-import { declareListPages, waitedFor, type CheckContext, type ListPage, type Polled } from '../harness/run/context.js';
+import { waitedFor, type CheckContext, type ListPage, type ListPageTable, type Polled } from '../harness/run/context.js';
 import {
   absentFrom,
   check,
@@ -25,10 +25,10 @@ import { judgeListAnswers, judgeUniqueIds } from './transcript.js';
 // The pages the list checks share: unfiltered first (an animal seen unfiltered then existed
 // when its status page was asked), each status with the largest limit (the more a short
 // page holds, the more it says), the favoured one without limit (the default with a filter).
-declareListPages(({ limit: { min, max }, statuses }) => [
+export const LIST_PAGES: ListPageTable = ({ limit: { min, max }, statuses }) => [
   [{}, { limit: min }, { limit: max }],
   [...statuses.map((status) => ({ status, limit: max })), { status: favouredStatus({ statuses }) }],
-]);
+];
 
 const unfiltered = (pages: ListPages) => pages.filter((p) => p.status === undefined).sort((a, b) => a.most - b.most);
 

@@ -2,7 +2,7 @@
 import { constants as osConstants } from 'node:os';
 import type { ParsedArgs } from '../harness/config/resolve.js';
 import { startRun } from '../harness/run/runner.js';
-import { conformanceChecks } from '../checks/index.js';
+import { LIST_PAGES, conformanceChecks } from '../checks/index.js';
 import { finishCliRun, startTarget } from './target.js';
 import { redactorFor, sessionOptionsFor } from '../harness/run/session.js';
 import { prepareRun } from '../harness/run/prepare.js';
@@ -38,6 +38,7 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     try {
       const conformance = startRun({
         checks: conformanceChecks(),
+        listPages: LIST_PAGES,
         ...sessionOptionsFor(config, target),
         catalogue: run.catalogue,
         selected: run.selected,

@@ -1,7 +1,7 @@
 // junit.xml (junit-10.xsd). CI colours a build by <failure> and <error>, so only what decides
 // the verdict is one; the rest is <skipped> with its evidence. A run that was aborted or judged
 // nothing adds a suite "run" whose one <error> says why, or CI would show nothing wrong.
-import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete } from '../harness/verdict/report.js';
+import { countsAgainstVerdict, coverageText, coverageWarning, leavesIncomplete, listedButPassedNote } from '../harness/verdict/report.js';
 import type { ExchangeRecord, RequirementResult, RunReport } from '../harness/model/types.js';
 
 // What XML 1.0 cannot carry: C0 controls but tab/LF/CR, U+FFFE/U+FFFF, and lone surrogates (no `u` flag, so that it sees them).
@@ -65,7 +65,7 @@ function caseBody(r: RequirementResult, aborted: boolean, strict: boolean) {
     case 'passed': {
       if (!listed) return some(r.notes.join('\n')).map(out);
       const notes = r.notes.length ? `\n\n${notesText(r.notes)}` : '';
-      return [out(`listed as an expected failure (${r.expectedFailure}) but passed: remove it from the expected-failures file${notes}`)];
+      return [out(`${listedButPassedNote(r)}${notes}`)];
     }
     case 'skipped':
       return skipped(r.message ?? 'skipped', ...some([listed, r.notes.join('\n')].filter(Boolean).join('\n')));

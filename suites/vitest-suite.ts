@@ -5,10 +5,10 @@
 import { describe, inject, test } from 'vitest';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { startRun, type ConformanceRun } from '../harness/run/runner.js';
-import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed } from '../harness/verdict/report.js';
+import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed, listedButPassedNote } from '../harness/verdict/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
-import { conformanceChecks } from '../checks/index.js';
+import { LIST_PAGES, conformanceChecks } from '../checks/index.js';
 import { EXCHANGE_LOG_FILE, renderHar, type HarRun } from '../reporters/har.js';
 import { writeAtomically } from '../harness/model/files.js';
 import type { Digested } from '../reporters/certificate.js';
@@ -30,6 +30,7 @@ function start() {
       ...settings.session,
       now: new Date(settings.session.now),
       checks: conformanceChecks(),
+      listPages: LIST_PAGES,
       selected: new Set(settings.selected),
       expectedFailures: new Map(settings.expectedFailures),
     }),
@@ -78,7 +79,7 @@ export function defineAreaSuite(area: string): void {
           if (failed && result.expectedFailure !== undefined) skip(`expected failure: ${result.expectedFailure}`);
           if (result.outcome === 'skipped' || result.outcome === 'inconclusive') skip(`${result.outcome}: ${result.message}`);
           if (listedButPassed(result)) {
-            await annotate(`listed as an expected failure (${result.expectedFailure}) but passed: remove it from the expected-failures file`, 'warning');
+            await annotate(listedButPassedNote(result), 'warning');
           }
           if (!failed) return;
           const outcome = result.outcome === 'error' ? `could not be judged${result.cause ? ` (${result.cause})` : ''}` : 'failed';

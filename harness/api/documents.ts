@@ -14,7 +14,9 @@ const shared = new Map<string, Record<string, any>>();
 /** A YAML document as readSpecDocument reads it, shared with every other reader of the same text: never to be changed. */
 export function sharedSpecDocument(file: string): Record<string, any> {
   const text = readText(file);
-  const doc = shared.get(text) ?? parse(text);
+  const known = shared.get(text);
+  if (known) return known;
+  const doc = parse(text);
   shared.set(text, doc);
   return doc;
 }

@@ -71,7 +71,7 @@ export function size(name: string, value: string): number {
   return bytes;
 }
 
-export const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on', 'y'], false: ['0', 'false', 'no', 'off', 'n'] };
+const BOOLEAN_SPELLINGS = { true: ['1', 'true', 'yes', 'on', 'y'], false: ['0', 'false', 'no', 'off', 'n'] };
 
 export function flag(name: string, value: string): boolean {
   const spelled = value.toLowerCase();

@@ -2,6 +2,7 @@
 import { Violation } from '../model/outcome.js';
 import type { Service } from '../model/types.js';
 import { formatSeconds } from '../model/units.js';
+import { plural } from '../model/words.js';
 import { answered, ExchangeFailed, kindOf, serviceOf, type Exchange, type HttpRequest } from './exchange.js';
 import type { Pool } from './pool.js';
 import { nameOf, type Wire } from './wire.js';
@@ -71,7 +72,7 @@ export class Reobserver {
           last.error === probe.error
             ? `${last.target} and ${probe.target} got no answer (${last.error})`
             : `${last.target} -> ${this.silence(last)}${resent}, and ${probe.target} -> ${this.silence(probe)}`;
-        const reason = `${nameOf(service)} stopped answering after answering ${answers} request${answers === 1 ? '' : 's'}: ${both}`;
+        const reason = `${nameOf(service)} stopped answering after answering ${plural(answers, 'request')}: ${both}`;
         this.stop(service, reason);
         this.client.onStop?.(service, reason);
       }

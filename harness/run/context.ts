@@ -12,7 +12,7 @@ import { pollWithinWindow } from './window.js';
 export type { Auth, CallOptions } from './request.js';
 export { fillPath } from './request.js';
 export { waitedFor, type Polled } from './window.js';
-export { declareListPages, type ListPage } from './list-pages.js';
+export type { ListPage, ListPageTable } from './list-pages.js';
 
 export class CheckContext {
   readonly notes: string[] = [];

@@ -1,7 +1,7 @@
 // The data the checks share, one part per job, each made once per run.
 import type { Session } from './session.js';
 import { Seeding } from './seeding.js';
-import { Lists } from './list-pages.js';
+import { Lists, type ListPageTable } from './list-pages.js';
 import { Probes } from './probes.js';
 import { Visible } from './visible.js';
 import { RoundTrips } from './round-trips.js';
@@ -9,9 +9,10 @@ import { QuickstartMessage } from './quickstart-message.js';
 
 export type Fixtures = ReturnType<typeof fixturesFor>;
 
-export function fixturesFor(session: Session) {
+/** A record sends nothing: it fetches no list page. */
+export function fixturesFor(session: Session, listPages: ListPageTable = () => []) {
   const seeding = new Seeding(session);
-  const lists = new Lists(session, seeding);
+  const lists = new Lists(session, seeding, listPages);
   return {
     seeding,
     lists,

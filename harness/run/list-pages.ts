@@ -17,15 +17,8 @@ export interface ListPage extends PageQuery {
 
 export type ListPages = ListPage[];
 
-/** Each group asked at once, after the one before. */
-type PageTable = (spec: AnimalStoreSpec) => PageQuery[][];
-
-let table: PageTable | undefined;
-
-/** checks/list.ts declares its pages when it is loaded: the harness imports no check. */
-export function declareListPages(declared: PageTable) {
-  table = declared;
-}
+/** The pages a run fetches (checks/list.ts: the harness imports no check); each group asked at once, after the one before. */
+export type ListPageTable = (spec: AnimalStoreSpec) => PageQuery[][];
 
 export class Lists {
   private fetched?: Promise<ListPages>;
@@ -34,6 +27,7 @@ export class Lists {
   constructor(
     private readonly session: Session,
     private readonly seeding: Seeding,
+    private readonly table: ListPageTable,
   ) {}
 
   /** In health, which creates nothing, the preflight is the page without a query. */
@@ -64,10 +58,9 @@ export class Lists {
   }
 
   private async fetchPages(preflightIsUnfiltered: boolean) {
-    if (!table) throw new Error('no list pages are declared (declareListPages)');
     const store = this.session.specs.store;
     const pages: ListPages = [];
-    for (const group of table(store)) {
+    for (const group of this.table(store)) {
       const fetched = group.map(async (query) => {
         const unfiltered = preflightIsUnfiltered && query.status === undefined && query.limit === undefined;
         const ex = await (unfiltered ? this.seeding.preflight() : this.session.call('store', 'listPets', { query }));

@@ -20,7 +20,7 @@ const SHOWS_KEY = /(^|\s)\$API_KEY$/;
 /** An Authorization value a recording tool blanked out. */
 const REDACTED = /\[redacted\]|<redacted>|\*\*\*|^redacted$|\bbearer redacted\b/i;
 
-export type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
+type Credential = 'none' | 'valid' | 'other' | 'unknown' | 'other-scheme' | 'elsewhere';
 
 const KEY_ELSEWHERE = /^(access[_-]?token|api[_-]?key|apikey|key|token|x-api-key|x-auth-token)$/i;
 
@@ -179,7 +179,7 @@ class RecordSession extends Session {
   }
 }
 
-type RecordOptions = Omit<RunOptions, 'runPrefix' | 'onResult'> & { har: string; file: string };
+type RecordOptions = Omit<RunOptions, 'runPrefix' | 'onResult' | 'listPages'> & { har: string; file: string };
 
 /** Without a key given, which bearer token is valid is known only from this tool's HAR ($API_KEY). */
 export async function judgeRecord(options: RecordOptions): Promise<{ report: RunReport; summary: string }> {

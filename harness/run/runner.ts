@@ -6,6 +6,7 @@ import { RunAborted, Session, type SessionOptions } from './session.js';
 import { fixturesFor, type Fixtures } from './fixtures.js';
 import { loadSpecs, type Specs } from '../api/spec.js';
 import type { Check } from './check.js';
+import type { ListPageTable } from './list-pages.js';
 import { CheckContext } from './context.js';
 import { CheckError, Inconclusive, Skip, Violation, type Cited } from '../model/outcome.js';
 import type { ExchangeRecord, Outcome, Requirement, RequirementResult, RunReport, Service } from '../model/types.js';
@@ -13,6 +14,7 @@ import { transcriptOf, type TranscriptEntry } from './transcript.js';
 
 export interface RunOptions extends SessionOptions {
   checks: readonly Check[];
+  listPages: ListPageTable;
   specs?: Specs;
   catalogue?: Requirement[];
   /** Default: all. */
@@ -103,7 +105,7 @@ export function startRun(options: RunOptions): ConformanceRun {
   const catalogue = options.catalogue ?? loadCatalogue();
   const checks = new Map(options.checks.map((c) => [c.id, c]));
   const session = new Session(options, specs);
-  const fixtures = fixturesFor(session);
+  const fixtures = fixturesFor(session, options.listPages);
   const settle = new Map<string, (r: RequirementResult) => void>();
   const results = new Map(catalogue.map((r) => [r.id, new Promise<RequirementResult>((resolve) => settle.set(r.id, resolve))]));
   const known: RequirementResult[] = [];

@@ -77,8 +77,13 @@ export class Session implements ConsistencyWindow {
   ) {
     this.runPrefix = options.runPrefix ?? `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.redactor = redactorFor(options.target);
+    const { timeoutMs, maxBodyBytes, concurrency, retries, rate } = options;
     this.client = new HttpClient({
-      ...options,
+      timeoutMs,
+      maxBodyBytes,
+      concurrency,
+      retries,
+      rate,
       signal: this.deadline.signal,
       userAgent: `${TOOL.name}/${TOOL.version}`,
       redactor: this.redactor,

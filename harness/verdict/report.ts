@@ -8,6 +8,7 @@
 import type { AreaReport, Counts, Coverage, Requirement, RequirementResult, RunReport, Verdict } from '../model/types.js';
 import { AREAS } from '../api/catalogue.js';
 import { TOOL } from '../model/tool.js';
+import { plural } from '../model/words.js';
 
 export type ReportBase = Omit<RunReport, 'verdict' | 'exitCode' | 'incompleteReason' | 'coverage' | 'counts' | 'areas' | 'requirements' | 'sinceBaseline'>;
 
@@ -17,6 +18,8 @@ export const failedAsExpected = (r: RequirementResult) => r.expectedFailure !== 
 
 /** Its line in the expected-failures file can go. */
 export const listedButPassed = (r: RequirementResult) => r.expectedFailure !== undefined && r.outcome === 'passed';
+export const listedButPassedNote = (r: RequirementResult) =>
+  `listed as an expected failure (${r.expectedFailure}) but passed: remove it from the expected-failures file`;
 
 const decides = (r: RequirementResult, strict: boolean) => r.level === 'MUST' || strict;
 export const countsAgainstVerdict = (r: RequirementResult, strict: boolean) => isViolation(r) && decides(r, strict);
@@ -94,7 +97,7 @@ function incompleteReasonOf(results: RequirementResult[], strict: boolean, unrea
   const unjudged = results.filter((r) => leavesIncomplete(r, strict));
   const must = unjudged.filter((r) => r.level === 'MUST').length;
   const should = unjudged.length - must;
-  const who = should === 0 ? `${must} MUST requirement${must === 1 ? '' : 's'}` : `${must} MUST and ${should} SHOULD requirements`;
+  const who = should === 0 ? plural(must, 'MUST requirement') : `${must} MUST and ${should} SHOULD requirements`;
   const byCause = new Map<string, number>();
   for (const r of unjudged) {
     const cause = r.cause ?? r.message ?? 'no reason given';
