@@ -36,7 +36,7 @@ function projectPath(cwd, file) {
 const layerOf = (parts) => (parts.length > 2 ? parts[1] : parts.at(-1));
 
 // Why `from` may not import `to` (both project paths), or undefined if it may.
-function violation(from, to) {
+export function violation(from, to) {
   const [fromTop, toTop] = [from[0], to[0]];
   if (FORBIDDEN[fromTop]?.includes(toTop)) return `${fromTop}/ must not import ${toTop}/`;
   if (fromTop !== 'harness' || toTop !== 'harness') return undefined;
