@@ -1,6 +1,8 @@
 // Selection (--only, --skip), strict mode, known deviations, the generated
 // catalogue document and the GitHub Actions output.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import { githubAnnotations, githubSummary } from '../reporters/github.js';
 import { formatSummary } from '../reporters/console.js';
 import { API_KEY, certifyReference, referenceRun, storeOnly } from './support/run.js';
 import { runConformance } from '../harness/run/runner.js';
-import { startReferenceServer } from '../reference/server.js';
+import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { renderComplianceJson } from '../reporters/compliance-json.js';
 import { NOT_TESTED_TESTCASE, renderJunit } from '../reporters/junit.js';
 import { renderHtml } from '../reporters/html.js';
@@ -168,6 +170,27 @@ describe('latency budget', () => {
     const failed = tight.requirements.find((r) => r.id === 'PERF-LATENCY-P95')!;
     expect(failed.outcome).toBe('failed');
     expect(failed.message).toMatch(/^p95 one request at a time over the budget of 10 ms: listPets \d+/);
+  });
+
+  it('with a budget, a server that answers nothing 2xx leaves nothing to time: inconclusive, never a pass', async () => {
+    const server = createServer((_, res) => void res.writeHead(503, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    try {
+      const report = await runConformance(
+        referenceRun({ baseUrl } as ReferenceServer, {
+          target: { environment: 'staging', baseUrl, apiKey: API_KEY },
+          maxLatencyMs: 60_000,
+          selected: new Set(['PERF-LATENCY-P95']),
+        }),
+      );
+      expect(report.requirements.find((r) => r.id === 'PERF-LATENCY-P95')).toMatchObject({
+        outcome: 'inconclusive',
+        message: expect.stringMatching(/nothing to time/),
+      });
+    } finally {
+      server.close();
+    }
   });
 });
 
