@@ -7,7 +7,20 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import process from 'node:process';
 
-const SOURCES = ['harness', 'checks', 'reference', 'reporters', 'cli', 'build', 'bench', 'suites', 'spec', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'harness',
+  'checks',
+  'reference',
+  'reporters',
+  'cli',
+  'build',
+  'bench',
+  'suites',
+  'spec',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+];
 // what `npm run bench` writes is not built
 const NOT_BUILT = ['bench/results.md'];
 const STAMP = 'dist/sources.sha256';
