@@ -116,7 +116,9 @@ async function expectNonCompliant(faults: FaultName[]): Promise<void> {
   }
 }
 
-const TODAY = VARIANT_NAMES.filter((v) => !VARIANT_SPECS[v]?.now && !VARIANT_SPECS[v]?.apiKey);
+// long-names stays out: its 1.2 MB pages, read again and again through the others' lag and
+// rate limits, took three quarters of the run's CPU (the variant matrix serves it alone)
+const TODAY = VARIANT_NAMES.filter((v) => !VARIANT_SPECS[v]?.now && !VARIANT_SPECS[v]?.apiKey && v !== 'long-names');
 // lagging-list and the other slow ones are in the set of all at once; these three (a key of
 // their own, a date of their own, a quickstart path of their own) are served together
 const SOME_VARIANTS: VariantName[] = ['jwt-key', 'getpet-removed', 'quickstart-sibling-path'];
