@@ -5,7 +5,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // no durations; these long ones (small files that start many runs, or wait on timeouts and
 // rate limits) would then come last and finish alone. In this order, the two that wait
 // longest start beside the two fault matrix parts, which keep both cores busy; the one that
-// waits next longest comes last, beside files that need the cores.
+// waits next longest comes after the other long ones, beside files that need the cores.
 const LONGEST = ['observation', 'network', 'fault-matrix-', 'variant-matrix-', 'vitest-suites', 'serve', 'hostile', 'production-realities'];
 const rank = (file: TestSpecification) => {
   const i = LONGEST.findIndex((name) => file.moduleId.includes(`/test/${name}`));

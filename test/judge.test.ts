@@ -260,6 +260,7 @@ describe('judge: the command', () => {
     // the flags of a refused judge are read for where its reports go, the first one too
     const flagged = await dir();
     const noFile = await runBin(['judge', '--report-dir', flagged], { BASE_URL: BASE });
+    expect(noFile.code).toBe(2);
     expect(noFile.stderr).toContain('judge needs a HAR file first');
     expect(JSON.parse(await readFile(join(flagged, 'compliance.json'), 'utf8')).verdict).toBe('not-tested');
   });

@@ -9,8 +9,8 @@ import { QuickstartMessage } from './quickstart-message.js';
 
 export type Fixtures = ReturnType<typeof fixturesFor>;
 
-/** A record sends nothing: it fetches no list page. */
-export function fixturesFor(session: Session, listPages: ListPageTable = () => []) {
+/** A record sends nothing: it is given no list pages, and fetches none. */
+export function fixturesFor(session: Session, listPages?: ListPageTable) {
   const seeding = new Seeding(session);
   const lists = new Lists(session, seeding, listPages);
   return {

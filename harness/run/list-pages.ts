@@ -27,7 +27,7 @@ export class Lists {
   constructor(
     private readonly session: Session,
     private readonly seeding: Seeding,
-    private readonly table: ListPageTable,
+    private readonly table: ListPageTable | undefined,
   ) {}
 
   /** In health, which creates nothing, the preflight is the page without a query. */
@@ -58,6 +58,7 @@ export class Lists {
   }
 
   private async fetchPages(preflightIsUnfiltered: boolean) {
+    if (!this.table) throw new Error('the run was given no list pages (listPages)');
     const store = this.session.specs.store;
     const pages: ListPages = [];
     for (const group of this.table(store)) {
