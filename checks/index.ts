@@ -3,15 +3,12 @@ import { AUTH_CHECKS } from './auth.js';
 import { ERRORS_CHECKS } from './errors.js';
 import { MEDIA_CHECKS } from './media.js';
 import { HTTP_CHECKS } from './http.js';
-import { LIST_CHECKS } from './list.js';
+import { LIST_CHECKS, LIST_PAGES } from './list.js';
 import { CREATE_CHECKS } from './create.js';
 import { GET_CHECKS } from './get.js';
 import { ORDERS_CHECKS } from './orders.js';
 import { QUICKSTART_CHECKS } from './quickstart.js';
 import { PERFORMANCE_CHECKS } from './performance.js';
-
-/** The list pages the run fetches once, shared by the checks that judge them. */
-export { LIST_PAGES } from './list.js';
 
 export function conformanceChecks(): Check[] {
   return [
@@ -27,3 +24,6 @@ export function conformanceChecks(): Check[] {
     PERFORMANCE_CHECKS,
   ].flat();
 }
+
+/** What a run is given: the checks, and the list pages it fetches once for the checks that judge them. */
+export const conformanceSuite = () => ({ checks: conformanceChecks(), listPages: LIST_PAGES });

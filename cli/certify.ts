@@ -2,7 +2,7 @@
 import { constants as osConstants } from 'node:os';
 import type { ParsedArgs } from '../harness/config/resolve.js';
 import { startRun } from '../harness/run/runner.js';
-import { LIST_PAGES, conformanceChecks } from '../checks/index.js';
+import { conformanceSuite } from '../checks/index.js';
 import { finishCliRun, startTarget } from './target.js';
 import { redactorFor, sessionOptionsFor } from '../harness/run/session.js';
 import { prepareRun } from '../harness/run/prepare.js';
@@ -37,8 +37,7 @@ export async function certify(args: ParsedArgs, env: NodeJS.ProcessEnv): Promise
     let exchanges: TranscriptEntry[] | undefined;
     try {
       const conformance = startRun({
-        checks: conformanceChecks(),
-        listPages: LIST_PAGES,
+        ...conformanceSuite(),
         ...sessionOptionsFor(config, target),
         catalogue: run.catalogue,
         selected: run.selected,

@@ -8,7 +8,7 @@ import { startRun, type ConformanceRun } from '../harness/run/runner.js';
 import { countsAgainstVerdict, leavesIncomplete, leftUnjudgedBy, listedButPassed, listedButPassedNote } from '../harness/verdict/report.js';
 import { testTitle } from './test-title.js';
 import type {} from '../reporters/vitest-compliance.js';
-import { LIST_PAGES, conformanceChecks } from '../checks/index.js';
+import { conformanceSuite } from '../checks/index.js';
 import { EXCHANGE_LOG_FILE, renderHar, type HarRun } from '../reporters/har.js';
 import { writeAtomically } from '../harness/model/files.js';
 import type { Digested } from '../reporters/certificate.js';
@@ -29,8 +29,7 @@ function start() {
     run: startRun({
       ...settings.session,
       now: new Date(settings.session.now),
-      checks: conformanceChecks(),
-      listPages: LIST_PAGES,
+      ...conformanceSuite(),
       selected: new Set(settings.selected),
       expectedFailures: new Map(settings.expectedFailures),
     }),

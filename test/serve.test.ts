@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIST_PAGES, conformanceChecks } from '../checks/index.js';
+import { conformanceSuite } from '../checks/index.js';
 import { loadCatalogue } from '../harness/api/catalogue.js';
 import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
 import type { RunReport } from '../harness/model/types.js';
@@ -69,7 +69,7 @@ async function certify(served: Served, flags: string[] = [], apiKey = served.api
   const args = ['--base-url', served.baseUrl, '--quickstart-base-url', served.quickstartBaseUrl, '--timeout', '5s', '--deadline', '60s', '--concurrency', '8'];
   const config = resolveConfig(parseCommandLine([...args, ...flags]), { API_KEY: apiKey }, tmpdir());
   const target = { environment: config.environment, baseUrl: config.baseUrl!, apiKey, quickstartBaseUrl: config.quickstartBaseUrl, quickstartApiKey: apiKey };
-  return runConformance({ checks: conformanceChecks(), listPages: LIST_PAGES, ...sessionOptionsFor(config, target) });
+  return runConformance({ ...conformanceSuite(), ...sessionOptionsFor(config, target) });
 }
 
 const failedIds = (report: RunReport) =>

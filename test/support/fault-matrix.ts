@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_NAMES, faultSpec, type FaultName } from '../../reference/faults.js';
 import { loadCatalogue } from '../../harness/api/catalogue.js';
 import { failedIds, judgeHar, recordOf } from './record.js';
+import { dealt } from './limit.js';
 
 /** Faults whose exchanges.har is judged too (`judge`), each with a requirement it breaks that a record can show. */
 const JUDGED = new Map<FaultName, string>([
@@ -32,15 +33,14 @@ const JUDGED = new Map<FaultName, string>([
   ['qs-missing-id', 'QS-OK'],
 ]);
 
-/** They mostly wait (a slow server; animals that never show, looked for through the window): started first, beside the rest. */
+/** They mostly wait: a slow server; animals that never show, looked for through the window. */
 const WAITING: FaultName[] = ['slow-responses', 'not-persisted'];
 
 const LEVEL = new Map(loadCatalogue().map((r) => [r.id, r.level]));
 
 /** Declares the tests of part `part` (from 1) of `parts`: every fault whose place in FAULT_NAMES is `part` modulo `parts`. */
 export function faultMatrix(part: number, parts: number): void {
-  // dealt in turn, so that neighbours in the list (often alike in cost) go to different files
-  const faults = FAULT_NAMES.filter((_, i) => i % parts === part - 1).sort((a, b) => Number(WAITING.includes(b)) - Number(WAITING.includes(a)));
+  const faults = dealt(FAULT_NAMES, part, parts, WAITING);
   const matrix: Array<{ fault: string; expected: string; caughtBy: string; exact: boolean }> = [];
 
   describe.concurrent(`fault matrix, part ${part} of ${parts}`, () => {

@@ -15,3 +15,9 @@ export function limit(n: number): <T>(task: () => Promise<T>) => Promise<T> {
     }
   };
 }
+
+/** Part `part` (from 1) of `parts`: each item whose place is `part` modulo `parts` (neighbours, often alike in cost, go to different parts), the ones that mostly wait first, so that they wait beside the rest. */
+export function dealt<T>(items: readonly T[], part: number, parts: number, waiting: readonly T[]): T[] {
+  const mine = items.filter((_, i) => i % parts === part - 1);
+  return [...mine.filter((item) => waiting.includes(item)), ...mine.filter((item) => !waiting.includes(item))];
+}

@@ -2,7 +2,7 @@
 // faults or variants: the self-tests run dozens of these in one process.
 import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../../reference/server.js';
 import { runConformance, type RunOptions } from '../../harness/run/runner.js';
-import { LIST_PAGES, conformanceChecks } from '../../checks/index.js';
+import { conformanceSuite } from '../../checks/index.js';
 import type { RunReport, Target } from '../../harness/model/types.js';
 import { SETTINGS, type Setting } from '../../harness/config/settings.js';
 import { parseCommandLine, resolveConfig } from '../../harness/config/resolve.js';
@@ -45,7 +45,7 @@ export function referenceRun(ref: ReferenceServer, overrides: Partial<RunOptions
   }
   const config = resolveConfig(parseCommandLine(flags), env, tmpdir());
   const target: Target = { environment: 'embedded', baseUrl: ref.baseUrl, apiKey, quickstartBaseUrl: ref.quickstartBaseUrl, quickstartApiKey: apiKey };
-  return { checks: conformanceChecks(), listPages: LIST_PAGES, ...sessionOptionsFor(config, target), ...rest };
+  return { ...conformanceSuite(), ...sessionOptionsFor(config, target), ...rest };
 }
 
 /** The run's target without the quickstart service (its checks are then skipped). */

@@ -7,18 +7,19 @@ import type { RunReport } from '../../harness/model/types.js';
 import { VARIANT_NAMES, VARIANT_SPECS, type VariantName } from '../../reference/variants.js';
 import { violations } from './run.js';
 import { judgeHar, recordOf } from './record.js';
+import { dealt } from './limit.js';
 
 export const failedIds = (report: RunReport) =>
   violations(report)
     .map((v) => v.split(':')[0])
     .sort();
 
-/** They mostly wait (animals that show 1.5 s late): started first, beside the rest. */
+/** They mostly wait: animals that show 1.5 s late. */
 const WAITING: VariantName[] = ['lagging-list', 'lagging-reads'];
 
 /** Declares the tests of part `part` (from 1) of `parts`: each variant whose place in VARIANT_NAMES is `part` modulo `parts`, alone. */
 export function variantMatrix(part: number, parts: number): void {
-  const variants = VARIANT_NAMES.filter((_, i) => i % parts === part - 1).sort((a, b) => Number(WAITING.includes(b)) - Number(WAITING.includes(a)));
+  const variants = dealt(VARIANT_NAMES, part, parts, WAITING);
   describe.concurrent(`allowed variants, part ${part} of ${parts}`, () => {
     // and its record (exchanges.har) judged (judge): nothing the run did not find fails
     it.each(variants)('%s is compliant, its record too', async (variant) => {
