@@ -14,6 +14,7 @@ export const configuredTarget = (config: RunConfig): Target => ({
   apiKey: config.apiKey ?? '',
   quickstartBaseUrl: config.quickstartBaseUrl,
   quickstartApiKey: config.quickstartApiKey,
+  deployment: config.deployment,
 });
 
 export async function startTarget(config: RunConfig): Promise<{ target: Target; server?: ReferenceServer }> {
@@ -31,6 +32,7 @@ export async function startTarget(config: RunConfig): Promise<{ target: Target; 
       // a configured quickstart service is certified; otherwise the embedded one
       quickstartBaseUrl: config.quickstartBaseUrl ?? server.quickstartBaseUrl,
       quickstartApiKey: config.quickstartBaseUrl ? config.quickstartApiKey : apiKey,
+      deployment: config.deployment,
     },
   };
 }

@@ -70,7 +70,7 @@ export function formatSummary(report: RunReport, reportPaths: string[]): string 
     `Verdict: ${verdictText(report.verdict).toUpperCase()} (${coverageText(report.coverage)}; exit code ${report.exitCode})`,
     ...(report.incompleteReason ? [`Incomplete: ${report.incompleteReason}`] : []),
     ...[coverageWarning(report), dataWarning(report)].filter(Boolean).map((w) => `Warning: ${w}`),
-    `Target: ${report.target.baseUrl} (${report.target.environment}), profile ${report.profile}, spec ${report.spec.version}`,
+    `Target: ${report.target.baseUrl} (${report.target.environment}${report.target.deployment ? `, deployment ${report.target.deployment}` : ''}), profile ${report.profile}, spec ${report.spec.version}`,
     `Requirements: ${c.total} — ${OUTCOMES.map((o) => `${c[o]} ${o}`).join(', ')}` +
       ` (MUST violations: ${c.mustViolations}, SHOULD violations: ${c.shouldViolations})`,
     `Requests: ${report.requestCount}${report.retries ? ` (${plural(report.retries, 'retry', 'retries')})` : ''} in ${(report.durationMs / 1000).toFixed(2)} s` +

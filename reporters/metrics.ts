@@ -21,8 +21,9 @@ const label = ([name, value]: [string, string]) => `${name}="${escapeLabelValue(
 const labelText = (labels: Labels) => `{${Object.entries(labels).map(label).join(',')}}`;
 
 export function renderMetrics(report: RunReport): string {
-  // on every series, so that several checks can share one collector
-  const run: Labels = { target: report.target.baseUrl, profile: report.profile };
+  // on every series, so that one collector, one dashboard and one alert rule cover a fleet of targets
+  const { baseUrl, deployment } = report.target;
+  const run: Labels = { target: baseUrl, profile: report.profile, ...(deployment && { deployment }) };
   const lines: string[] = [];
   const family = (name: string, help: string, samples: Array<[Labels, number]>) => {
     lines.push(`# HELP ${PREFIX}${name} ${help}`, `# TYPE ${PREFIX}${name} gauge`);

@@ -188,11 +188,13 @@ export function refusedRunSettings(argv: string[], env: NodeJS.ProcessEnv, cwd =
   } catch {
     // not a base address: the report names none
   }
+  const deployment = valueOf('deployment');
   return {
     reportDir: valueOf('reportDir'),
     profile: valueOf('profile'),
     strict: valueOf('strict'),
-    target: { environment: baseUrl ? valueOf('target') : ('embedded' as const), baseUrl },
+    // the deployment too, so that the metrics of a refused run say whose it was
+    target: { environment: baseUrl ? valueOf('target') : ('embedded' as const), baseUrl, ...(deployment && { deployment }) },
     baselineFile: valueOf('baselineFile'),
   };
 }

@@ -101,6 +101,19 @@ export const SETTINGS = withVariables({
     secret: true,
     parse: text,
   },
+  deployment: {
+    flag: 'deployment',
+    description:
+      'A name for the deployment checked (`eu-west`, `tenant-a`): letters, digits, `.`, `_` and `-`, up to 63. Every metric then has a `deployment` label, and `compliance.json` names it.',
+    defaultDoc: 'none: the metrics tell targets apart by `target`, the base address',
+    parse: (name, value) => {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value))
+        throw new ConfigError(`${name} must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit, got ${value}`);
+      return value;
+    },
+    details:
+      'For a fleet: one alert rule and one dashboard over many deployments, also where two share a base address (tenants told apart by their key) or a run was refused before it had one. See [Scheduled health checks](scheduled-checks.md#a-fleet).',
+  },
   profile: {
     flag: 'profile',
     description: '`certify` (may create data) or `health` (read-only, for scheduled checks against production).',
@@ -307,7 +320,7 @@ export type RunConfig = Omit<SettingValues, 'target' | 'stagingBaseUrl' | 'allow
   environment: Environment;
 };
 
-type TargetSettings = 'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey';
+type TargetSettings = 'environment' | 'baseUrl' | 'apiKey' | 'quickstartBaseUrl' | 'quickstartApiKey' | 'deployment';
 /** Less the target and what the tool around the run reads. */
 export type RunSettings = Omit<
   RunConfig,

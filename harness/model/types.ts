@@ -94,12 +94,14 @@ export interface Target {
   apiKey: string;
   quickstartBaseUrl?: string;
   quickstartApiKey?: string;
+  /** DEPLOYMENT: the name the metrics label this target with. */
+  deployment?: string;
 }
 
 export interface RunReport {
   tool: { name: string; version: string };
   spec: { title: string; version: string };
-  target: { environment: Environment; baseUrl: string; quickstartBaseUrl?: string };
+  target: { environment: Environment; baseUrl: string; quickstartBaseUrl?: string; deployment?: string };
   profile: Profile;
   strict: boolean;
   startedAt: string;

@@ -24,7 +24,12 @@ export function reportBaseOf(session: Session, abortReason: string | undefined):
   return {
     tool: TOOL,
     spec: { title: session.specs.store.title, version: session.specs.store.version },
-    target: { environment: target.environment, baseUrl: target.baseUrl, ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }) },
+    target: {
+      environment: target.environment,
+      baseUrl: target.baseUrl,
+      ...(target.quickstartBaseUrl && { quickstartBaseUrl: target.quickstartBaseUrl }),
+      ...(target.deployment && { deployment: target.deployment }),
+    },
     profile,
     strict,
     startedAt: session.startedAt.toISOString(),

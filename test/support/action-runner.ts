@@ -29,12 +29,37 @@ export interface ActionRun {
   stepEnv: Record<string, Record<string, string>>;
 }
 
+/** The runner's own functions (always(), hashFiles(), ...), which the library leaves to its host. */
+export type RunnerFunctions = Record<string, (...args: string[]) => string | boolean>;
+
+function evaluate(expression: string, contexts: Record<string, unknown>, functions: RunnerFunctions): data.ExpressionData {
+  const { tokens } = new Lexer(expression).lex();
+  const definitions = Object.entries(functions).map(([name, call]) => ({
+    name,
+    minArgs: call.length,
+    maxArgs: call.length,
+    call: (...args: data.ExpressionData[]) => {
+      const value = call(...args.map((a) => a.coerceString()));
+      return typeof value === 'boolean' ? new data.BooleanData(value) : new data.StringData(value);
+    },
+  }));
+  const tree = new Parser(tokens, Object.keys(contexts), definitions).parse();
+  const context = JSON.parse(JSON.stringify(contexts), data.reviver) as data.Dictionary;
+  return new Evaluator(tree, context, new Map(definitions.map((d) => [d.name.toLowerCase(), d]))).evaluate();
+}
+
 /** The value of one expression (the text inside ${{ }}), as a string the way the runner substitutes it. */
 export function evaluateExpression(expression: string, contexts: Record<string, unknown>): string {
-  const { tokens } = new Lexer(expression).lex();
-  const tree = new Parser(tokens, Object.keys(contexts), []).parse();
-  const context = JSON.parse(JSON.stringify(contexts), data.reviver) as data.Dictionary;
-  return new Evaluator(tree, context).evaluate().coerceString();
+  return evaluate(expression, contexts, {}).coerceString();
+}
+
+/** An if: condition, truthy as GitHub reads it (false, 0, '' and null are false). */
+export function evaluateCondition(expression: string, contexts: Record<string, unknown>, functions: RunnerFunctions = {}): boolean {
+  const value = evaluate(expression.replace(/^\s*\$\{\{(.*)\}\}\s*$/s, '$1'), contexts, functions);
+  if (value instanceof data.BooleanData) return value.value;
+  if (value instanceof data.NumberData) return value.value !== 0 && !Number.isNaN(value.value);
+  if (value instanceof data.StringData) return value.value !== '';
+  return !(value instanceof data.Null);
 }
 
 /** A text with each ${{ }} replaced by its value. */
