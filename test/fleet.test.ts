@@ -39,7 +39,14 @@ describe('examples/github-actions-fleet.yml: one matrix job a deployment', async
     github: { event_name: 'schedule', run_id: '4242', run_attempt: '1' },
     steps: { previous: { outputs: cacheHit ? { 'cache-matched-key': `health-baseline-${matrix.deployment}-4241-1` } : {} } },
   });
-  const afterAFailure = { always: () => true, success: () => false, failure: () => true, cancelled: () => false, hashFiles: (_pattern: string) => 'a-hash' };
+  /** The status functions after the check failed, its reports written (hashFiles finds this deployment's only). */
+  const afterAFailure = (matrix: Record<string, string>) => ({
+    always: () => true,
+    success: () => false,
+    failure: () => true,
+    cancelled: () => false,
+    hashFiles: (pattern: string) => (pattern.startsWith(`reports/${matrix.deployment}/`) ? 'a-hash' : ''),
+  });
 
   /** Each step with its with:, env: and if: as that matrix job has them. */
   const stepsOf = (matrix: Record<string, string>, cacheHit = true) => {
@@ -50,7 +57,7 @@ describe('examples/github-actions-fleet.yml: one matrix job a deployment', async
       name: step.name === undefined ? undefined : substitute(step.name, contexts),
       with: values(step.with),
       env: values(step.env),
-      runsAfterAFailure: step.if === undefined ? false : evaluateCondition(step.if, contexts, afterAFailure),
+      runsAfterAFailure: step.if === undefined ? false : evaluateCondition(step.if, contexts, afterAFailure(matrix)),
     }));
   };
   const step = (steps: ReturnType<typeof stepsOf>, uses: string) => steps.find((s: any) => s.uses === uses)!;
