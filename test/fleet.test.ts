@@ -2,11 +2,14 @@
 // (examples/github-actions-fleet.yml) evaluated per entry with GitHub's own expression
 // library, the Kubernetes CronJobs (examples/kubernetes-fleet.yaml) validated against the
 // Kubernetes schema (kubernetes-models: Kubernetes 1.33's, compiled into the package, no
-// download), and the metrics of two deployments compared with their identity masked.
-import { spawnSync } from 'node:child_process';
+// download) and their script run against a reference server with a fault and a stand-in
+// Pushgateway, and the metrics of two deployments compared with their identity masked.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
@@ -18,6 +21,7 @@ import { parseCommandLine, resolveConfig } from '../harness/config/resolve.js';
 import type { RunReport } from '../harness/model/types.js';
 import { main } from '../cli/cli.js';
 import { renderMetrics } from '../reporters/metrics.js';
+import { startReferenceServer } from '../reference/server.js';
 import { evaluateCondition, substitute } from './support/action-runner.js';
 import { parsePrometheusText } from './support/prometheus.js';
 
@@ -31,13 +35,13 @@ describe('examples/github-actions-fleet.yml: one matrix job a deployment', async
   const entries: Array<Record<string, string>> = job.strategy.matrix.include;
   const secretOf = (name: string) => `key-in-${name}`;
 
-  /** The contexts of one matrix job, its check of the deployment having failed (exit 1 or 2) and written its reports. */
+  /** The contexts of one matrix job: a scheduled run, with this deployment's previous report in the cache or none. */
   const contextsOf = (matrix: Record<string, string>, cacheHit = true) => ({
     matrix,
     secrets: Object.fromEntries(entries.map((e) => [e['api-key-secret'], secretOf(e['api-key-secret'])])),
     vars: { PUSHGATEWAY_URL: 'https://pushgateway.example' },
     github: { event_name: 'schedule', run_id: '4242', run_attempt: '1' },
-    steps: { previous: { outputs: cacheHit ? { 'cache-matched-key': `health-baseline-${matrix.deployment}-4241-1` } : {} } },
+    steps: { previous: { outputs: cacheHit ? { 'cache-matched-key': `health-baseline/${matrix.deployment}/4241-1` } : {} } },
   });
   /** The status functions after the check failed, its reports written (hashFiles finds this deployment's only). */
   const afterAFailure = (matrix: Record<string, string>) => ({
@@ -106,12 +110,21 @@ describe('examples/github-actions-fleet.yml: one matrix job a deployment', async
       seen.secret.add(check.with['api-key']);
       seen.reportDir.add(check.with['report-dir']);
       seen.artifact.add(upload.name);
-      // one deployment's restore-keys prefix must not match another's cache (eu and eu-west)
-      seen.cacheKey.add(restore['restore-keys']);
-      for (const other of entries.filter((e) => e !== matrix))
-        expect(`health-baseline-${other.deployment}-1-1`.startsWith(restore['restore-keys'])).toBe(false);
+      seen.cacheKey.add(restore.key);
     }
     for (const [what, values] of Object.entries(seen)) expect(values.size, what).toBe(entries.length);
+  });
+
+  it("restores no other deployment's baseline, also where one name begins another's (eu, eu-west)", () => {
+    const restoreOf = (deployment: string) => step(stepsOf({ ...entries[0], deployment }), 'actions/cache/restore@v4').with;
+    for (const [a, b] of [
+      ['eu', 'eu-west'],
+      ['eu-west', 'eu'],
+      ['eu', 'eu.west'],
+      ['eu', 'eu_west'],
+    ])
+      expect(restoreOf(b).key.startsWith(restoreOf(a)['restore-keys']), `${a} restoring ${b}'s`).toBe(false);
+    expect(restoreOf('eu').key.startsWith(restoreOf('eu')['restore-keys'])).toBe(true);
   });
 
   it('with no previous report, leaves the baseline unset', () => {
@@ -256,6 +269,56 @@ describe('examples/kubernetes-fleet.yaml: one CronJob a deployment', async () =>
       await rm(dir, { recursive: true, force: true });
     }
   });
+  it("check.sh as the container runs it: a failed check's exit code, and its metrics pushed to its own deployment's group", async () => {
+    const { data } = documents.find((d) => d.kind === 'ConfigMap');
+    const [container] = cronJobs[0].spec.jobTemplate.spec.template.spec.containers;
+    const env = Object.fromEntries(container.env.filter((e: any) => e.value).map((e: any) => [e.name, e.value]));
+    const key = 'fleet-k8s-secret-key-5c1d9e';
+    const ref = await startReferenceServer({ apiKey: key, faults: ['no-auth-on-list'], prefill: 30 });
+    const pushes: Array<{ method?: string; url?: string; body: string }> = [];
+    const gateway = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        pushes.push({ method: req.method, url: req.url, body });
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+    const dir = await mkdtemp(join(tmpdir(), 'fleet-pod-'));
+    try {
+      // the image's and the mounts' paths, here
+      await writeFile(join(dir, 'health.env'), data['health.env']);
+      const script = data['check.sh'].replaceAll('/opt/animal-store-conformance', PACKAGE_ROOT).replaceAll('/etc/animal-store', dir);
+      const child = spawn('bash', ['-c', script], {
+        env: {
+          PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+          ...env,
+          BASE_URL: ref.baseUrl,
+          API_KEY: key,
+          STATE_DIR: join(dir, 'reports'),
+          PUSHGATEWAY_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, output).toBe(1);
+      expect(output).not.toContain(key);
+      expect(pushes.map((p) => [p.method, p.url])).toEqual([['POST', `/metrics/job/animal-store-conformance/deployment/${env.DEPLOYMENT}`]]);
+      expect(pushes[0].body).toMatch(
+        new RegExp(
+          `^animal_store_conformance_verdict\\{verdict="non-compliant",target="${ref.baseUrl}",profile="health",deployment="${env.DEPLOYMENT}"\\} 1$`,
+          'm',
+        ),
+      );
+    } finally {
+      await ref.close();
+      await new Promise((r) => gateway.close(r));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the metrics of a fleet: one series set for every deployment, told apart by its labels', () => {
@@ -268,12 +331,14 @@ describe('the metrics of a fleet: one series set for every deployment, told apar
     const dir = await mkdtemp(join(tmpdir(), 'fleet-metrics-'));
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const code = await main(['--profile', 'health', '--report-dir', dir, '--dotenv', '/dev/null'], env);
+    const refusal = errors.mock.calls.join('\n');
     vi.restoreAllMocks();
     const report = JSON.parse(await readFile(join(dir, 'compliance.json'), 'utf8')) as RunReport;
     const metrics = await readFile(join(dir, 'metrics.prom'), 'utf8');
     await rm(dir, { recursive: true, force: true });
-    return { code, report, metrics };
+    return { code, report, metrics, refusal };
   }
 
   // two deployments, the same seed: each run's embedded server has a port of its own
@@ -326,8 +391,9 @@ describe('the metrics of a fleet: one series set for every deployment, told apar
   });
 
   it("a run refused for its settings still names its deployment: the fleet's not-checked alert says whose", async () => {
-    const { code, report, metrics } = await healthRun({ DEPLOYMENT: 'eu-west', RETRIES: 'abc' });
+    const { code, report, metrics, refusal } = await healthRun({ DEPLOYMENT: 'eu-west', RETRIES: 'abc' });
     expect([code, report.verdict, report.target.deployment]).toEqual([2, 'not-tested', 'eu-west']);
+    expect(refusal).toMatch(/RETRIES must be an integer/);
     expect(metrics).toMatch(/^animal_store_conformance_verdict\{verdict="not-tested",target="",profile="health",deployment="eu-west"\} 1$/m);
   });
 });
