@@ -112,7 +112,7 @@ export const SETTINGS = withVariables({
       return value;
     },
     details:
-      'For a fleet: one alert rule and one dashboard over many deployments, also where two share a base address (tenants told apart by their key) or a run was refused before it had one. See [Scheduled health checks](scheduled-checks.md#a-fleet).',
+      'For a fleet: one alert rule and one dashboard over many deployments, also where two share a base address (tenants told apart by their key) and for a run refused for its settings, whose report names no base address. See [Scheduled health checks](scheduled-checks.md#a-fleet).',
   },
   profile: {
     flag: 'profile',
